@@ -1,0 +1,1 @@
+"""Small CLI commands that need no package of their own."""

@@ -1,0 +1,85 @@
+"""Decisions as the JSON objects of `station replay --json` (PRODUCT.md section 4). Pure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt
+
+PUBLIC_TYPES = ("incident", "prompt", "hand_end")
+
+
+def decision_to_dict(d: Decision) -> dict[str, Any]:
+    """The public object for one decision. Keys beyond the documented ones are extensions."""
+    match d:
+        case Incident():
+            return {
+                "type": "incident",
+                "hand": d.hand,
+                "rule": d.rule,
+                "seat": d.seat,
+                "ruling": d.ruling.value,
+                "text": d.text,
+                "event": d.event,
+                "seats": list(d.seats),
+                "citation": d.citation,
+                "events": list(d.events),
+            }
+        case Prompt():
+            return {
+                "type": "prompt",
+                "hand": d.hand,
+                "text": d.text,
+                "event": d.event,
+                "code": d.code.value,
+            }
+        case HandEnd():
+            out: dict[str, Any] = {
+                "type": "hand_end",
+                "hand": d.hand,
+                "board": list(d.board),
+                "pots": [
+                    {
+                        "amount": p.amount,
+                        "eligible": list(p.eligible),
+                        "won": {str(s): a for s, a in sorted(p.won.items())},
+                    }
+                    for p in d.pots
+                ],
+                "payouts": {str(s): a for s, a in sorted(d.payouts.items())},
+                "void": d.void,
+                "event": d.event,
+                "stacks": {str(s): a for s, a in sorted(d.stacks.items())},
+            }
+            if d.boards:
+                out["boards"] = [list(b) for b in d.boards]
+            if d.shown:
+                out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
+            return out
+        case DrawRole():
+            return {
+                "type": "draw",
+                "hand": d.hand,
+                "event": d.event,
+                "card": d.card,
+                "role": d.role,
+                "seat": d.seat,
+            }
+        case Action():
+            return {
+                "type": "action",
+                "hand": d.hand,
+                "event": d.event,
+                "seat": d.seat,
+                "action": d.action,
+                "amount": d.amount,
+            }
+
+
+def is_public(d: Decision) -> bool:
+    return isinstance(d, Incident | Prompt | HandEnd)
+
+
+def dumps(d: Decision) -> str:
+    return json.dumps(decision_to_dict(d), separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""`station demo`: an emulated table dealing hands, with or without a screen."""

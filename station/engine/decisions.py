@@ -1,0 +1,109 @@
+"""Decisions: what the station concludes from the input events. Pure.
+
+`Incident`, `Prompt` and `HandEnd` are the public output of `station replay --json` (PRODUCT.md
+section 4); `DrawRole` and `Action` are trace records, printed only with `--trace`. Every record
+names the hand and the 1-based sequence number of the input event that caused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Ruling(StrEnum):
+    """The fixed ruling vocabulary (documented in the README)."""
+
+    MISDEAL = "misdeal"  # reshuffle and redeal the same hand
+    PLAY_ON = "play_on"  # the hand continues as dealt
+    VOID = "void"  # all action void, every wager back to its owner
+    DEAD_HAND = "dead_hand"  # one seat's hand is dead
+    STOP = "stop"  # stop dealing: betting is not complete
+    REPLACE = "replace"  # a card is replaced (boxed, exposed, joker)
+    REDEAL = "redeal"  # the street is redealt after the stub is reshuffled
+    CORRECT_BET = "correct_bet"  # a wager must be brought to the right amount
+    FLOOR = "floor"  # a floor supervisor must rule
+    WARNING = "warning"  # noted and shown; no change to the hand
+    BURN = "burn"  # a card becomes the burn card (burn-error repair)
+    TECHNICAL = "technical"  # equipment fault (link down, unknown tag)
+
+
+class PromptCode(StrEnum):
+    """What kind of step a prompt asks for; the text is what the dealer reads."""
+
+    POST = "post"
+    DEAL = "deal"
+    BURN_AND_DEAL = "burn_and_deal"
+    ACTION = "action"
+    SHOWDOWN = "showdown"
+    COLLECT = "collect"
+    RECOVERY = "recovery"
+    BUTTON = "button"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    hand: int
+    rule: str  # catalog rule id, or a STATION-* id for equipment faults
+    ruling: Ruling
+    text: str
+    event: int
+    seat: int | None = None
+    seats: tuple[int, ...] = ()
+    citation: str = ""
+    events: tuple[int, ...] = ()  # every input event that contributed, in order
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    hand: int
+    text: str
+    event: int
+    code: PromptCode = PromptCode.INFO
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    amount: int
+    eligible: tuple[int, ...]
+    won: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    hand: int
+    event: int
+    board: tuple[str, ...]
+    pots: tuple[PotResult, ...]
+    payouts: Mapping[int, int]
+    void: bool = False
+    stacks: Mapping[int, int | None] = field(default_factory=dict)
+    boards: tuple[tuple[str, ...], ...] = ()  # every board when run more than once
+    shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRole:
+    """Trace: the role the engine gave one draw (hole:3, burn, board, up:5, scrap, ...)."""
+
+    hand: int
+    event: int
+    card: str
+    role: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Trace: one betting action as the engine understood it."""
+
+    hand: int
+    event: int
+    seat: int
+    action: str  # fold, check, call, bet, raise, complete, bring_in, post, allin
+    amount: int = 0  # the seat's street total after the action ("to" amount)
+
+
+Decision = Incident | Prompt | HandEnd | DrawRole | Action

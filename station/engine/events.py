@@ -1,0 +1,129 @@
+"""Input events: what the table physically produces, as the rules engine receives them. Pure.
+
+These mirror the recorded-session lines of PRODUCT.md section 4 one to one. Each event reaches the
+engine together with its sequence number (the session line or journal sequence) and its time in
+seconds since the session start; the engine never reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from station.engine.cards import Card
+
+
+class Key(StrEnum):
+    """Dealer-panel keys (catalog section 1, "Proposed dealer-panel keys", and the rules that
+    name further keys). The values are the stable strings used in session files and the journal."""
+
+    NEW_HAND = "NEW_HAND"
+    FOLD = "FOLD"
+    CHECK = "CHECK"
+    VERBAL = "VERBAL"
+    ALLIN = "ALLIN"
+    EXPOSED = "EXPOSED"
+    FLASH = "FLASH"
+    BOXED = "BOXED"
+    MISDEAL = "MISDEAL"
+    STUB_RESHUFFLE = "STUB_RESHUFFLE"
+    DRAW = "DRAW"
+    DISCARD = "DISCARD"
+    STRADDLE = "STRADDLE"
+    KILL = "KILL"
+    TABLED = "TABLED"
+    MUCK = "MUCK"
+    RUN_IT = "RUN_IT"
+    CLOCK = "CLOCK"
+    TIME = "TIME"
+    FLOOR = "FLOOR"
+    CONFIRM = "CONFIRM"
+    CANCEL = "CANCEL"
+    ELIMINATE = "ELIMINATE"
+    BURN_SELECT = "BURN_SELECT"
+    CHOP = "CHOP"
+    SEAT_CHANGE = "SEAT_CHANGE"
+
+
+class VerbalAction(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    COMPLETE = "complete"
+    ALLIN = "allin"
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """Forced-bet and limit sizes, in the table's chip unit. Unused ones stay None."""
+
+    sb: int | None = None
+    bb: int | None = None
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    straddle: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Seat the table: game, rule profile, stakes, seats -> stacks (None = not tracked)."""
+
+    game: str
+    profile: str = "RR11"
+    stakes: Stakes = field(default_factory=Stakes)
+    seats: Mapping[int, int | None] = field(default_factory=dict)
+    button: int | None = None
+    deck: str | None = None  # back colour in play; None = the registry's first deck
+    rules: Mapping[str, object] = field(default_factory=dict)  # profile switch overrides
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSensor:
+    seat: int
+    occupied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Puck:
+    """The dealer button puck now sits at this seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPress:
+    key: Key
+    seat: int | None = None
+    count: int | None = None
+    action: VerbalAction | None = None
+    amount: int | None = None
+    card: Card | None = None
+    to_seat: int | None = None  # SEAT_CHANGE destination
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """One card leaving the shoe. Either `card` (already identified) or `tag` (to be resolved by
+    the deck registry) is set; `back` names a back colour when it differs from the deck in play."""
+
+    card: Card | None
+    face_up: bool = False
+    tag: str | None = None
+    back: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """The chip total in a seat's betting zone now (for the current street)."""
+
+    seat: int
+    amount: int
+    chips: tuple[int, ...] | None = None
+
+
+InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone

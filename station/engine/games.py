@@ -1,0 +1,161 @@
+"""Game forms: what is dealt, how it is bet and how it is judged. Pure data.
+
+Catalog section 7.1 is the source of each row. A `GameSpec` holds no behaviour; the hand state
+machine reads it to know the expected dealing pattern of each street.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+
+class Family(StrEnum):
+    FLOP = "flop"  # button games with a board: hold'em, Omaha, short deck
+    STUD = "stud"  # bring-in games with up-cards
+    DRAW = "draw"  # button games with draws: lowball, badugi, draw high
+
+
+class Structure(StrEnum):
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
+class HighEval(StrEnum):
+    NONE = "none"
+    STANDARD = "standard"  # best five of any cards
+    OMAHA = "omaha"  # exactly two hole + three board
+    SHORT_DECK = "short_deck"  # flush beats full house, A-6-7-8-9 straight
+
+
+class LowEval(StrEnum):
+    NONE = "none"
+    A5 = "a5"  # ace-to-five (razz, A-5 lowball): straights and flushes ignored
+    A5_8 = "a5_8"  # ace-to-five, eight or better qualifier (hi-lo)
+    OMAHA_A5_8 = "omaha_a5_8"  # two hole + three board, eight or better
+    D27 = "d27"  # deuce-to-seven: straights and flushes count, ace high
+    BADUGI = "badugi"
+
+
+class BringIn(StrEnum):
+    NONE = "none"
+    LOW_CARD = "low_card"  # 7-stud: lowest up-card by suit brings in
+    HIGH_CARD = "high_card"  # razz: highest up-card (aces low) brings in
+    LOW_CARD_ACE_HIGH = "low_card_ace_high"  # stud/8: lowest, ace counts high
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    name: str
+    title: str
+    family: Family
+    structure: Structure
+    high: HighEval
+    low: LowEval
+    hole_cards: int = 0  # flop and draw games: cards dealt to each player face down
+    board: tuple[int, ...] = ()  # flop games: board cards per later street (3, 1, 1)
+    draws: int = 0  # draw games: number of draw rounds
+    max_draw: int = 5  # draw games: most cards a player may exchange in one draw
+    short_deck: bool = False
+    joker: bool = False
+    bring_in: BringIn = BringIn.NONE
+    open_pair: bool = False  # 7-stud: an open pair on 4th street allows the big bet
+    max_players: int = 10
+
+    @property
+    def rounds(self) -> int:
+        """Number of betting rounds."""
+        if self.family is Family.FLOP:
+            return 1 + len(self.board)
+        if self.family is Family.STUD:
+            return 5
+        return 1 + self.draws
+
+    @property
+    def hi_lo(self) -> bool:
+        return self.high is not HighEval.NONE and self.low is not LowEval.NONE
+
+    def big_bet_from(self) -> int:
+        """Fixed limit: index of the first betting round played at the big bet."""
+        if self.family is Family.FLOP:
+            return 2  # turn
+        if self.family is Family.STUD:
+            return 2  # 5th street
+        return 1 if self.draws == 1 else 2  # single draw: after the draw; triple: after 2nd
+
+
+def _flop(
+    name: str,
+    title: str,
+    structure: Structure,
+    high: HighEval = HighEval.STANDARD,
+    low: LowEval = LowEval.NONE,
+    hole: int = 2,
+    **kw: object,
+) -> GameSpec:
+    return GameSpec(name, title, Family.FLOP, structure, high, low, hole, (3, 1, 1), **kw)  # type: ignore[arg-type]
+
+
+NL, PL, FL = Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT
+
+GAMES: Final[dict[str, GameSpec]] = {
+    g.name: g
+    for g in (
+        _flop("nlhe", "No-limit hold'em", NL),
+        _flop("plhe", "Pot-limit hold'em", PL),
+        _flop("flhe", "Limit hold'em", FL),
+        _flop("nlo", "No-limit Omaha", NL, HighEval.OMAHA, hole=4),
+        _flop("plo", "Pot-limit Omaha", PL, HighEval.OMAHA, hole=4),
+        _flop("flo", "Limit Omaha", FL, HighEval.OMAHA, hole=4),
+        _flop("plo8", "Pot-limit Omaha hi-lo", PL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4),
+        _flop("flo8", "Limit Omaha hi-lo", FL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4),
+        _flop(
+            "sdhe", "Short-deck hold'em", NL, HighEval.SHORT_DECK, short_deck=True, max_players=9
+        ),
+        GameSpec(
+            "stud", "Seven-card stud", Family.STUD, FL, HighEval.STANDARD, LowEval.NONE,
+            bring_in=BringIn.LOW_CARD, open_pair=True, max_players=8,
+        ),
+        GameSpec(
+            "razz", "Razz", Family.STUD, FL, HighEval.NONE, LowEval.A5,
+            bring_in=BringIn.HIGH_CARD, max_players=8,
+        ),
+        GameSpec(
+            "stud8", "Seven-card stud hi-lo", Family.STUD, FL, HighEval.STANDARD, LowEval.A5_8,
+            bring_in=BringIn.LOW_CARD_ACE_HIGH, max_players=8,
+        ),
+        GameSpec(
+            "27td", "2-7 triple draw", Family.DRAW, FL, HighEval.NONE, LowEval.D27,
+            hole_cards=5, draws=3, max_players=6,
+        ),
+        GameSpec(
+            "27sd", "No-limit 2-7 single draw", Family.DRAW, NL, HighEval.NONE, LowEval.D27,
+            hole_cards=5, draws=1, max_players=7,
+        ),
+        GameSpec(
+            "a5sd", "A-5 lowball (limit, single draw)", Family.DRAW, FL, HighEval.NONE,
+            LowEval.A5, hole_cards=5, draws=1, joker=True, max_players=8,
+        ),
+        GameSpec(
+            "a5td", "A-5 triple draw", Family.DRAW, FL, HighEval.NONE, LowEval.A5,
+            hole_cards=5, draws=3, max_players=6,
+        ),
+        GameSpec(
+            "badugi", "Badugi", Family.DRAW, FL, HighEval.NONE, LowEval.BADUGI,
+            hole_cards=4, draws=3, max_draw=4, max_players=8,
+        ),
+    )
+}  # fmt: skip
+
+
+class UnknownGameError(KeyError):
+    pass
+
+
+def game_spec(name: str) -> GameSpec:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGameError(name) from None

@@ -1,0 +1,209 @@
+"""Rule profiles RR11, RRPG, RR5, USPA, GN and their switches (catalog Part B). Pure data.
+
+Each switch names the Part B row (Dnn) it settles. A session's setup line may override single
+switches with `"rules": {...}`; unknown switches and wrong values are errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+
+class MisdealCutoff(StrEnum):
+    TWO_ACTIONS = "two_actions"  # RR/USPA: two players after the blinds have acted (D01)
+    SUBSTANTIAL = "substantial"  # GN: substantial action (D01)
+
+
+class HeadsUpUncap(StrEnum):
+    BEFORE_CAP = "before_cap"  # RR/USPA: heads-up before the cap lifts it (D23)
+    ROUND_START_ONLY = "round_start_only"  # GN: only a round that begins heads-up (D23)
+
+
+class ButtonMethod(StrEnum):
+    MOVING = "moving"
+    DEAD = "dead"
+
+
+class OddChipStud(StrEnum):
+    ALL_CARDS = "all_cards"  # RR/USPA: highest/lowest card by suit using all cards (D31)
+    FIVE_CARDS = "five_cards"  # GN: only the five cards played (D31)
+
+
+class OotPolicy(StrEnum):
+    RR11 = "rr11"  # binding unless the action changes by a bet or raise (D40)
+    RR = "rr"  # USPA/RRPG/RR5: may be binding if no intervening bet, call or raise (D40)
+    GN = "gn"  # binding if the action has not changed; check/call/fold do not change it (D40)
+
+
+class PrematureTurn(StrEnum):
+    RR = "rr"  # D13
+    GN = "gn"
+
+
+class FlopExtraCard(StrEnum):
+    REDEAL = "redeal"  # D15
+    GN_SELECT = "gn_select"
+
+
+class BurnErrorRule(StrEnum):
+    RR11 = "rr11"  # D16
+    RR5 = "rr5"
+    HPT = "hpt"
+    FLOOR = "floor"
+
+
+class StudPremature(StrEnum):
+    RR = "rr"  # D17: eliminate the cards plus one per active player, burn, resume
+    GN = "gn"  # D17: return to the stub, reshuffle, redeal without a burn
+
+
+class ShortAllinOption(StrEnum):
+    COMPLETE = "complete"  # RR/USPA: fold, call or complete (D24)
+    RAISE = "raise"  # GN: fold, call or raise (D24)
+
+
+class FaceUpPolicy(StrEnum):
+    EXPOSED = "exposed"  # product default (catalog section 1)
+    BOXED = "boxed"
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    title: str
+    citation_source: str  # the catalog's source tag, e.g. "001-RR11"
+    misdeal_cutoff: MisdealCutoff = MisdealCutoff.TWO_ACTIONS
+    holdem_exposed_misdeal_cards: int = 2  # D04
+    boxed_two_void_anytime: bool = False  # D08
+    foreign_back_stub_needs_substantial: bool = False  # D09
+    redeal_burn: bool = False  # D12
+    premature_turn: PrematureTurn = PrematureTurn.RR  # D13
+    flop_extra_card: FlopExtraCard = FlopExtraCard.REDEAL  # D15
+    burn_error_rule: BurnErrorRule = BurnErrorRule.RR11  # D16
+    stud_premature: StudPremature = StudPremature.RR  # D17
+    stud_min_cards_at_showdown: int = 7  # D19 (GN: 6); RR: a missing seventh may be ruled live
+    raise_cap_multi_round: int = 3  # D21: raises after the bet, games with 3+ rounds
+    raise_cap_two_round: int = 4  # D21: raises after the bet, games with two rounds
+    headsup_uncap: HeadsUpUncap = HeadsUpUncap.BEFORE_CAP  # D23
+    limit_short_allin_option: ShortAllinOption = ShortAllinOption.COMPLETE  # D24
+    aggregate_short_allins: bool = True  # D25
+    odd_chip_stud: OddChipStud = OddChipStud.ALL_CARDS  # D31
+    button_method: ButtonMethod = ButtonMethod.MOVING  # D52
+    missed_blind_live_only_bb: bool = False  # D51
+    oot_policy: OotPolicy = OotPolicy.RR11  # D40
+    time_forfeit_count: int = 3  # D41
+    gn_overcall_min_raise: bool = False  # D44
+    pl_sb_counts_as_bb: bool = True  # D47 (live games)
+    pl_round_unit: int = 0  # D47; 0 = no rounding
+    straddle_button_allowed: bool = False  # D48
+    stud_exposed_three_misdeal: bool = False  # D06: GN misdeal only when all three exposed
+    draw_max_consecutive: int = 4  # D57
+    joker_in_use_a5: bool = True  # D60
+    sevens_rule: bool = True  # D59
+    faceup_draw_policy: FaceUpPolicy = FaceUpPolicy.EXPOSED
+    require_explicit_checks: bool = True
+    tournament: bool = False
+
+    def with_overrides(self, overrides: Mapping[str, object]) -> Profile:
+        """A copy with single switches replaced; raises ValueError naming a bad switch."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, object] = {}
+        for key, value in overrides.items():
+            if key in ("name", "title", "citation_source") or key not in fields:
+                raise ValueError(f"unknown rule switch {key!r}")
+            current = getattr(self, key)
+            changes[key] = _coerce(key, current, value)
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _coerce(key: str, current: object, value: object) -> object:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"rule switch {key!r} needs true or false, not {value!r}")
+        return value
+    if isinstance(current, StrEnum):
+        enum_type = type(current)
+        try:
+            return enum_type(str(value)) if isinstance(value, str) else enum_type(value)  # type: ignore[arg-type]
+        except ValueError:
+            allowed = ", ".join(m.value for m in enum_type)
+            raise ValueError(
+                f"rule switch {key!r} must be one of {allowed}, not {value!r}"
+            ) from None
+    if isinstance(current, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"rule switch {key!r} needs a whole number, not {value!r}")
+        return value
+    raise ValueError(f"rule switch {key!r} cannot be set")
+
+
+PROFILES: Final[dict[str, Profile]] = {
+    p.name: p
+    for p in (
+        Profile("RR11", "Robert's Rules of Poker v11 (cardroom)", "001-RR11"),
+        Profile(
+            "RRPG",
+            "Robert's Rules of Poker, private games",
+            "002-RRPG",
+            holdem_exposed_misdeal_cards=1,
+            raise_cap_two_round=3,
+            oot_policy=OotPolicy.RR,
+        ),
+        Profile(
+            "RR5",
+            "Robert's Rules of Poker v5 (HomePokerTourney)",
+            "003-RR5",
+            burn_error_rule=BurnErrorRule.RR5,
+            oot_policy=OotPolicy.RR,
+        ),
+        Profile(
+            "USPA",
+            "USPA Laws of Poker",
+            "000-USPA",
+            holdem_exposed_misdeal_cards=1,
+            oot_policy=OotPolicy.RR,
+        ),
+        Profile(
+            "GN",
+            "Golden Nugget 2025 house rules",
+            "004-GN",
+            misdeal_cutoff=MisdealCutoff.SUBSTANTIAL,
+            boxed_two_void_anytime=True,
+            foreign_back_stub_needs_substantial=True,
+            premature_turn=PrematureTurn.GN,
+            flop_extra_card=FlopExtraCard.GN_SELECT,
+            stud_premature=StudPremature.GN,
+            stud_min_cards_at_showdown=6,
+            raise_cap_multi_round=4,
+            raise_cap_two_round=4,
+            headsup_uncap=HeadsUpUncap.ROUND_START_ONLY,
+            limit_short_allin_option=ShortAllinOption.RAISE,
+            odd_chip_stud=OddChipStud.FIVE_CARDS,
+            button_method=ButtonMethod.DEAD,
+            missed_blind_live_only_bb=True,
+            oot_policy=OotPolicy.GN,
+            time_forfeit_count=2,
+            gn_overcall_min_raise=True,
+            straddle_button_allowed=True,
+            stud_exposed_three_misdeal=True,
+            draw_max_consecutive=5,
+            joker_in_use_a5=False,
+            sevens_rule=False,
+        ),
+    )
+}
+
+
+class UnknownProfileError(KeyError):
+    pass
+
+
+def profile(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise UnknownProfileError(name) from None

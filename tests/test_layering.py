@@ -1,0 +1,158 @@
+"""The import layering: the tree shows the architecture, and this test keeps it honest.
+
+- `station.engine` (the rules engine) is pure: it imports only an allow-list of standard-library
+  modules with no I/O, and nothing from the rest of `station`.
+- `firmware_bridge` and `hardware` import nothing from `station`.
+
+The checker reads source with `ast`, so it sees every import (also inside functions) without
+running any code.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Standard-library modules the pure core may use: none of them touches a clock, port, file or RNG.
+ENGINE_ALLOWED = {
+    "__future__",
+    "abc",
+    "bisect",
+    "collections",
+    "dataclasses",
+    "enum",
+    "fractions",
+    "functools",
+    "hashlib",
+    "heapq",
+    "itertools",
+    "math",
+    "operator",
+    "re",
+    "typing",
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    path: str
+    line: int
+    module: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: imports {self.module}: {self.reason}"
+
+
+def _module_name(root: Path, path: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                keep = len(base) - node.level + (1 if is_package else 0)
+                prefix = ".".join(base[:keep])
+                name = f"{prefix}.{node.module}" if node.module else prefix
+            else:
+                name = node.module or ""
+            found.append((node.lineno, name))
+    return found
+
+
+def layering_violations(root: Path) -> list[Violation]:
+    out: list[Violation] = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] not in ("station", "firmware_bridge", "hardware"):
+            continue
+        module = _module_name(root, path)
+        for line, name in _imports(path, module):
+            top = name.split(".")[0]
+            if module.startswith("station.engine"):
+                if top == "station":
+                    if not name.startswith("station.engine"):
+                        out.append(Violation(str(rel), line, name, "the engine imports no app"))
+                elif top not in ENGINE_ALLOWED:
+                    out.append(
+                        Violation(str(rel), line, name, "the rules engine must stay free of I/O")
+                    )
+            elif rel.parts[0] in ("firmware_bridge", "hardware") and top == "station":
+                out.append(
+                    Violation(str(rel), line, name, f"{rel.parts[0]} must not import station")
+                )
+    return out
+
+
+def test_the_tree_respects_the_layers() -> None:
+    violations = layering_violations(ROOT)
+    assert not violations, "\n".join(map(str, violations))
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("source", "module"),
+    [
+        ("import sqlite3\n", "sqlite3"),
+        ("import serial\n", "serial"),
+        ("import pygame\n", "pygame"),
+        ("import time\n", "time"),
+        ("from time import monotonic\n", "time"),
+        ("def f():\n    import time as clock\n    return clock\n", "time"),
+        ("from serial.tools import list_ports\n", "serial.tools"),
+    ],
+)
+def test_a_rules_module_importing_io_is_caught(tmp_path: Path, source: str, module: str) -> None:
+    _write(tmp_path, "station/__init__.py", "")
+    _write(tmp_path, "station/engine/__init__.py", "")
+    _write(tmp_path, "station/engine/bad.py", source)
+    violations = layering_violations(tmp_path)
+    assert [(v.path, v.module) for v in violations] == [("station/engine/bad.py", module)]
+
+
+def test_the_engine_reaching_into_the_app_is_caught(tmp_path: Path) -> None:
+    _write(tmp_path, "station/engine/__init__.py", "")
+    _write(tmp_path, "station/engine/bad.py", "from ..journal import store\n")
+    violations = layering_violations(tmp_path)
+    assert [v.module for v in violations] == ["station.journal"]
+
+
+def test_hardware_importing_station_is_caught(tmp_path: Path) -> None:
+    _write(tmp_path, "hardware/__init__.py", "")
+    _write(tmp_path, "hardware/gpio.py", "from station.engine.cards import Card\n")
+    _write(tmp_path, "firmware_bridge/__init__.py", "")
+    _write(tmp_path, "firmware_bridge/codec.py", "import station\n")
+    violations = layering_violations(tmp_path)
+    assert sorted(v.path for v in violations) == ["firmware_bridge/codec.py", "hardware/gpio.py"]
+
+
+def test_pure_imports_are_allowed(tmp_path: Path) -> None:
+    _write(tmp_path, "station/engine/__init__.py", "")
+    _write(
+        tmp_path,
+        "station/engine/good.py",
+        "from dataclasses import dataclass\nfrom .cards import Card\nimport itertools\n",
+    )
+    _write(tmp_path, "station/engine/cards.py", "")
+    assert layering_violations(tmp_path) == []
