@@ -1,0 +1,47 @@
+"""`station bench NAME ...`: run one benchmark. Edge adapter.
+
+Convention shared by every benchmark: it prints exactly one JSON object on one line to stdout
+(figures, with the units in the key names: `_s`, `_ms`, `_mb`, `_pct`, `per_s`), progress and
+warnings go to stderr, and the exit status is 0 when the measurement ran (whether or not a bar
+was met), 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import cast
+
+from station.cli import CommandModule
+
+BENCHES: dict[str, tuple[str, str]] = {
+    "link": ("station.bench.link", "card draws through the emulated shoe over a real pty"),
+    "replay": ("station.bench.replay", "engine replay throughput beside PokerKit"),
+    "latency": ("station.bench.latency", "shoe frame to journal commit and display snapshot"),
+    "idle": ("station.bench.idle", "idle CPU and peak RSS of the daemon with the display"),
+    "startup": ("station.bench.startup", "process start to READY=1"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="bench", metavar="NAME", required=True)
+    for name, (module_name, help_text) in BENCHES.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            module = cast(CommandModule, importlib.import_module(module_name))
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module_name.startswith(exc.name):
+                p.set_defaults(_bench=None)
+                continue
+            raise
+        module.add_arguments(p)
+        p.set_defaults(_bench=module)
+
+
+def run(args: argparse.Namespace) -> int:
+    module = cast(CommandModule | None, args._bench)
+    if module is None:
+        print(f"station bench {args.bench}: not available in this build", file=sys.stderr)
+        return 2
+    return module.run(args)
