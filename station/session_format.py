@@ -236,7 +236,9 @@ class _Parser:
         )
 
     def _key(self, obj: Mapping[str, Any]) -> KeyPress:
-        _check_keys(obj, ("key", "seat", "count", "action", "amount", "card", "to_seat"), "key")
+        _check_keys(
+            obj, ("key", "seat", "count", "action", "amount", "card", "to_seat", "cards"), "key"
+        )
         name = obj.get("key")
         try:
             key = Key(str(name))
@@ -266,7 +268,17 @@ class _Parser:
         if key is Key.RUN_IT and (count is None or not 1 <= count <= 3):
             raise _LineError("a RUN_IT key needs a 'count' of 1-3")
         to_seat = _seat(obj, "to_seat", required=key is Key.SEAT_CHANGE)
-        return KeyPress(key, seat, count, action, amount_v, card, to_seat)
+        cards_raw = obj.get("cards")
+        cards: tuple[Card, ...] = ()
+        if cards_raw is not None:
+            if not isinstance(cards_raw, list):
+                raise _LineError('\'cards\' must be a list of cards such as ["Qd", "Jc"]')
+            cards = tuple(_card(c) for c in cards_raw)
+            if key is not Key.DRAW:
+                raise _LineError("only a DRAW key may carry 'cards' (the cards discarded)")
+            if count != len(cards):
+                raise _LineError(f"'cards' lists {len(cards)} cards but 'count' is {count}")
+        return KeyPress(key, seat, count, action, amount_v, card, to_seat, cards)
 
     def _draw(self, obj: Mapping[str, Any]) -> Draw:
         _check_keys(obj, ("card", "tag", "face_up", "back"), "draw")
@@ -374,6 +386,8 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 out["card"] = event.card.code
             if event.to_seat is not None:
                 out["to_seat"] = event.to_seat
+            if event.cards:
+                out["cards"] = [c.code for c in event.cards]
         case Draw():
             out = {"type": "draw"}
             if event.card is not None:

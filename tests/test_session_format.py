@@ -35,6 +35,7 @@ EXAMPLE = "\n".join(
         '{"type":"key","key":"FOLD","seat":7}',
         '{"type":"key","key":"VERBAL","seat":6,"action":"raise","amount":20}',
         '{"type":"zone","seat":2,"amount":25,"chips":[25]}',
+        '{"type":"key","key":"DRAW","seat":3,"count":2,"cards":["Qd","Jc"]}',
     ]
 )
 
@@ -42,7 +43,7 @@ EXAMPLE = "\n".join(
 def test_the_documented_example_parses() -> None:
     session = parse_session(EXAMPLE, "ex.jsonl")
     events = [line.event for line in session.lines]
-    assert [line.line for line in session.lines] == list(range(1, 11))
+    assert [line.line for line in session.lines] == list(range(1, 12))
     setup = events[0]
     assert isinstance(setup, Setup)
     assert (setup.game, setup.profile, setup.button) == ("nlhe", "RR11", 1)
@@ -58,6 +59,7 @@ def test_the_documented_example_parses() -> None:
         KeyPress(Key.FOLD, seat=7),
         KeyPress(Key.VERBAL, seat=6, action=VerbalAction.RAISE, amount=20),
         Zone(2, 25, (25,)),
+        KeyPress(Key.DRAW, seat=3, count=2, cards=(Card.parse("Qd"), Card.parse("Jc"))),
     ]
 
 
@@ -101,6 +103,8 @@ def test_comments_and_blank_lines_are_skipped_but_counted() -> None:
         ('{"type":"key","key":"VERBAL","seat":1,"action":"shove"}', "unknown action 'shove'"),
         ('{"type":"key","key":"DRAW","seat":1}', "needs a 'count'"),
         ('{"type":"seat","seat":1,"occupied":1}', "'occupied' must be true or false"),
+        ('{"type":"key","key":"DRAW","seat":1,"count":1,"cards":["Ah","Kd"]}', "lists 2 cards"),
+        ('{"type":"key","key":"FOLD","seat":1,"cards":["Ah"]}', "only a DRAW key may carry"),
         ('{"type":"zone","seat":1,"amount":5,"amonut":5}', "unknown key 'amonut'"),
         ('{"type":"setup","game":"canasta","seats":{"1":1,"2":1}}', "unknown game 'canasta'"),
         (

@@ -104,6 +104,7 @@ class KeyPress:
     amount: int | None = None
     card: Card | None = None
     to_seat: int | None = None  # SEAT_CHANGE destination
+    cards: tuple[Card, ...] = ()  # DRAW: the cards discarded, when known (muck reader or key)
 
 
 @dataclass(frozen=True, slots=True)
