@@ -63,8 +63,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "hand": d.hand,
                 "event": d.event,
                 "card": d.card,
-                "role": d.role,
+                "role": d.role.value,
                 "seat": d.seat,
+                "street": d.street,
             }
         case Action():
             return {
@@ -72,8 +73,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "hand": d.hand,
                 "event": d.event,
                 "seat": d.seat,
-                "action": d.action,
+                "action": d.action.value,
                 "amount": d.amount,
+                "allin": d.allin,
             }
 
 

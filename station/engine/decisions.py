@@ -84,15 +84,50 @@ class HandEnd:
     shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
 
 
+class Role(StrEnum):
+    """The role of one draw in the dealing sequence (catalog section 1, deal sequence model)."""
+
+    HOLE = "hole"  # flop and draw games: initial face-down card for a seat
+    DOWN = "down"  # stud: face-down card for a seat
+    UP = "up"  # stud: face-up card for a seat
+    BURN = "burn"
+    BOARD = "board"
+    DRAW = "draw"  # draw games: a card dealt on the draw
+    REPLACEMENT = "replacement"  # replaces an exposed, boxed or joker card
+    SCRAP = "scrap"  # boxed card or joker not in use: a meaningless scrap of paper
+    PREMATURE = "premature"  # dealt before the betting round was complete; does not play
+    ELIMINATED = "eliminated"  # stud premature-card procedure
+    STRAY = "stray"  # a card the sequence has no place for (after the hand, extra cards)
+
+
+class ActionKind(StrEnum):
+    ANTE = "ante"
+    SMALL_BLIND = "sb"
+    BIG_BLIND = "bb"
+    STRADDLE = "straddle"
+    POST = "post"  # other forced posts: missed blinds, new-player posts, kills
+    BRING_IN = "bring_in"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    COMPLETE = "complete"  # limit: bring-in or short all-in completed to a full bet
+    SHOW = "show"  # TABLED at showdown
+    MUCK = "muck"
+    DRAW = "draw"  # draw games: stood pat (0) or exchanged cards (`amount` = cards)
+
+
 @dataclass(frozen=True, slots=True)
 class DrawRole:
-    """Trace: the role the engine gave one draw (hole:3, burn, board, up:5, scrap, ...)."""
+    """Trace: the role the engine gave one draw."""
 
     hand: int
     event: int
     card: str
-    role: str
+    role: Role
     seat: int | None = None
+    street: int = 0  # betting round the card belongs to (0 = initial deal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +137,9 @@ class Action:
     hand: int
     event: int
     seat: int
-    action: str  # fold, check, call, bet, raise, complete, bring_in, post, allin
+    action: ActionKind
     amount: int = 0  # the seat's street total after the action ("to" amount)
+    allin: bool = False
 
 
 Decision = Incident | Prompt | HandEnd | DrawRole | Action

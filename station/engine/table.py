@@ -8,7 +8,7 @@ the journal's crash recovery and `station replay` both rely on that.
 from __future__ import annotations
 
 from station.engine.cards import DeckRegistry, default_registry
-from station.engine.decisions import Decision, DrawRole
+from station.engine.decisions import Decision, DrawRole, Role
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
 from station.engine.snapshot import Phase, SeatStatus, SeatView, TableSnapshot
 
@@ -52,7 +52,7 @@ class Table:
                     card = info.card if info is not None else None
                 code = card.code if card is not None else "??"
                 self.draws.append(code)
-                out.append(DrawRole(self.hand_no, seq, code, "unassigned"))
+                out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
             case Zone():
                 pass
         return out
