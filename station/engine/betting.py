@@ -1,0 +1,493 @@
+"""One betting round: who is to act, what a wager means, when the round is complete. Pure.
+
+Amounts are street totals ("raise to"), as the bet zones report them. The round books what each
+wager legally is; a physical amount that is not a legal wager yields a `Correction` telling the
+dealer what the wager must be (catalog §8: BET-UNDERSIZED-CORRECTION, BET-FULL-PLUS-HALF,
+BET-SINGLE-OVERSIZED-CHIP, BET-PL-OVERSIZE, BET-CAP-LIMIT).
+
+Re-opening follows catalog §8: a full raise re-opens the betting to everyone; an all-in raise that
+is not a full raise does not re-open it for players who have already acted, unless several short
+all-ins together amount to a full raise (D25). In fixed limit an all-in of half a bet or more
+counts as a full raise (BET-LIMIT-SHORT-ALLIN).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from station.engine.games import Structure
+from station.engine.profiles import HeadsUpUncap, Profile, ShortAllinOption
+
+
+class WagerKind(StrEnum):
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    COMPLETE = (
+        "complete"  # stud: bring-in completed to the small bet; limit: short all-in completed
+    )
+    BRING_IN = "bring_in"
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """The physical amount differs from the legal wager: the dealer must fix the zone."""
+
+    rule: str
+    text: str
+    required: int  # the street total the zone must show
+
+
+@dataclass(frozen=True, slots=True)
+class Wager:
+    kind: WagerKind
+    total: int  # booked street total after the wager
+    allin: bool
+    full: bool  # a full bet or raise (re-opens the betting, counts toward the cap)
+    correction: Correction | None = None
+
+
+@dataclass(slots=True)
+class Seat:
+    seat: int
+    stack: int | None  # chips behind the line; None when stacks are not tracked
+    bet: int = 0  # booked street total
+    folded: bool = False
+    allin: bool = False
+    acted: bool = False
+    level: int = 0  # the highest wager when this seat last acted voluntarily
+    full_seen: int = 0  # the round's full-raise count when this seat last acted
+
+    @property
+    def live(self) -> bool:
+        """Still able to act: neither folded nor all-in."""
+        return not self.folded and not self.allin
+
+    def cap_total(self) -> int | None:
+        """The most this seat can have in front of it (bet plus stack)."""
+        return None if self.stack is None else self.bet + self.stack
+
+
+@dataclass(slots=True)
+class BettingRound:
+    """A betting round over `seats`, in action order starting with the first to act."""
+
+    seats: list[Seat]
+    structure: Structure
+    profile: Profile
+    bet_size: int  # limit: the bet for this round; big-bet: the minimum bet (big blind)
+    pot_before: int = 0  # chips already in the middle (collected earlier streets, antes)
+    max_bet: int = 0  # the wager every live seat must match
+    min_raise: int = 0  # big-bet: the size of the last full bet or raise
+    raise_cap: int | None = None  # limit: raises allowed after the bet; None = unlimited
+    raises: int = 0  # limit: full raises so far (the opening bet is not counted)
+    opened: bool = False  # a full bet has been made (blinds or bring-in completed count)
+    capped: bool = False
+    uncapped: bool = False  # heads-up raising is unlimited for the rest of the round
+    full_raises: int = 0
+    last_aggressor: int | None = None
+    last_actor: int | None = None
+    pl_blind_bonus: int = 0  # pot-limit: extra pot counted while the SB counts as a BB
+    big_blind_seat: int | None = None
+    # Limit: when the highest wager is an all-in of less than half a bet, (that total, the
+    # full level beneath it); otherwise None.
+    short_level: tuple[int, int] | None = None
+    _by_seat: dict[int, Seat] = field(default_factory=dict)
+    _order: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._by_seat = {s.seat: s for s in self.seats}
+        self._order = [s.seat for s in self.seats]
+        if (
+            self.raise_cap is not None
+            and self.profile.headsup_uncap is HeadsUpUncap.ROUND_START_ONLY
+        ):
+            self.uncapped = self.live_count() == 2 and not self.profile.tournament
+
+    # --- queries ------------------------------------------------------------------------------
+
+    def seat(self, seat: int) -> Seat:
+        return self._by_seat[seat]
+
+    def __contains__(self, seat: int) -> bool:
+        return seat in self._by_seat
+
+    def live_count(self) -> int:
+        return sum(1 for s in self.seats if s.live)
+
+    def in_hand(self) -> list[Seat]:
+        return [s for s in self.seats if not s.folded]
+
+    def total_bets(self) -> int:
+        return sum(s.bet for s in self.seats)
+
+    def _needs_action(self, s: Seat) -> bool:
+        return s.live and (not s.acted or s.bet < self.max_bet)
+
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or None when the round is complete."""
+        if self.complete():
+            return None
+        order = self._order
+        start = 0 if self.last_actor is None else order.index(self.last_actor) + 1
+        n = len(order)
+        for i in range(n):
+            s = self._by_seat[order[(start + i) % n]]
+            if self._needs_action(s):
+                return s.seat
+        return None
+
+    def complete(self) -> bool:
+        live = [s for s in self.seats if s.live]
+        if len([s for s in self.seats if not s.folded]) <= 1:
+            return True
+        if len(live) <= 1:
+            # Nobody left to bet against: only a live seat still owing chips must act.
+            return all(s.bet >= self.max_bet for s in live)
+        return not any(self._needs_action(s) for s in live)
+
+    def to_call(self, seat: int) -> int:
+        s = self._by_seat[seat]
+        owe = max(0, self.max_bet - s.bet)
+        return owe if s.stack is None else min(owe, s.stack)
+
+    def may_raise(self, seat: int) -> bool:
+        """Whether the seat may bet or raise now (re-opening and cap rules)."""
+        s = self._by_seat[seat]
+        if not s.live or self.capped:
+            return False
+        if s.stack is not None and s.stack <= self.max_bet - s.bet:
+            return False  # calling already puts it all in
+        if not any(o.live for o in self.seats if o is not s):
+            return False  # everyone else is all-in: there is nobody to raise
+        if not s.acted:
+            return True
+        if self.full_raises > s.full_seen:
+            return True
+        return self.profile.aggregate_short_allins and self.max_bet - s.level >= self._full_step()
+
+    def _full_step(self) -> int:
+        """The increment a full raise must add now."""
+        if self.structure is Structure.FIXED_LIMIT:
+            return self.bet_size
+        return max(self.min_raise, self.bet_size)
+
+    def _limit_target(self, s: Seat) -> int:
+        """Fixed limit: the street total a full bet or raise by `s` goes to."""
+        if not self.opened:
+            base = 0
+            if self.short_level is not None and self.profile.limit_short_allin_option is (
+                ShortAllinOption.RAISE
+            ):
+                base = self.max_bet
+            return base + self.bet_size  # the opening bet, or completing a bring-in
+        if (
+            self.short_level is not None
+            and not s.acted
+            and self.profile.limit_short_allin_option is ShortAllinOption.COMPLETE
+        ):
+            # Facing an all-in of less than half a bet, an unacted player may complete it to
+            # a full bet over the level beneath (RR); GN lets him raise over it (D24).
+            return self.short_level[1] + self.bet_size
+        return self.max_bet + self.bet_size
+
+    def pot_limit_max(self, seat: int) -> int:
+        """BET-PL-MAX: call, then raise by the whole pot including the call."""
+        s = self._by_seat[seat]
+        call = self.max_bet - s.bet
+        pot = self.pot_before + self.total_bets() + self.pl_blind_bonus
+        return self.max_bet + pot + call
+
+    def raise_range(self, seat: int) -> tuple[int, int | None] | None:
+        """(min, max) street totals for a bet or raise by `seat`; None when it may not raise.
+        max None means no upper limit is known (stacks not tracked, no-limit)."""
+        if not self.may_raise(seat):
+            return None
+        s = self._by_seat[seat]
+        cap = s.cap_total()
+        if self.structure is Structure.FIXED_LIMIT:
+            target = self._limit_target(s)
+            if cap is not None and cap < target:
+                return cap, cap
+            return target, target
+        low = self.max_bet + self._full_step() if self.max_bet else self.bet_size
+        high: int | None = cap
+        if self.structure is Structure.POT_LIMIT:
+            pl = self.pot_limit_max(seat)
+            high = pl if cap is None else min(pl, cap)
+        if high is not None and high < low:
+            low = high
+        return low, high
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def _acted(self, s: Seat) -> None:
+        s.acted = True
+        s.level = self.max_bet
+        s.full_seen = self.full_raises
+        self.last_actor = s.seat
+
+    def fold(self, seat: int) -> None:
+        s = self._by_seat[seat]
+        s.folded = True
+        self.last_actor = seat
+        self._update_cap()  # BET-CAP-HEADS-UP: a fold may leave two players before the cap
+
+    def check(self, seat: int) -> bool:
+        """A check; False when the seat owes chips (a check is then not possible)."""
+        s = self._by_seat[seat]
+        if s.bet < self.max_bet:
+            return False
+        self._acted(s)
+        return True
+
+    def post(self, seat: int, amount: int, *, live: bool = True) -> None:
+        """A forced bet before the deal (blind, straddle, bring-in). Not an action."""
+        s = self._by_seat[seat]
+        s.bet = amount
+        if s.stack is not None:
+            s.stack = max(0, s.stack - amount)
+            s.allin = s.stack == 0
+        if live and amount > self.max_bet:
+            self.max_bet = amount
+
+    def mark_allin(self, seat: int) -> None:
+        """ALLIN key: the seat has no chips behind (stacks not tracked)."""
+        s = self._by_seat[seat]
+        s.stack = 0
+        s.allin = True
+
+    def wager(
+        self,
+        seat: int,
+        total: int,
+        *,
+        allin: bool = False,
+        single_chip: bool = False,
+        declared_raise: bool = False,
+    ) -> Wager | Correction:
+        """Book a wager that brings the seat's street total up to `total`.
+
+        Returns the booked `Wager` (which may carry a correction the dealer must make), or a
+        `Correction` alone when nothing legal has happened yet (a short call)."""
+        s = self._by_seat[seat]
+        cap = s.cap_total()
+        if cap is not None and total >= cap:
+            total, allin = cap, True
+        m = self.max_bet
+        if total <= m:
+            if total < m and not allin:
+                return Correction(
+                    "BET-UNDERSIZED-CORRECTION",
+                    f"SEAT {seat} SHORT {m - total}: CALL IS {m}",
+                    m,
+                )
+            return self._book(s, WagerKind.CALL, total, allin, full=False)
+        if self.structure is Structure.FIXED_LIMIT:
+            return self._limit_wager(s, total, allin, single_chip, declared_raise)
+        return self._big_bet_wager(s, total, allin, single_chip, declared_raise)
+
+    def _limit_wager(
+        self, s: Seat, total: int, allin: bool, single_chip: bool, declared: bool
+    ) -> Wager:
+        m = self.max_bet
+        target = self._limit_target(s)
+        kind = WagerKind.BET if not self.opened and m == 0 else WagerKind.RAISE
+        if not self.opened and m > 0:
+            kind = WagerKind.COMPLETE
+        if not self.may_raise(s.seat):
+            rule = "BET-CAP-LIMIT" if self.capped else "BET-LIMIT-SHORT-ALLIN"
+            why = "THE BETTING IS CAPPED" if self.capped else "THE BETTING IS NOT REOPENED"
+            return self._book(
+                s,
+                WagerKind.CALL,
+                m,
+                False,
+                full=False,
+                correction=Correction(rule, f"{why}: SEAT {s.seat} CALLS {m}", m),
+            )
+        if single_chip and not declared:
+            return self._book(
+                s,
+                WagerKind.CALL,
+                m,
+                False,
+                full=False,
+                correction=Correction(
+                    "BET-SINGLE-OVERSIZED-CHIP",
+                    f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
+                    m,
+                ),
+            )
+        if total == target:
+            return self._book(s, kind, total, allin, full=True)
+        if total < target:
+            if allin:
+                # BET-LIMIT-SHORT-ALLIN: half a bet or more counts as a full bet or raise.
+                half = 2 * (total - (m if self.opened else 0)) >= self.bet_size
+                return self._book(s, kind, total, True, full=half, short=not half)
+            if 2 * (total - m) >= (target - m) or declared:
+                return self._book(
+                    s,
+                    kind,
+                    target,
+                    False,
+                    full=True,
+                    correction=Correction(
+                        "BET-FULL-PLUS-HALF",
+                        f"SEAT {s.seat}: COMPLETE THE RAISE TO {target}",
+                        target,
+                    ),
+                )
+            return self._book(
+                s,
+                WagerKind.CALL,
+                m,
+                False,
+                full=False,
+                correction=Correction(
+                    "BET-UNDERSIZED-CORRECTION",
+                    f"SEAT {s.seat} CALLS {m}: TAKE BACK {total - m}",
+                    m,
+                ),
+            )
+        return self._book(
+            s,
+            kind,
+            target,
+            False,
+            full=True,
+            correction=Correction(
+                "BET-LIMIT-STRUCTURE",
+                f"LIMIT: SEAT {s.seat} RAISES TO {target}, TAKE BACK {total - target}",
+                target,
+            ),
+        )
+
+    def _big_bet_wager(
+        self, s: Seat, total: int, allin: bool, single_chip: bool, declared: bool
+    ) -> Wager:
+        m = self.max_bet
+        kind = WagerKind.BET if m == 0 else WagerKind.RAISE
+        if not self.may_raise(s.seat):
+            return self._book(
+                s,
+                WagerKind.CALL,
+                m,
+                False,
+                full=False,
+                correction=Correction(
+                    "BET-NL-SHORT-ALLIN-NO-REOPEN",
+                    f"THE BETTING IS NOT REOPENED: SEAT {s.seat} CALLS {m}",
+                    m,
+                ),
+            )
+        if single_chip and not declared and m > 0:
+            return self._book(
+                s,
+                WagerKind.CALL,
+                m,
+                False,
+                full=False,
+                correction=Correction(
+                    "BET-SINGLE-OVERSIZED-CHIP",
+                    f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
+                    m,
+                ),
+            )
+        rng = self.raise_range(s.seat)
+        assert rng is not None
+        low, high = rng
+        if high is not None and total > high and not allin:
+            return self._book(
+                s,
+                kind,
+                high,
+                False,
+                full=high - m >= self._full_step() or m == 0,
+                correction=Correction(
+                    "BET-PL-OVERSIZE",
+                    f"OVER THE POT BY {total - high}: SEAT {s.seat} BETS {high}",
+                    high,
+                ),
+            )
+        if total >= low:
+            return self._book(s, kind, total, allin, full=True)
+        if allin:
+            return self._book(s, kind, total, True, full=False, short=True)
+        if declared or 2 * (total - m) >= self._full_step():
+            return self._book(
+                s,
+                kind,
+                low,
+                False,
+                full=True,
+                correction=Correction(
+                    "BET-FULL-PLUS-HALF" if not declared else "BET-NL-MIN-RAISE",
+                    f"SEAT {s.seat}: RAISE TO AT LEAST {low}",
+                    low,
+                ),
+            )
+        return self._book(
+            s,
+            WagerKind.CALL,
+            m,
+            False,
+            full=False,
+            correction=Correction(
+                "BET-UNDERSIZED-CORRECTION", f"SEAT {s.seat} CALLS {m}: TAKE BACK {total - m}", m
+            ),
+        )
+
+    def _book(
+        self,
+        s: Seat,
+        kind: WagerKind,
+        total: int,
+        allin: bool,
+        *,
+        full: bool,
+        short: bool = False,
+        correction: Correction | None = None,
+    ) -> Wager:
+        added = total - s.bet
+        s.bet = total
+        if s.stack is not None:
+            s.stack -= added
+            if s.stack <= 0:
+                s.stack, allin = 0, True
+        if allin:
+            s.allin = True
+        m = self.max_bet
+        if total > m:
+            if full:
+                if self.structure is not Structure.FIXED_LIMIT:
+                    self.min_raise = max(self.min_raise, total - m)
+                if self.opened and self.raise_cap is not None:
+                    self.raises += 1
+                self.opened = True
+                self.full_raises += 1
+                self.short_level = None
+                self.last_aggressor = s.seat
+            elif short:
+                below = m if self.short_level is None else self.short_level[1]
+                self.short_level = (total, below)
+                self.last_aggressor = s.seat
+            self.max_bet = total
+        self._acted(s)
+        self._update_cap()
+        return Wager(kind, total, s.allin, full, correction)
+
+    def _update_cap(self) -> None:
+        if self.raise_cap is None or self.uncapped or self.capped:
+            return
+        if (
+            self.profile.headsup_uncap is HeadsUpUncap.BEFORE_CAP
+            and not self.profile.tournament
+            and self.live_count() == 2
+        ):
+            self.uncapped = True
+            return
+        if self.raises >= self.raise_cap:
+            self.capped = True
