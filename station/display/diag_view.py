@@ -1,0 +1,269 @@
+"""Diagnostics: the input records (links, GPIO, journal, platform, deck enrolment) and the
+technician's screens. Pure.
+
+The link, GPIO and journal code adapt their state to these plain records. Pages: LINKS (each
+link's state, firmware, counters and last frame age; journal health; clock, CPU temperature,
+undervoltage), I/O (GPIO input levels and the last frames), DECK (enrolment: scan a deck, confirm
+each card, save the registry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from station.display.canvas import Canvas
+from station.display.dealer_view import parse_card
+from station.display.model import Rect, ScreenModel
+from station.display.panel import PanelConfig
+from station.display.theme import DEFAULT_THEME, Edge, Style, TextRole, Theme
+from station.display.widgets import Button, button_row, label_value, title_bar, touch_h
+
+T, K = TextRole.TEXT, TextRole.KEY
+
+
+class LinkState(StrEnum):
+    CONNECTED = "connected"
+    HANDSHAKE = "handshake"  # port open, identity not yet confirmed
+    DISCONNECTED = "disconnected"
+
+
+LINK_TEXT = {
+    LinkState.CONNECTED: "CONNECTED",
+    LinkState.HANDSHAKE: "HANDSHAKE",
+    LinkState.DISCONNECTED: "DISCONNECTED",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatusView:
+    name: str  # "SHOE", "BET ZONES"
+    state: LinkState
+    port: str = ""
+    firmware: str = ""  # "" = unknown (never identified)
+    frames_rx: int = 0
+    frames_tx: int = 0
+    crc_errors: int = 0
+    retransmits: int = 0
+    duplicates: int = 0
+    resyncs: int = 0
+    last_frame_age_s: float | None = None
+    last_frames: tuple[str, ...] = ()  # newest last, already formatted (hex or decoded)
+
+
+@dataclass(frozen=True, slots=True)
+class GpioLevelsView:
+    levels: tuple[tuple[str, bool], ...] = ()  # (input name, level high)
+
+
+@dataclass(frozen=True, slots=True)
+class JournalHealthView:
+    ok: bool
+    events: int = 0
+    last_seq: int = 0
+    chain_ok: bool | None = None  # None: not verified since start
+    size_mb: float = 0.0
+    outbox: int = 0  # events not yet acknowledged centrally
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformView:
+    clock_utc: str = ""
+    clock_synced: bool | None = None
+    cpu_temp_c: float | None = None  # None where the platform does not report it
+    undervoltage: bool | None = None
+    throttled: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolmentView:
+    """A deck being enrolled: the tags read so far, each paired with the card expected at that
+    position of a new deck (the technician confirms each pair)."""
+
+    deck: str  # back colour / deck id
+    scanned: tuple[tuple[str, str], ...] = ()  # (tag, card code)
+    scanning: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticsData:
+    links: tuple[LinkStatusView, ...] = ()
+    gpio: GpioLevelsView = GpioLevelsView()
+    journal: JournalHealthView = JournalHealthView(ok=True)
+    platform: PlatformView = PlatformView()
+    enrolment: EnrolmentView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiagCursor:
+    page: str = "links"  # links, io, deck
+    confirmed: int = 0  # enrolment: how many scanned cards the technician confirmed
+    rejected: tuple[int, ...] = ()  # enrolment: positions rejected (to be rescanned)
+
+
+def _yes_no(value: bool | None, yes: str, no: str) -> str:
+    return "NOT REPORTED" if value is None else yes if value else no
+
+
+def _tabs(cur: DiagCursor) -> list[Button]:
+    return [
+        Button(label, f"diag:{page}", Style.INFO if cur.page == page else Style.BASE)
+        for label, page in (("LINKS", "links"), ("I/O", "io"), ("DECK", "deck"))
+    ] + [Button("EXIT", "nav:dealer")]
+
+
+def diagnostics_screen(
+    data: DiagnosticsData, cur: DiagCursor, panel: PanelConfig, theme: Theme = DEFAULT_THEME
+) -> ScreenModel:
+    c = Canvas(f"diag-{cur.page}", panel, theme)
+    down = [link.name for link in data.links if link.state is not LinkState.CONNECTED]
+    pages = {"links": "LINKS", "io": "I/O", "deck": "DECK"}
+    page = pages.get(cur.page, "LINKS")
+    title = f"{page} · {', '.join(down)} DOWN" if down else f"DIAGNOSTICS · {page}"
+    top = title_bar(c, title, _tabs(cur), alert=bool(down))
+    area = Rect(c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad)
+    match cur.page:
+        case "io":
+            _io(c, data, area)
+        case "deck":
+            _deck(c, data.enrolment, cur, area)
+        case _:
+            _links(c, data, area)
+    return c.model()
+
+
+def _line(c: Canvas, area: Rect, y: int, label: str, value: str, style: Style = Style.BASE) -> int:
+    row = c.row(T)
+    if y + row > area.bottom:
+        c.drop(f"{label} {value}")
+        return y
+    label_value(c, Rect(area.x, y, area.w, row), label, value, style)
+    return y + row
+
+
+def _flow(c: Canvas, area: Rect, y: int, text: str, style: Style = Style.BASE) -> int:
+    return y + c.paragraph(Rect(area.x, y, area.w, area.bottom - y), text, T, style)
+
+
+def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
+    row, p = c.row(T), c.pad
+    y = area.y
+    for link in data.links:
+        ok = link.state is LinkState.CONNECTED
+        state = LINK_TEXT[link.state]
+        style = Style.BASE if ok else Style.ALERT
+        head = f"{link.name} {state}"
+        w = c.measure(head, T) + 2 * p
+        c.box(Rect(area.x, y, w, row), style, Edge.OK if ok else Edge.FAULT, 3)
+        c.text(Rect(area.x + p, y, w - 2 * p, row), head, T, style)
+        age = "NEVER" if link.last_frame_age_s is None else f"{link.last_frame_age_s:.1f} S AGO"
+        c.text(Rect(area.x + w + p, y, area.w - w - p, row), f"LAST FRAME {age}", T)
+        y += row
+        fw = f"FW {link.firmware or 'UNKNOWN'} · {link.port or 'NO PORT'}"
+        y = _flow(c, area, y, fw)
+        counters = (
+            f"RX {link.frames_rx}  TX {link.frames_tx}  CRC {link.crc_errors}  "
+            f"RETX {link.retransmits}  DUP {link.duplicates}  RESYNC {link.resyncs}"
+        )
+        y = _flow(c, area, y, counters) + p // 2
+    j = data.journal
+    journal = (
+        f"{'OK' if j.ok else 'FAULT'} · SEQ {j.last_seq} · "
+        f"CHAIN {_yes_no(j.chain_ok, 'OK', 'BROKEN')} · {j.size_mb:.1f} MB · OUTBOX {j.outbox}"
+    )
+    lw = c.measure("JOURNAL", T) + p
+    if y + row <= area.bottom:
+        c.text(Rect(area.x, y, lw, row), "JOURNAL", T, Style.DIM)
+        style = Style.BASE if j.ok else Style.ALERT
+        if not j.ok:
+            c.box(Rect(area.x + lw, y, area.w - lw, row), style)
+        y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, journal, style)
+    else:
+        c.drop("journal health")
+    pl = data.platform
+    temp = "NOT REPORTED" if pl.cpu_temp_c is None else f"{pl.cpu_temp_c:.1f} C"
+    y = _line(
+        c,
+        area,
+        y,
+        "CLOCK",
+        f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}",
+    )
+    y = _line(c, area, y, "CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}")
+
+
+def _io(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
+    row, p = c.row(T), c.pad
+    y = area.y
+    c.text(Rect(area.x, y, area.w, row), "GPIO INPUTS (1 = HIGH)", T, Style.DIM)
+    y += row
+    cells = [f"{name} {1 if high else 0}" for name, high in data.gpio.levels]
+    if cells:
+        cell_w = max(c.measure(x, T) for x in cells) + 2 * p
+        cols = max(1, area.w // cell_w)
+        for i, cell in enumerate(cells):
+            r, col = divmod(i, cols)
+            rect = Rect(area.x + col * cell_w, y + r * row, cell_w - p, row)
+            if rect.bottom > area.bottom:
+                c.drop(f"gpio {cell}")
+                continue
+            c.text(rect, cell, T)
+        y += ((len(cells) + cols - 1) // cols) * row
+    else:
+        c.text(Rect(area.x, y, area.w, row), "NOT REPORTED", T)
+        y += row
+    y += p
+    for link in data.links:
+        if y + 2 * row > area.bottom:
+            c.drop(f"last frames of {link.name}")
+            continue
+        c.text(Rect(area.x, y, area.w, row), f"LAST FRAMES · {link.name}", T, Style.DIM)
+        y += row
+        room = max(0, (area.bottom - y) // row)
+        frames = link.last_frames[-min(room, 3) :] if room else ()
+        for frame in frames or ("NONE",):
+            if y + row > area.bottom:
+                break
+            c.text(Rect(area.x + 2 * p, y, area.w - 2 * p, row), frame, T)
+            y += row
+
+
+def _deck(c: Canvas, enrol: EnrolmentView | None, cur: DiagCursor, area: Rect) -> None:
+    row, p = c.row(T), c.pad
+    buttons_y = area.bottom - touch_h(c)
+    if enrol is None:
+        c.text(Rect(area.x, area.y, area.w, row), "NO DECK BEING ENROLLED", T, Style.DIM)
+        button_row(c, [Button("SCAN A DECK", "enrol:scan", Style.NOW)], buttons_y)
+        return
+    n = len(enrol.scanned)
+    y = _line(c, area, area.y, "DECK", f"{enrol.deck} · {n} SCANNED · {cur.confirmed} CONFIRMED")
+    if cur.confirmed < n:
+        tag, code = enrol.scanned[cur.confirmed]
+        label = f"CARD {cur.confirmed + 1}: TAG {tag} IS"
+        c.text(Rect(area.x, y, area.w, row), label, T)
+        y += row + p // 2
+        card = parse_card(code)
+        ch = round(c.row(K) * 1.3)
+        cw = max(round(ch * 0.72), c.measure("10", K) + p)
+        if card is not None:
+            c.card(Rect(area.x + 2 * p, y, cw, ch), card[0], card[1])
+        c.text(Rect(area.x + cw + 4 * p, y, area.w - cw - 4 * p, ch), code.upper(), K)
+        button_row(
+            c,
+            [
+                Button("CONFIRM", "enrol:confirm", Style.NOW),
+                Button("REJECT", "enrol:reject", Style.ALERT),
+            ],
+            buttons_y,
+        )
+        return
+    status = "SCANNING..." if enrol.scanning else "ALL SCANNED CARDS CONFIRMED"
+    c.text(Rect(area.x, y, area.w, row), status, T)
+    if cur.rejected:
+        c.text(
+            Rect(area.x, y + row, area.w, row), f"REJECTED: {len(cur.rejected)} (RESCAN THEM)", T
+        )
+    buttons = [Button("SCAN AGAIN", "enrol:scan")]
+    if n and not cur.rejected and not enrol.scanning:
+        buttons.append(Button("SAVE REGISTRY", "enrol:save", Style.NOW))
+    button_row(c, buttons, buttons_y)

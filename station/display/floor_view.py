@@ -1,0 +1,257 @@
+"""Floor review: the input records (incidents, hand recall) and their screens. Pure.
+
+The journal adapts its rows to these plain records; the display depends on nothing else. The
+screens are: the incident list, one incident (rule id, citation, triggering events, ruling,
+ACKNOWLEDGE / UPHOLD / CHANGE RULING), the ruling picker, the list of recent hands and the
+step-by-step recall of one hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from station.display.canvas import Canvas
+from station.display.dealer_view import RULING_TEXT, parse_card
+from station.display.model import Rect, ScreenModel
+from station.display.panel import PanelConfig
+from station.display.theme import DEFAULT_THEME, Style, TextRole, Theme
+from station.display.widgets import (
+    Button,
+    button_row,
+    fit_rows,
+    label_value,
+    list_rows,
+    title_bar,
+    touch_h,
+)
+from station.engine.decisions import Ruling
+
+T, K = TextRole.TEXT, TextRole.KEY
+RECALL_HANDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class IncidentRow:
+    """One incident as the floor reviews it."""
+
+    hand: int
+    event: int  # the input event that triggered it (journal sequence)
+    rule: str  # catalog rule id
+    citation: str  # rulebook reference, e.g. "001-RR11 §5 r7"
+    ruling: str  # a Ruling code
+    text: str
+    status: str = "open"  # open, acknowledged, ruled, closed
+    seat: int | None = None
+    triggers: tuple[str, ...] = ()  # one line per triggering event, oldest first
+    at_utc: str = ""  # "2026-09-02T21:14:03Z"
+
+
+@dataclass(frozen=True, slots=True)
+class RecallStep:
+    seq: int  # journal sequence of the event
+    text: str  # "seat 5 raises to 6", "burn", "flop Kd 9s 4h"
+    board: tuple[str, ...] = ()  # the board after this step
+    pot: int | None = None  # chips in the middle and in front after this step
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecallView:
+    hand: int
+    game: str
+    started_utc: str
+    steps: tuple[RecallStep, ...]
+    result: str = ""  # "seat 7 wins 571", "void"
+
+
+@dataclass(frozen=True, slots=True)
+class FloorData:
+    incidents: tuple[IncidentRow, ...] = ()  # newest first
+    hands: tuple[HandRecallView, ...] = ()  # newest first, the last RECALL_HANDS at most
+
+
+@dataclass(frozen=True, slots=True)
+class FloorCursor:
+    """Where the floor is in the review (part of the navigation state)."""
+
+    page: str = "incidents"  # incidents, incident, ruling, hands, recall
+    incident: int = 0
+    hand: int = 0
+    step: int = 0
+    top: int = 0  # first visible row of the current list
+
+
+def ruling_text(code: str) -> str:
+    try:
+        return RULING_TEXT[Ruling(code)]
+    except ValueError:
+        return code.upper()
+
+
+def _tabs(cur: FloorCursor, floor_call: bool) -> list[Button]:
+    tabs = [
+        Button("INCIDENTS", "floor:incidents", Style.INFO if cur.page != "hands" else Style.BASE),
+        Button("HANDS", "floor:hands", Style.INFO if cur.page == "hands" else Style.BASE),
+    ]
+    if floor_call:
+        tabs.append(Button("CLEAR CALL", "floor:clear_call", Style.ALERT))
+    tabs.append(Button("EXIT", "nav:dealer"))
+    return tabs
+
+
+def floor_screen(
+    data: FloorData,
+    cur: FloorCursor,
+    panel: PanelConfig,
+    floor_call: bool = False,
+    theme: Theme = DEFAULT_THEME,
+) -> ScreenModel:
+    c = Canvas(f"floor-{cur.page}", panel, theme)
+    match cur.page:
+        case "incident" | "ruling" if data.incidents:
+            inc = data.incidents[min(cur.incident, len(data.incidents) - 1)]
+            if cur.page == "ruling":
+                _ruling_picker(c, inc)
+            else:
+                _incident(c, inc)
+        case "hands":
+            top = title_bar(c, "RECENT HANDS", _tabs(cur, floor_call), floor_call)
+            rows = [
+                f"HAND {h.hand} · {h.game.upper()} · {h.started_utc[11:16]}  {h.result}"
+                for h in data.hands
+            ]
+            area = Rect(
+                c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
+            )
+            list_rows(c, area, rows, cur.hand, cur.top, "floor:hand")
+            _pager(c, area, len(rows))
+        case "recall" if data.hands:
+            _recall(c, data.hands[min(cur.hand, len(data.hands) - 1)], cur.step)
+        case _:
+            title = f"INCIDENTS ({len(data.incidents)})"
+            top = title_bar(c, title, _tabs(cur, floor_call), floor_call)
+            rows = [
+                f"H{i.hand} · {i.rule} · {ruling_text(i.ruling)} · {i.status.upper()}"
+                for i in data.incidents
+            ]
+            area = Rect(
+                c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
+            )
+            list_rows(c, area, rows, cur.incident, cur.top, "floor:incident")
+            _pager(c, area, len(rows))
+    return c.model()
+
+
+def _pager(c: Canvas, area: Rect, count: int) -> None:
+    if count > fit_rows(c, area):
+        button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], area.bottom + c.pad)
+
+
+def _incident(c: Canvas, inc: IncidentRow) -> None:
+    top = title_bar(c, f"INCIDENT · HAND {inc.hand}", [Button("BACK", "floor:back")])
+    p, row = c.pad, c.row(T)
+    x, w = 2 * p, c.width - 4 * p
+    y = top + p
+    c.box(Rect(p, y, c.width - 2 * p, row), Style.ALERT)
+    c.text(Rect(x, y, w, row), f"{inc.rule} · {ruling_text(inc.ruling)}", T, Style.ALERT)
+    y += row + p // 2
+    for label, value in (
+        ("CITATION", inc.citation or "—"),
+        (
+            "STATUS",
+            f"{inc.status.upper()} · EVENT {inc.event}"
+            + (f" · SEAT {inc.seat}" if inc.seat else ""),
+        ),
+    ):
+        label_value(c, Rect(x, y, w, row), label, value)
+        y += row
+    buttons_y = c.height - touch_h(c) - p
+    y += c.paragraph(Rect(x, y, w, min(2 * row, buttons_y - y)), inc.text, T, max_lines=2)
+    if inc.triggers:
+        c.text(Rect(x, y, w, row), "TRIGGERED BY", T, Style.DIM)
+        y += row
+        room = (buttons_y - p - y) // row
+        shown = inc.triggers[-room:] if room > 0 else ()
+        for line in shown:
+            c.text(Rect(x + 2 * p, y, w - 2 * p, row), line, T)
+            y += row
+        if len(shown) < len(inc.triggers):
+            c.drop(f"{len(inc.triggers) - len(shown)} earlier trigger events")
+    button_row(
+        c,
+        [
+            Button("ACKNOWLEDGE", "incident:ack", Style.NOW),
+            Button("UPHOLD RULING", "incident:uphold"),
+            Button("CHANGE RULING", "incident:change"),
+        ],
+        buttons_y,
+    )
+
+
+def _ruling_picker(c: Canvas, inc: IncidentRow) -> None:
+    top = title_bar(c, f"RULE {inc.rule}", [Button("BACK", "floor:back")])
+    p = c.pad
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    h = touch_h(c)
+    widest = max(c.measure(t, T) for t in RULING_TEXT.values()) + 3 * p
+    cols = max(1, (c.width - 2 * p + gap) // (widest + gap))
+    w = (c.width - 2 * p - (cols - 1) * gap) // cols
+    for i, ruling in enumerate(Ruling):
+        r, col = divmod(i, cols)
+        rect = Rect(p + col * (w + gap), top + p + r * (h + gap), w, h)
+        if rect.bottom > c.height:
+            c.drop(f"ruling {ruling.value}")
+            continue
+        style = Style.INFO if ruling.value == inc.ruling else Style.BASE
+        c.button(rect, RULING_TEXT[ruling], f"ruling:{ruling.value}", style)
+
+
+def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:
+    n = len(hand.steps)
+    step = max(0, min(step, n - 1))
+    title = f"RECALL HAND {hand.hand} · STEP {step + 1} OF {n}" if n else f"RECALL HAND {hand.hand}"
+    top = title_bar(c, title, [Button("BACK", "floor:back")])
+    p, row = c.pad, c.row(T)
+    buttons_y = c.height - touch_h(c) - p
+    # the state after the current step: board and pot
+    y = top + p
+    cur = hand.steps[step] if n else None
+    info = f"{hand.game.upper()} · {hand.started_utc.replace('T', ' ').rstrip('Z')}"
+    if cur is not None and cur.pot is not None:
+        info += f" · POT {cur.pot}"
+    c.text(Rect(2 * p, y, c.width - 4 * p, row), info, T)
+    y += row
+    if cur is not None and cur.board:
+        ch = round(c.row(K) * 1.1)
+        cw = max(round(ch * 0.72), c.measure("10", K) + p)
+        c.text(Rect(2 * p, y, c.measure("BOARD", T) + p, ch), "BOARD", T, Style.DIM)
+        x = 3 * p + c.measure("BOARD", T)
+        for i, code in enumerate(cur.board):
+            card = parse_card(code)
+            if card is not None:
+                c.card(Rect(x + i * (cw + p), y, cw, ch), card[0], card[1])
+        y += ch + p
+    # the steps, the current one in the middle of the window
+    room = max(1, (buttons_y - p - y) // row)
+    first = max(0, min(step - room // 2, n - room))
+    for i in range(first, min(n, first + room)):
+        s = hand.steps[i]
+        r = Rect(p, y, c.width - 2 * p, row)
+        style = Style.NOW if i == step else Style.DIM if i < step else Style.BASE
+        if i == step:
+            c.box(r, Style.NOW)
+        c.text(r.inset(p, 0), f"{i + 1}. #{s.seq} {s.text}", T, style)
+        y += row
+    if n and hand.result and step == n - 1 and y + row <= buttons_y:
+        r = Rect(p, y, c.width - 2 * p, row)
+        c.box(r, Style.INFO)
+        c.text(r.inset(p, 0), f"RESULT: {hand.result}", T, Style.INFO)
+    button_row(
+        c,
+        [
+            Button("FIRST", "recall:first"),
+            Button("PREV", "recall:prev"),
+            Button("NEXT", "recall:next", Style.NOW),
+            Button("LAST", "recall:last"),
+        ],
+        buttons_y,
+    )

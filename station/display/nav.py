@@ -1,0 +1,369 @@
+"""Screen navigation: a pure state machine fed by taps, keys and clock ticks. Pure.
+
+Inputs are `Tap(x, y)` (touch or mouse, already in panel pixels), `KeyIn(key)` (dealer keys or a
+keyboard, as `NavKey` names or digits) and `Tick(at)`. A tap is resolved against the screen model
+on show, so what is hit is exactly what was drawn. The output is the next `NavState` plus
+`Command`s for the core (acknowledge, rule, clear the floor call, save a deck...), which the daemon
+journals with the role that issued them. PINs are checked by an injected `verify_pin(role, pin)`;
+floor and technician screens need their own credential, and signed-in screens fall back to the
+dealer screen (signing out) after `IDLE_TIMEOUT_S` without input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from station.display.diag_view import DiagCursor, DiagnosticsData
+from station.display.floor_view import FloorCursor, FloorData
+from station.display.model import ScreenModel
+from station.display.pinpad import DIGITS, PinPadState, Role, press
+from station.engine.decisions import Ruling
+
+IDLE_TIMEOUT_S = 120.0
+
+
+class Screen(StrEnum):
+    DEALER = "dealer"
+    PIN = "pin"
+    FLOOR = "floor"
+    DIAG = "diag"
+
+
+SCREEN_ROLE = {Screen.FLOOR: Role.FLOOR, Screen.DIAG: Role.TECH}
+
+
+class NavKey(StrEnum):
+    UP = "UP"
+    DOWN = "DOWN"
+    LEFT = "LEFT"
+    RIGHT = "RIGHT"
+    SELECT = "SELECT"  # the dealer panel's CONFIRM
+    BACK = "BACK"  # the dealer panel's CANCEL
+    FLOOR = "FLOOR_REVIEW"  # open floor review (asks for the floor PIN)
+    TECH = "DIAGNOSTICS"  # open diagnostics (asks for the technician PIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    x: float
+    y: float
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class KeyIn:
+    key: str  # a NavKey value or one digit
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    at: float
+
+
+NavInput = Tap | KeyIn | Tick
+
+
+# commands for the core ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class SignedOut:
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class PinRejected:
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class AcknowledgeIncident:
+    hand: int
+    event: int
+    rule: str
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class RuleIncident:
+    hand: int
+    event: int
+    rule: str
+    ruling: Ruling
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class ClearFloorCall:
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class StartDeckScan:
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class SaveDeckRegistry:
+    deck: str
+    cards: tuple[tuple[str, str], ...]  # (tag, card code), confirmed by the technician
+    role: Role
+
+
+Command = (
+    SignedIn
+    | SignedOut
+    | PinRejected
+    | AcknowledgeIncident
+    | RuleIncident
+    | ClearFloorCall
+    | StartDeckScan
+    | SaveDeckRegistry
+)
+
+PinVerifier = Callable[[Role, str], bool]
+
+
+def deny_all(role: Role, pin: str) -> bool:
+    """The verifier when none is configured: no credential opens anything."""
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class NavContext:
+    verify_pin: PinVerifier = deny_all
+    floor: FloorData = field(default_factory=FloorData)
+    diag: DiagnosticsData = field(default_factory=DiagnosticsData)
+    floor_call: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NavState:
+    screen: Screen = Screen.DEALER
+    pin: PinPadState | None = None
+    pending: Screen | None = None  # the screen the PIN pad opens
+    role: Role | None = None  # who is signed in
+    floor: FloorCursor = field(default_factory=FloorCursor)
+    diag: DiagCursor = field(default_factory=DiagCursor)
+    last_input_at: float = 0.0
+
+
+Outcome = tuple[NavState, tuple[Command, ...]]
+
+
+def handle(state: NavState, event: NavInput, model: ScreenModel | None, ctx: NavContext) -> Outcome:
+    """One input: resolve it to an action against the screen on show, then act."""
+    match event:
+        case Tick(at=at):
+            if state.screen is not Screen.DEALER and at - state.last_input_at >= IDLE_TIMEOUT_S:
+                return _to_dealer(state)
+            return state, ()
+        case Tap(x=x, y=y, at=at):
+            action = model.hit(x, y) if model is not None else None
+        case KeyIn(key=key, at=at):
+            action = key_action(state, key)
+    state = replace(state, last_input_at=at)
+    if action is None:
+        return state, ()
+    return act(state, action, ctx)
+
+
+def key_action(state: NavState, key: str) -> str | None:
+    """What a key means on the current screen."""
+    if state.screen is Screen.PIN:
+        if len(key) == 1 and key in DIGITS:
+            return f"pin:{key}"
+        if key == NavKey.SELECT:
+            return "pin:ok"
+        if key == NavKey.BACK:
+            return "pin:del" if state.pin is not None and state.pin.digits else "pin:cancel"
+        return None
+    if key == NavKey.FLOOR:
+        return "nav:floor"
+    if key == NavKey.TECH:
+        return "nav:diag"
+    if state.screen is Screen.FLOOR:
+        page = state.floor.page
+        if page == "recall":
+            recall: dict[str, str | None] = {
+                NavKey.LEFT: "recall:prev",
+                NavKey.UP: "recall:prev",
+                NavKey.RIGHT: "recall:next",
+                NavKey.DOWN: "recall:next",
+                NavKey.BACK: "floor:back",
+            }
+            return recall.get(key)
+        if page in ("incidents", "hands"):
+            lists: dict[str, str | None] = {
+                NavKey.UP: "floor:prev",
+                NavKey.DOWN: "floor:next",
+                NavKey.SELECT: "floor:open",
+                NavKey.LEFT: "floor:incidents",
+                NavKey.RIGHT: "floor:hands",
+                NavKey.BACK: "nav:dealer",
+            }
+            return lists.get(key)
+        if page == "incident":
+            detail: dict[str, str | None] = {
+                NavKey.SELECT: "incident:ack",
+                NavKey.BACK: "floor:back",
+            }
+            return detail.get(key)
+        return "floor:back" if key == NavKey.BACK else None
+    if state.screen is Screen.DIAG:
+        pages = ("links", "io", "deck")
+        i = pages.index(state.diag.page) if state.diag.page in pages else 0
+        diag: dict[str, str | None] = {
+            NavKey.LEFT: f"diag:{pages[(i - 1) % 3]}",
+            NavKey.RIGHT: f"diag:{pages[(i + 1) % 3]}",
+            NavKey.SELECT: "enrol:confirm" if state.diag.page == "deck" else None,
+            NavKey.BACK: "nav:dealer",
+        }
+        return diag.get(key)
+    return None
+
+
+def _to_dealer(state: NavState) -> Outcome:
+    out: tuple[Command, ...] = (SignedOut(state.role),) if state.role is not None else ()
+    return NavState(last_input_at=state.last_input_at), out
+
+
+def _open(state: NavState, screen: Screen) -> Outcome:
+    role = SCREEN_ROLE[screen]
+    if state.role is role:
+        return replace(state, screen=screen, pin=None, pending=None), ()
+    return replace(state, screen=Screen.PIN, pin=PinPadState(role), pending=screen), ()
+
+
+def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
+    """Apply one resolved action ("pin:7", "nav:floor", "incident:ack", ...)."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "nav":
+            if arg == "dealer":
+                return _to_dealer(state)
+            return _open(state, Screen.FLOOR if arg == "floor" else Screen.DIAG)
+        case "pin":
+            return _pin(state, arg, ctx)
+        case "floor" | "incident" | "ruling" | "recall":
+            if state.role is not Role.FLOOR or state.screen is not Screen.FLOOR:
+                return state, ()
+            return _floor(state, verb, arg, ctx)
+        case "diag" | "enrol":
+            if state.role is not Role.TECH or state.screen is not Screen.DIAG:
+                return state, ()
+            return _diag(state, verb, arg, ctx)
+    return state, ()
+
+
+def _pin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
+    pin = state.pin
+    if state.screen is not Screen.PIN or pin is None or state.pending is None:
+        return state, ()
+    if arg == "cancel":
+        return replace(state, screen=Screen.DEALER, pin=None, pending=None), ()
+    if arg == "ok":
+        if pin.digits and ctx.verify_pin(pin.role, pin.digits):
+            target = state.pending
+            fresh = NavState(screen=target, role=pin.role, last_input_at=state.last_input_at)
+            signed_out = (SignedOut(state.role),) if state.role is not None else ()
+            return fresh, (*signed_out, SignedIn(pin.role))
+        wrong = PinPadState(pin.role, "", "WRONG PIN")
+        return replace(state, pin=wrong), (PinRejected(pin.role),)
+    return replace(state, pin=press(pin, arg.upper())), ()
+
+
+def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
+    cur, data = state.floor, ctx.floor
+    role = Role.FLOOR
+    incidents, hands = data.incidents, data.hands
+
+    def go(**changes: object) -> Outcome:
+        return replace(state, floor=replace(cur, **changes)), ()  # type: ignore[arg-type]
+
+    def clamp(i: int, n: int) -> int:
+        return max(0, min(i, n - 1)) if n else 0
+
+    inc = incidents[clamp(cur.incident, len(incidents))] if incidents else None
+    match verb, arg:
+        case "floor", "incidents":
+            return go(page="incidents", top=0)
+        case "floor", "hands":
+            return go(page="hands", top=0)
+        case "floor", "clear_call":
+            return state, (ClearFloorCall(role),) if ctx.floor_call else ()
+        case "floor", "back":
+            back = {"incident": "incidents", "ruling": "incident", "recall": "hands"}
+            if cur.page in back:
+                return go(page=back[cur.page])
+            return _to_dealer(state)
+        case "floor", "up" | "down":
+            step = -4 if arg == "up" else 4
+            return go(top=max(0, cur.top + step))
+        case "floor", "prev" | "next":
+            d = -1 if arg == "prev" else 1
+            if cur.page == "hands":
+                return go(hand=clamp(cur.hand + d, len(hands)))
+            return go(incident=clamp(cur.incident + d, len(incidents)))
+        case "floor", "open":
+            if cur.page == "hands" and hands:
+                return go(page="recall", step=0)
+            if cur.page == "incidents" and incidents:
+                return go(page="incident")
+            return state, ()
+        case "floor", _ if arg.startswith("incident:"):
+            return go(page="incident", incident=clamp(int(arg.split(":")[1]), len(incidents)))
+        case "floor", _ if arg.startswith("hand:"):
+            return go(page="recall", hand=clamp(int(arg.split(":")[1]), len(hands)), step=0)
+        case "incident", "ack" if inc is not None:
+            return state, (AcknowledgeIncident(inc.hand, inc.event, inc.rule, role),)
+        case "incident", "uphold" if inc is not None:
+            try:
+                ruling = Ruling(inc.ruling)
+            except ValueError:
+                return state, ()
+            return state, (RuleIncident(inc.hand, inc.event, inc.rule, ruling, role),)
+        case "incident", "change" if inc is not None:
+            return go(page="ruling")
+        case "ruling", _ if inc is not None and arg in Ruling.__members__.values():
+            new, _ = go(page="incident")
+            return new, (RuleIncident(inc.hand, inc.event, inc.rule, Ruling(arg), role),)
+        case "recall", _ if hands:
+            n = len(hands[clamp(cur.hand, len(hands))].steps)
+            target = {"first": 0, "prev": cur.step - 1, "next": cur.step + 1, "last": n - 1}
+            if arg in target:
+                return go(step=clamp(target[arg], n))
+    return state, ()
+
+
+def _diag(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
+    cur = state.diag
+    role = Role.TECH
+    enrol = ctx.diag.enrolment
+
+    def go(**changes: object) -> Outcome:
+        return replace(state, diag=replace(cur, **changes)), ()  # type: ignore[arg-type]
+
+    if verb == "diag" and arg in ("links", "io", "deck"):
+        return go(page=arg)
+    if verb != "enrol":
+        return state, ()
+    if arg == "scan":
+        new, _ = go(page="deck", confirmed=0, rejected=())
+        return new, (StartDeckScan(role),)
+    if enrol is None:
+        return state, ()
+    n = len(enrol.scanned)
+    if arg == "confirm" and cur.confirmed < n:
+        return go(confirmed=cur.confirmed + 1)
+    if arg == "reject" and cur.confirmed < n:
+        return go(confirmed=cur.confirmed + 1, rejected=(*cur.rejected, cur.confirmed))
+    if arg == "save" and n and cur.confirmed >= n and not cur.rejected and not enrol.scanning:
+        return state, (SaveDeckRegistry(enrol.deck, enrol.scanned, role),)
+    return state, ()

@@ -1,0 +1,39 @@
+"""Which screen is on show: navigation state + latest data -> one screen model. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from station.display.dealer_layout import dealer_screen
+from station.display.dealer_view import StationStatus, dealer_view
+from station.display.diag_view import DiagnosticsData, diagnostics_screen
+from station.display.floor_view import FloorData, floor_screen
+from station.display.model import ScreenModel
+from station.display.nav import NavState, Screen
+from station.display.panel import PanelConfig
+from station.display.pinpad import pinpad_screen
+from station.display.theme import DEFAULT_THEME, Theme
+from station.engine.snapshot import TableSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayInputs:
+    """Everything the screens are drawn from: frozen records handed over by the core."""
+
+    snapshot: TableSnapshot = field(default_factory=TableSnapshot.empty)
+    floor: FloorData = field(default_factory=FloorData)
+    diag: DiagnosticsData = field(default_factory=DiagnosticsData)
+    status: StationStatus = field(default_factory=StationStatus)
+
+
+def screen_model(
+    nav: NavState, inputs: DisplayInputs, panel: PanelConfig, theme: Theme = DEFAULT_THEME
+) -> ScreenModel:
+    match nav.screen:
+        case Screen.PIN if nav.pin is not None:
+            return pinpad_screen(nav.pin, panel, theme)
+        case Screen.FLOOR:
+            return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot.floor_call, theme)
+        case Screen.DIAG:
+            return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
+    return dealer_screen(dealer_view(inputs.snapshot, inputs.status), panel, theme)

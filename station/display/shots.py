@@ -1,0 +1,110 @@
+"""The must-show screenshots, for review: `python -m station.display.shots --out DIR`. Edge
+adapter (files, pygame).
+
+Writes, for the 10.1" and the 7" panel: a premature-flop STOP, a three-way all-in with two side
+pots, a guided recovery step, the floor's recall of a hand, diagnostics with the shoe
+disconnected, and a few more screens (CALL FLOOR held, an incident, the PIN pad, the I/O page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from station.display import scenes
+from station.display.dealer_view import StationStatus
+from station.display.diag_view import DiagCursor
+from station.display.floor_view import FloorCursor
+from station.display.model import ScreenModel
+from station.display.nav import NavState, Screen
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.display.pinpad import PinPadState, Role
+from station.display.screens import DisplayInputs, screen_model
+from station.display.theme import DEFAULT_THEME, Theme
+
+MUST_SHOW = (
+    "premature-flop-stop",
+    "three-way-allin-side-pots",
+    "recovery-step",
+    "floor-recall",
+    "diagnostics-shoe-disconnected",
+)
+PANELS: dict[str, PanelConfig] = {"10in": PANEL_10_1, "7in": PANEL_7}
+
+
+def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, ScreenModel]:
+    ok = StationStatus(shoe_ok=True)
+    floor, diag = scenes.floor_data(), scenes.shoe_disconnected()
+    floor_nav = NavState(Screen.FLOOR, role=Role.FLOOR)
+    diag_nav = NavState(Screen.DIAG, role=Role.TECH)
+
+    def dealer(snap: object) -> DisplayInputs:
+        return DisplayInputs(snap, floor, diag, ok)  # type: ignore[arg-type]
+
+    cases: dict[str, tuple[NavState, DisplayInputs]] = {
+        "premature-flop-stop": (NavState(), dealer(scenes.premature_flop_stop())),
+        "three-way-allin-side-pots": (NavState(), dealer(scenes.three_way_allin())),
+        "recovery-step": (NavState(), dealer(scenes.premature_flop_recovery())),
+        "floor-recall": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("recall", hand=0, step=12)),
+            dealer(scenes.premature_flop_stop()),
+        ),
+        "diagnostics-shoe-disconnected": (
+            diag_nav,
+            DisplayInputs(scenes.three_way_allin(), floor, diag, StationStatus(shoe_ok=False)),
+        ),
+        "call-floor": (NavState(), dealer(scenes.floor_call_betting())),
+        "floor-incidents": (floor_nav, dealer(scenes.floor_call_betting())),
+        "floor-incident-detail": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("incident")),
+            dealer(scenes.premature_flop_stop()),
+        ),
+        "floor-ruling": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("ruling")),
+            dealer(scenes.premature_flop_stop()),
+        ),
+        "floor-hands": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("hands")),
+            dealer(scenes.premature_flop_stop()),
+        ),
+        "pin-pad": (
+            NavState(Screen.PIN, pin=PinPadState(Role.FLOOR, "4821"), pending=Screen.FLOOR),
+            dealer(scenes.premature_flop_stop()),
+        ),
+        "diagnostics-io": (
+            NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("io")),
+            dealer(scenes.three_way_allin()),
+        ),
+        "diagnostics-deck": (
+            NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("deck", confirmed=13)),
+            DisplayInputs(scenes.three_way_allin(), floor, scenes.enrolling(), ok),
+        ),
+    }
+    return {name: screen_model(nav, inputs, panel, theme) for name, (nav, inputs) in cases.items()}
+
+
+def write_shots(out_dir: str | Path, panels: Sequence[str] = tuple(PANELS)) -> list[Path]:
+    from station.display.pgrender import render_png  # noqa: PLC0415 (lazy: pygame stays out of the core)
+
+    out = Path(out_dir)
+    written = []
+    for tag in panels:
+        panel = PANELS[tag]
+        for name, model in shot_models(panel).items():
+            written.append(render_png(model, out / f"{name}-{tag}.png", panel))
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m station.display.shots", description=__doc__)
+    parser.add_argument("--out", required=True, help="directory for the PNG files")
+    args = parser.parse_args(argv)
+    for path in write_shots(args.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Shared pieces of the floor, diagnostics and PIN screens: title bar, buttons, lists. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from station.display.canvas import Canvas
+from station.display.model import Align, Rect, Shape
+from station.display.theme import Edge, Style, TextRole
+
+T = TextRole.TEXT
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    action: str
+    style: Style = Style.BASE
+
+
+def touch_h(c: Canvas) -> int:
+    return max(c.mm_y(c.theme.touch_target_mm), c.row(T) + c.pad)
+
+
+def button_w(c: Canvas, label: str) -> int:
+    return max(c.measure(label, T) + 2 * c.pad, c.mm_x(c.theme.touch_target_mm))
+
+
+def button_row(c: Canvas, buttons: Sequence[Button], y: int, x: int | None = None) -> int:
+    """Buttons left to right from `x` (default: the left margin); returns the right edge."""
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    x = c.pad if x is None else x
+    h = touch_h(c)
+    for b in buttons:
+        w = button_w(c, b.label)
+        if x + w > c.width - c.pad:
+            c.drop(f"button {b.label}")
+            continue
+        c.button(Rect(x, y, w, h), b.label, b.action, b.style)
+        x += w + gap
+    return x
+
+
+def title_bar(c: Canvas, title: str, buttons: Sequence[Button], alert: bool = False) -> int:
+    """A title on the left, buttons on the right; returns the bar's height. When both do not
+    fit on one row (a small panel), the buttons go first and the title gets its own row."""
+    h = touch_h(c) + c.pad
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    widths = [button_w(c, b.label) for b in buttons]
+    x = c.width - c.pad - sum(widths) - gap * max(0, len(buttons) - 1)
+    style = Style.ALERT if alert else Style.INFO
+    two_rows = not c.fits(title, T, x - 3 * c.pad)
+    if two_rows:
+        x = c.pad
+        title_rect = Rect(0, h, c.width, c.row(T) + c.pad)
+    else:
+        title_rect = Rect(0, 0, x - c.pad, h)
+    c.box(title_rect, style)
+    c.text(Rect(c.pad, title_rect.y, title_rect.w - 2 * c.pad, title_rect.h), title, T, style)
+    for b, w in zip(buttons, widths, strict=True):
+        if x + w > c.width:
+            c.drop(f"button {b.label}")
+            continue
+        c.button(Rect(x, c.pad // 2, w, touch_h(c)), b.label, b.action, b.style)
+        x += w + gap
+    return title_rect.bottom if two_rows else h
+
+
+def list_rows(
+    c: Canvas,
+    area: Rect,
+    rows: Sequence[str],
+    selected: int | None,
+    top: int,
+    action_prefix: str,
+) -> tuple[int, int]:
+    """Touchable rows (each a target `prefix:<index>`), the selected one marked; scrolled so
+    that row `top` is first. Returns (first, last+1) shown."""
+    h = touch_h(c)
+    gap = c.mm_y(c.theme.touch_gap_mm)
+    fit = max(1, (area.h + gap) // (h + gap))
+    first = max(0, min(top, max(0, len(rows) - fit)))
+    shown = rows[first : first + fit]
+    for i, text in enumerate(shown):
+        index = first + i
+        r = Rect(area.x, area.y + i * (h + gap), area.w, h)
+        chosen = index == selected
+        style = Style.INFO if chosen else Style.BASE
+        c.box(r, style, Edge.BUTTON if chosen else Edge.PLAIN, 3 if chosen else 1, Shape.ROUNDED)
+        label = f"> {text}" if chosen else text
+        c.text(r.inset(c.pad, 0), label, T, style)
+        c.target(r, f"{action_prefix}:{index}")
+    if not rows:
+        c.text(Rect(area.x, area.y, area.w, h), "NONE", T, Style.DIM)
+    return first, first + len(shown)
+
+
+def fit_rows(c: Canvas, area: Rect) -> int:
+    h, gap = touch_h(c), c.mm_y(c.theme.touch_gap_mm)
+    return max(1, (area.h + gap) // (h + gap))
+
+
+def label_value(c: Canvas, rect: Rect, label: str, value: str, style: Style = Style.BASE) -> None:
+    lw = c.measure(label, T) + c.pad
+    c.text(Rect(rect.x, rect.y, lw, rect.h), label, T, Style.DIM)
+    c.text(Rect(rect.x + lw, rect.y, rect.w - lw, rect.h), value, T, style)
+
+
+def centred(c: Canvas, rect: Rect, text: str, style: Style = Style.BASE) -> None:
+    c.text(rect, text, T, style, Align.CENTER)

@@ -1,0 +1,167 @@
+"""PIN pad and screen navigation (pure): taps, keys, credentials, floor and technician work."""
+
+from __future__ import annotations
+
+from station.display import scenes
+from station.display.diag_view import DiagCursor
+from station.display.model import ScreenModel
+from station.display.nav import (
+    IDLE_TIMEOUT_S,
+    AcknowledgeIncident,
+    ClearFloorCall,
+    KeyIn,
+    NavContext,
+    NavKey,
+    NavState,
+    PinRejected,
+    RuleIncident,
+    SaveDeckRegistry,
+    Screen,
+    SignedIn,
+    SignedOut,
+    Tap,
+    Tick,
+    handle,
+)
+from station.display.panel import PANEL_7, PANEL_10_1
+from station.display.pinpad import PinPadState, Role, pinpad_screen, press
+from station.display.screens import DisplayInputs, screen_model
+from station.engine.decisions import Ruling
+
+PINS = {(Role.FLOOR, "482193"), (Role.TECH, "771100")}
+
+
+def verify(role: Role, pin: str) -> bool:
+    return (role, pin) in PINS
+
+
+CTX = NavContext(verify, scenes.floor_data(), scenes.enrolling(), floor_call=True)
+INPUTS = DisplayInputs(scenes.floor_call_betting(), CTX.floor, CTX.diag)
+
+
+def model_of(state: NavState) -> ScreenModel:
+    return screen_model(state, INPUTS, PANEL_10_1)
+
+
+def tap_action(state: NavState, action: str) -> tuple[NavState, tuple[object, ...]]:
+    x, y = model_of(state).target(action).rect.center
+    return handle(state, Tap(x, y), model_of(state), CTX)
+
+
+def test_tap_on_the_centre_of_7_registers_7() -> None:
+    for panel in (PANEL_10_1, PANEL_7):
+        model = pinpad_screen(PinPadState(Role.FLOOR), panel)
+        x, y = model.target("pin:7").rect.center
+        assert model.hit(x, y) == "pin:7"
+        state = NavState(Screen.PIN, pin=PinPadState(Role.FLOOR), pending=Screen.FLOOR)
+        state, out = handle(state, Tap(x, y), model, CTX)
+        assert state.pin is not None and state.pin.digits == "7"
+        assert out == ()
+
+
+def test_keys_edit_the_pin() -> None:
+    s = PinPadState(Role.TECH)
+    for k in "123":
+        s = press(s, k)
+    assert press(s, "DEL").digits == "12"
+    assert press(s, "CLR").digits == ""
+    for _ in range(20):
+        s = press(s, "9")
+    assert len(s.digits) == 12 and s.message == "PIN TOO LONG"
+
+
+def _sign_in(role_key: str, pin: str) -> tuple[NavState, tuple[object, ...]]:
+    state, _ = handle(NavState(), KeyIn(role_key), None, CTX)
+    assert state.screen is Screen.PIN
+    for d in pin:
+        state, _ = handle(state, KeyIn(d), None, CTX)
+    return handle(state, KeyIn(NavKey.SELECT), None, CTX)
+
+
+def test_the_floor_pin_opens_floor_review() -> None:
+    state, out = _sign_in(NavKey.FLOOR, "482193")
+    assert state.screen is Screen.FLOOR and state.role is Role.FLOOR
+    assert out == (SignedIn(Role.FLOOR),)
+
+
+def test_a_wrong_pin_or_the_technician_pin_does_not_open_floor_review() -> None:
+    for pin in ("000000", "771100"):
+        state, out = _sign_in(NavKey.FLOOR, pin)
+        assert state.screen is Screen.PIN and state.pin is not None
+        assert state.pin.message == "WRONG PIN" and state.pin.digits == ""
+        assert out == (PinRejected(Role.FLOOR),)
+
+
+def test_the_review_button_on_the_dealer_screen_asks_for_the_floor_pin() -> None:
+    state, _ = tap_action(NavState(), "nav:floor")
+    assert state.screen is Screen.PIN and state.pending is Screen.FLOOR
+    state, _ = tap_action(state, "pin:cancel")
+    assert state.screen is Screen.DEALER
+
+
+def test_floor_acknowledges_rules_and_clears_the_call() -> None:
+    state, _ = _sign_in(NavKey.FLOOR, "482193")
+    state, out = tap_action(state, "floor:clear_call")
+    assert out == (ClearFloorCall(Role.FLOOR),)
+    state, _ = tap_action(state, "floor:incident:0")
+    assert state.floor.page == "incident"
+    _, out = tap_action(state, "incident:ack")
+    assert out == (AcknowledgeIncident(42, 57, "PREMATURE-FLOP", Role.FLOOR),)
+    _, out = tap_action(state, "incident:uphold")
+    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.REDEAL, Role.FLOOR),)
+    state, _ = tap_action(state, "incident:change")
+    state, out = tap_action(state, "ruling:misdeal")
+    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.MISDEAL, Role.FLOOR),)
+    assert state.floor.page == "incident"
+
+
+def test_recall_steps_through_a_hand() -> None:
+    state, _ = _sign_in(NavKey.FLOOR, "482193")
+    state, _ = tap_action(state, "floor:hands")
+    state, _ = tap_action(state, "floor:hand:0")
+    assert state.floor.page == "recall" and state.floor.step == 0
+    for _ in range(3):
+        state, _ = handle(state, KeyIn(NavKey.RIGHT), None, CTX)
+    assert state.floor.step == 3
+    assert "STEP 4 OF 22" in model_of(state).all_text()
+    state, _ = tap_action(state, "recall:last")
+    assert state.floor.step == 21
+    assert "RESULT: seat 4 wins 43" in model_of(state).all_text()
+    state, _ = tap_action(state, "recall:next")
+    assert state.floor.step == 21
+
+
+def test_a_dealer_cannot_reach_floor_actions_without_signing_in() -> None:
+    state = NavState(Screen.FLOOR)  # e.g. a stale state: no role
+    _, out = handle(state, KeyIn(NavKey.SELECT), None, CTX)
+    assert out == ()
+
+
+def test_idle_signed_in_screens_fall_back_to_the_dealer_screen() -> None:
+    state, _ = _sign_in(NavKey.TECH, "771100")
+    assert state.screen is Screen.DIAG
+    state, out = handle(state, Tick(IDLE_TIMEOUT_S - 1), None, CTX)
+    assert state.screen is Screen.DIAG and out == ()
+    state, out = handle(state, Tick(IDLE_TIMEOUT_S + 1), None, CTX)
+    assert state.screen is Screen.DEALER and out == (SignedOut(Role.TECH),)
+
+
+def test_deck_enrolment_confirms_each_card_then_saves() -> None:
+    state, _ = _sign_in(NavKey.TECH, "771100")
+    state, _ = tap_action(state, "diag:deck")
+    enrol = CTX.diag.enrolment
+    assert enrol is not None
+    assert "TAG 04A10000 IS" in model_of(state).all_text()
+    for _ in enrol.scanned:
+        state, _ = handle(state, KeyIn(NavKey.SELECT), None, CTX)
+    assert state.diag == DiagCursor("deck", confirmed=20)
+    # still scanning: no save yet
+    _, out = handle(state, KeyIn(NavKey.SELECT), None, CTX)
+    assert out == ()
+    done = NavContext(verify, CTX.floor, scenes.enrolling().__class__(
+        CTX.diag.links, CTX.diag.gpio, CTX.diag.journal, CTX.diag.platform,
+        enrol.__class__(enrol.deck, enrol.scanned, scanning=False)))  # fmt: skip
+    from station.display.nav import act
+
+    _, out = act(state, "enrol:save", done)
+    assert out == (SaveDeckRegistry("RED", enrol.scanned, Role.TECH),)
