@@ -107,6 +107,18 @@ def parse_session(text: str, name: str = "<session>") -> Session:
     return Session(name, tuple(lines))
 
 
+def event_from_dict(obj: object) -> tuple[float | None, InputEvent]:
+    """One session-line object -> (t, event); raises SessionFormatError naming the problem.
+
+    For objects that were written by `event_to_dict` (the journal, the emulators)."""
+    parser = _Parser()
+    parser.have_setup = True
+    try:
+        return parser.parse(obj)
+    except _LineError as exc:
+        raise SessionFormatError([str(exc)]) from None
+
+
 # --- parsing one line -------------------------------------------------------------------------
 
 

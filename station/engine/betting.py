@@ -398,21 +398,22 @@ class BettingRound:
             )
         rng = self.raise_range(s.seat)
         assert rng is not None
-        low, high = rng
+        high = rng[1]
+        full_min = m + self._full_step() if m else self.bet_size  # BET-NL-MIN-RAISE / -MIN-BET
         if high is not None and total > high and not allin:
             return self._book(
                 s,
                 kind,
                 high,
                 False,
-                full=high - m >= self._full_step() or m == 0,
+                full=high >= full_min,
                 correction=Correction(
                     "BET-PL-OVERSIZE",
                     f"OVER THE POT BY {total - high}: SEAT {s.seat} BETS {high}",
                     high,
                 ),
             )
-        if total >= low:
+        if total >= full_min:
             return self._book(s, kind, total, allin, full=True)
         if allin:
             return self._book(s, kind, total, True, full=False, short=True)
@@ -420,13 +421,13 @@ class BettingRound:
             return self._book(
                 s,
                 kind,
-                low,
+                full_min,
                 False,
                 full=True,
                 correction=Correction(
                     "BET-FULL-PLUS-HALF" if not declared else "BET-NL-MIN-RAISE",
-                    f"SEAT {s.seat}: RAISE TO AT LEAST {low}",
-                    low,
+                    f"SEAT {s.seat}: RAISE TO AT LEAST {full_min}",
+                    full_min,
                 ),
             )
         return self._book(

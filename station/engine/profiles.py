@@ -97,7 +97,7 @@ class Profile:
     oot_policy: OotPolicy = OotPolicy.RR11  # D40
     time_forfeit_count: int = 3  # D41
     gn_overcall_min_raise: bool = False  # D44
-    pl_sb_counts_as_bb: bool = True  # D47 (live games)
+    pl_sb_counts_as_bb: bool = False  # D47: strict pot limit; GN counts the SB as a BB
     pl_round_unit: int = 0  # D47; 0 = no rounding
     straddle_button_allowed: bool = False  # D48
     stud_exposed_three_misdeal: bool = False  # D06: GN misdeal only when all three exposed
@@ -188,6 +188,7 @@ PROFILES: Final[dict[str, Profile]] = {
             oot_policy=OotPolicy.GN,
             time_forfeit_count=2,
             gn_overcall_min_raise=True,
+            pl_sb_counts_as_bb=True,
             straddle_button_allowed=True,
             stud_exposed_three_misdeal=True,
             draw_max_consecutive=5,

@@ -22,6 +22,7 @@ STATION_RULES: dict[str, str] = {
     "STATION-LINK-DOWN": "The shoe or bet-zone link was lost",
     "STATION-ZONE-OVER-STACK": "A bet zone shows more chips than the seat had",
     "STATION-UNEXPECTED-KEY": "A key that makes no sense at this moment",
+    "STATION-FLOOR-CALL": "The dealer called the floor",
 }
 
 

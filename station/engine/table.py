@@ -3,91 +3,299 @@
 `Table.feed(event, seq=..., at=...)` takes one input event and returns the decisions it causes;
 `Table.snapshot()` gives the frozen view the display shows. Same events in, same decisions out:
 the journal's crash recovery and `station replay` both rely on that.
+
+Between hands the table collects forced bets: a zone amount posted before NEW_HAND that is taken
+in again before NEW_HAND is an ante (dead money); one still in front at NEW_HAND is a blind,
+straddle or other live post (PRODUCT.md §4 conventions).
 """
 
 from __future__ import annotations
 
-from station.engine.cards import DeckRegistry, default_registry
-from station.engine.decisions import Decision, DrawRole, Role
+from station.engine.cards import Card, DeckRegistry, default_registry
+from station.engine.decisions import Decision, DrawRole, Incident, Prompt, PromptCode, Role, Ruling
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
-from station.engine.snapshot import Phase, SeatStatus, SeatView, TableSnapshot
+from station.engine.games import Family, GameSpec, game_spec
+from station.engine.hand import Hand
+from station.engine.positions import button_layout, next_seat
+from station.engine.profiles import Profile, profile
+from station.engine.rulebook import citation
+from station.engine.snapshot import TableSnapshot
+from station.engine.view import table_snapshot
 
 
 class Table:
-    """Foundation version: tracks setup, seats and hand numbers and labels draws. The hand state
-    machine (betting, pots, showdown, irregularities) plugs in here."""
+    """A poker table: setup, seats, stacks, button, and the hand in progress."""
 
     def __init__(self, registry: DeckRegistry | None = None) -> None:
         self.registry = registry if registry is not None else default_registry()
         self.setup: Setup | None = None
+        self.spec: GameSpec | None = None
+        self.profile: Profile | None = None
         self.hand_no = 0
+        self.hand: Hand | None = None
         self.stacks: dict[int, int | None] = {}
         self.occupied: set[int] = set()
-        self.button: int | None = None
-        self.draws: list[str] = []
+        self.button: int | None = None  # button for the next (or current) hand
+        self.puck: int | None = None
+        self.zone: dict[int, int] = {}
+        self.offset: dict[int, int] = {}  # chips of a finished hand still in the zones
+        self.posted: dict[int, int] = {}  # forced bets posted for the next hand
+        self.antes: dict[int, int] = {}  # forced bets already taken in (dead money)
+        self.back: str = self.registry.decks[0].back if self.registry.decks else "blue"
+        self.floor_call = False
+        self.out: list[Decision] = []
+
+    # --- input --------------------------------------------------------------------------------
 
     def feed(self, event: InputEvent, *, seq: int, at: float | None = None) -> list[Decision]:
-        out: list[Decision] = []
+        hand = self.hand
         match event:
-            case Setup():
-                self.setup = event
-                self.stacks = dict(event.seats)
-                self.occupied = set(event.seats)
-                self.button = event.button
+            case Zone():
+                if hand is not None and hand.result is None and event.seat in hand.seats:
+                    self.zone[event.seat] = event.amount
+                    hand.on_zone(event.seat, event.amount, event.chips, seq)
+                else:
+                    self._zone_between(event, seq)
+            case Draw():
+                self._draw(event, seq)
+            case KeyPress():
+                self._key(event, seq)
             case SeatSensor():
                 if event.occupied:
                     self.occupied.add(event.seat)
                 else:
                     self.occupied.discard(event.seat)
             case Puck():
-                self.button = event.seat
-            case KeyPress():
-                if event.key is Key.NEW_HAND:
-                    self.hand_no += 1
-                    self.draws = []
-            case Draw():
-                card = event.card
-                if card is None and event.tag is not None:
-                    info = self.registry.lookup(event.tag)
-                    card = info.card if info is not None else None
-                code = card.code if card is not None else "??"
-                self.draws.append(code)
-                out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
-            case Zone():
-                pass
-        return out
+                self.puck = event.seat
+            case Setup():
+                self._setup(event, seq)
+        return self._drain()
 
     def finish(self, *, seq: int) -> list[Decision]:
-        """End of input (end of a session file): close what can be closed."""
-        return []
+        """End of input (end of a session file): settle what can be settled."""
+        if self.hand is not None:
+            self.hand.finish(seq)
+            self._absorb()
+        return self._drain()
+
+    def _drain(self) -> list[Decision]:
+        if self.hand is not None and self.hand.out:
+            self._absorb()
+        out, self.out = self.out, []
+        return out
+
+    def _absorb(self) -> None:
+        """Take the hand's decisions; when it has just ended, settle the table."""
+        hand = self.hand
+        if hand is None:
+            return
+        decisions = hand.drain()
+        self.out.extend(decisions)
+        if hand.result is not None and any(d is hand.result for d in decisions):
+            self._hand_ended(hand)
+        if hand.state.floor_call:
+            self.floor_call = True
+
+    # --- between hands ------------------------------------------------------------------------
+
+    def _setup(self, event: Setup, seq: int) -> None:
+        self._close_unfinished(seq)
+        self.setup = event
+        self.spec = game_spec(event.game)
+        self.profile = profile(event.profile).with_overrides(event.rules)
+        self.stacks = dict(event.seats)
+        self.occupied = set(event.seats)
+        self.button = event.button
+        self.hand = None
+        self.posted, self.antes = {}, {}
+        self.offset = dict(self.zone)
+        if event.deck is not None:
+            self.back = event.deck
+        self._prompt_posts(seq)
+
+    def _zone_between(self, event: Zone, seq: int) -> None:
+        seat, reading = event.seat, event.amount
+        if seat not in self.occupied and reading > 0:
+            self.out.append(
+                self._incident(seq, "STATION-EMPTY-SEAT", f"CHIPS AT EMPTY SEAT {seat}")
+            )
+        self.zone[seat] = reading
+        base = self.offset.get(seat, 0)
+        posted = self.posted.get(seat, 0)
+        if reading >= base + posted:
+            self.posted[seat] = reading - base
+            return
+        drop = base + posted - reading
+        taken = min(drop, posted)  # chips posted for this hand and taken in: an ante
+        if taken:
+            self.antes[seat] = self.antes.get(seat, 0) + taken
+            self.posted[seat] = posted - taken
+        self.offset[seat] = base - (drop - taken)
+
+    def _new_hand(self, seq: int) -> None:
+        if self.setup is None or self.spec is None or self.profile is None:
+            self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "SET UP THE TABLE FIRST"))
+            return
+        if self.hand is not None and self.hand.phase.value == "misdeal":
+            self._redeal(seq)
+            return
+        self._close_unfinished(seq)
+        dealt = sorted(s for s in self.occupied if self.stacks.get(s, None) != 0)
+        if len(dealt) < 2:
+            self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
+            return
+        self.hand_no += 1
+        button = self.button
+        if self.spec.family is not Family.STUD and button is None:
+            button = dealt[-1]
+        self.hand = Hand.start(
+            number=self.hand_no,
+            spec=self.spec,
+            profile=self.profile,
+            stakes=self.setup.stakes,
+            dealt=dealt,
+            stacks={s: self.stacks.get(s) for s in dealt},
+            button=button,
+            posts={s: a for s, a in self.posted.items() if a > 0},
+            antes={s: a for s, a in self.antes.items() if a > 0},
+            zone=self.zone,
+            seq=seq,
+        )
+        self.posted, self.antes = {}, {}
+        self._absorb()
+
+    def _redeal(self, seq: int) -> None:
+        """MISDEAL-PROCEDURE (product default): the same hand is redealt; forced bets stay,
+        voluntary chips go back."""
+        old = self.hand
+        assert old is not None
+        assert self.spec is not None
+        assert self.profile is not None
+        assert self.setup is not None
+        posts = dict(old.posts)
+        antes = {s: c for s, c in old.committed.items() if c > 0 and s not in posts}
+        self.hand = Hand.start(
+            number=old.number,
+            spec=self.spec,
+            profile=self.profile,
+            stakes=self.setup.stakes,
+            dealt=sorted(old.dealt),
+            stacks={s: self.stacks.get(s) for s in old.dealt},
+            button=old.button,
+            posts=posts,
+            antes=antes,
+            zone=self.zone,
+            seq=seq,
+        )
+        self._absorb()
+
+    def _close_unfinished(self, seq: int) -> None:
+        hand = self.hand
+        if hand is None or hand.result is not None:
+            return
+        hand.finish(seq)
+        if hand.result is None:
+            hand.incident(
+                seq,
+                "STATION-HAND-ABANDONED",
+                Ruling.FLOOR,
+                f"HAND {hand.number} WAS NOT FINISHED: EVERY WAGER RETURNED, FLOOR TO CONFIRM",
+            )
+            hand.void(seq)
+        self._absorb()
+
+    def _hand_ended(self, hand: Hand) -> None:
+        assert hand.result is not None
+        for s, st in hand.result.stacks.items():
+            self.stacks[s] = st
+        self.offset = {s: self.zone.get(s, 0) for s in set(self.zone) | set(hand.seats)}
+        self.posted, self.antes = {}, {}
+        if self.spec is not None and self.spec.family is not Family.STUD and hand.button:
+            movers = [s for s in self.occupied if self.stacks.get(s, None) != 0]
+            self.button = next_seat(movers, hand.button)
+        self._prompt_posts(hand.result.event)
+
+    def _prompt_posts(self, seq: int) -> None:
+        spec, setup = self.spec, self.setup
+        if spec is None or setup is None or spec.family is Family.STUD:
+            return
+        movers = sorted(s for s in self.occupied if self.stacks.get(s, None) != 0)
+        if len(movers) < 2 or self.button is None:
+            return
+        layout = button_layout(movers, self.button)
+        st = setup.stakes
+        parts = [f"BUTTON SEAT {layout.button}"]
+        if st.sb and layout.small_blind is not None:
+            parts.append(f"SB SEAT {layout.small_blind} {st.sb}")
+        if st.bb and layout.big_blind is not None:
+            parts.append(f"BB SEAT {layout.big_blind} {st.bb}")
+        self.out.append(Prompt(self.hand_no + 1, " / ".join(parts), seq, PromptCode.POST))
+
+    # --- cards and keys -----------------------------------------------------------------------
+
+    def _draw(self, event: Draw, seq: int) -> None:
+        card: Card | None = event.card
+        back = event.back
+        if card is None and event.tag is not None:
+            info = self.registry.lookup(event.tag)
+            if info is None:
+                self.out.append(
+                    self._incident(
+                        seq,
+                        "STATION-UNKNOWN-TAG",
+                        f"UNKNOWN CARD TAG {event.tag}: SHOW THE CARD TO THE FLOOR",
+                        ruling=Ruling.FLOOR,
+                    )
+                )
+            else:
+                card = info.card
+                back = back if back is not None else info.back
+        back_ok = back is None or back == self.back
+        hand = self.hand
+        if hand is None:
+            code = card.code if card is not None else "??"
+            self.out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
+            self.out.append(
+                self._incident(seq, "STATION-UNEXPECTED-KEY", "NO HAND IN PROGRESS: PRESS NEW HAND")
+            )
+            return
+        hand.on_draw(card, event.tag, event.face_up, back_ok, seq)
+
+    def _key(self, event: KeyPress, seq: int) -> None:
+        if event.key is Key.NEW_HAND:
+            self._new_hand(seq)
+            return
+        hand = self.hand
+        if hand is None or hand.result is not None:
+            if event.key is Key.FLOOR:
+                self.floor_call = True
+                self.out.append(
+                    self._incident(seq, "STATION-FLOOR-CALL", "CALL FLOOR", Ruling.FLOOR)
+                )
+                return
+            self.out.append(
+                self._incident(
+                    seq, "STATION-UNEXPECTED-KEY", f"{event.key.value}: NO HAND IN PROGRESS"
+                )
+            )
+            return
+        hand.key(event, seq)
+
+    def _incident(
+        self, seq: int, rule: str, text: str, ruling: Ruling = Ruling.WARNING
+    ) -> Incident:
+        source = self.profile.citation_source if self.profile is not None else "001-RR11"
+        return Incident(
+            hand=self.hand_no,
+            rule=rule,
+            ruling=ruling,
+            text=text,
+            event=seq,
+            citation=citation(rule, source),
+            events=(seq,),
+        )
+
+    # --- output -------------------------------------------------------------------------------
 
     def snapshot(self) -> TableSnapshot:
-        if self.setup is None:
-            return TableSnapshot.empty()
-        seats = tuple(
-            SeatView(
-                seat=s,
-                status=SeatStatus.ACTIVE if s in self.occupied else SeatStatus.EMPTY,
-                stack=self.stacks.get(s),
-                bet=0,
-                cards=0,
-                button=s == self.button,
-            )
-            for s in sorted(set(self.stacks) | self.occupied)
-        )
-        return TableSnapshot(
-            hand=self.hand_no,
-            game=self.setup.game,
-            profile=self.setup.profile,
-            phase=Phase.BETWEEN,
-            street="",
-            seats=seats,
-            board=(),
-            pots=(),
-            to_act=None,
-            to_call=0,
-            min_raise_to=None,
-            max_raise_to=None,
-            next_step="NEW HAND",
-            button=self.button,
-        )
+        return table_snapshot(self)

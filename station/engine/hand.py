@@ -1,0 +1,829 @@
+"""One hand: the deal sequence, the betting rounds, the showdown. Pure.
+
+The shoe cannot see where a card goes, so every draw takes the role of the next expected slot
+(catalog §1, "deal sequence model"): hole card for seat N, burn, board, stud up/down card, draw
+replacement. A draw when no slot is expected is an irregularity (a premature card while betting
+is open, a rabbit hunt after the hand). Bets are bet-zone amounts, checks and folds are keys.
+
+Irregularity rules live in `station.engine.irregular`; this module calls into it where the
+normal flow meets something it does not expect.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from station.engine import irregular, stud
+from station.engine.betting import BettingRound, Correction, Seat, Wager, WagerKind
+from station.engine.cards import Card
+from station.engine.decisions import (
+    Action,
+    ActionKind,
+    Decision,
+    DrawRole,
+    HandEnd,
+    Incident,
+    PotResult,
+    Prompt,
+    PromptCode,
+    Role,
+    Ruling,
+)
+from station.engine.events import Key, KeyPress, Stakes, VerbalAction
+from station.engine.games import Family, GameSpec, Structure
+from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
+from station.engine.pots import build_pots, uncalled
+from station.engine.profiles import Profile
+from station.engine.recovery import Expect
+from station.engine.rulebook import citation
+from station.engine.showdown import Reader, award_pots
+from station.engine.snapshot import Phase
+
+STREET_NAMES = {
+    Family.FLOP: ("preflop", "flop", "turn", "river"),
+    Family.STUD: ("3rd street", "4th street", "5th street", "6th street", "7th street"),
+}
+
+
+@dataclass(slots=True)
+class Slot:
+    role: Role
+    seat: int | None = None
+    street: int = 0
+    up: bool = False
+
+
+@dataclass(slots=True)
+class Hand:
+    """A hand from NEW_HAND to the pot being pushed. Create with `Hand.start(...)`."""
+
+    number: int
+    spec: GameSpec
+    profile: Profile
+    stakes: Stakes
+    dealt: list[int]  # deal order
+    seats: dict[int, Seat]
+    button: int | None
+    layout: ButtonLayout | None
+    committed: dict[int, int]  # chips in the middle per seat (antes, collected streets)
+    phase: Phase = Phase.DEALING
+    street: int = 0
+    slots: deque[Slot] = field(default_factory=deque)
+    cards: dict[int, list[tuple[Card, bool]]] = field(default_factory=dict)  # seat -> (card, up)
+    board: list[Card] = field(default_factory=list)
+    burns: list[Card] = field(default_factory=list)
+    seen: dict[Card, int] = field(default_factory=dict)  # card -> seq of its draw
+    tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw
+    round: BettingRound | None = None
+    posts: dict[int, int] = field(default_factory=dict)  # forced bets in front at the deal
+    zone: dict[int, int] = field(default_factory=dict)  # physical zone readings
+    offset: dict[int, int] = field(default_factory=dict)  # earlier streets' chips still in zones
+    tabled: set[int] = field(default_factory=set)
+    mucked: set[int] = field(default_factory=set)
+    discards: dict[int, list[Card]] = field(default_factory=dict)
+    discards_known: dict[int, bool] = field(default_factory=dict)
+    draw_requests: dict[int, int] = field(default_factory=dict)  # draw round: seat -> count
+    draw_pending: list[int] = field(default_factory=list)  # seats still to receive draw cards
+    draw_burned: bool = False
+    allin_pending: set[int] = field(default_factory=set)
+    declared_raise: set[int] = field(default_factory=set)
+    voluntary_actions: int = 0  # misdeal cutoff: actions after the forced bets
+    chip_actions: int = 0
+    incidents: list[Incident] = field(default_factory=list)
+    stop_text: str | None = None
+    stop_seat: int | None = None
+    last_prompt: str = ""
+    result: HandEnd | None = None
+    bring_in_seat: int | None = None
+    last_aggressor: int | None = None  # of the last betting round played (SHOW-ORDER)
+    state: irregular.State = field(default_factory=irregular.State)
+    out: list[Decision] = field(default_factory=list)
+
+    # --- construction -------------------------------------------------------------------------
+
+    @staticmethod
+    def start(
+        *,
+        number: int,
+        spec: GameSpec,
+        profile: Profile,
+        stakes: Stakes,
+        dealt: list[int],
+        stacks: dict[int, int | None],
+        button: int | None,
+        posts: dict[int, int],
+        antes: dict[int, int],
+        zone: dict[int, int],
+        seq: int,
+    ) -> Hand:
+        layout: ButtonLayout | None = None
+        if spec.family is Family.STUD:
+            order = stud_order(dealt)
+        else:
+            layout = button_layout(dealt, button if button is not None else max(dealt))
+            order = list(layout.deal_order)
+        seats = {s: Seat(s, stacks.get(s)) for s in order}
+        hand = Hand(
+            number=number,
+            spec=spec,
+            profile=profile,
+            stakes=stakes,
+            dealt=order,
+            seats=seats,
+            button=layout.button if layout else None,
+            layout=layout,
+            committed={s: antes.get(s, 0) for s in order},
+            posts={s: a for s, a in posts.items() if s in seats and a > 0},
+            zone=dict(zone),
+            offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
+        )
+        for s in order:
+            hand.cards[s] = []
+            st = seats[s].stack
+            if st is not None:
+                seats[s].stack = st - antes.get(s, 0)
+        hand._plan_initial_deal()
+        first = order[0]
+        hand._prompt(seq, f"DEAL: FIRST CARD TO SEAT {first}", PromptCode.DEAL)
+        return hand
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _prompt(self, seq: int, text: str, code: PromptCode) -> None:
+        self.last_prompt = text
+        self.out.append(Prompt(self.number, text, seq, code))
+
+    def incident(
+        self,
+        seq: int,
+        rule: str,
+        ruling: Ruling,
+        text: str,
+        *,
+        seat: int | None = None,
+        seats: tuple[int, ...] = (),
+        events: tuple[int, ...] = (),
+    ) -> Incident:
+        inc = Incident(
+            hand=self.number,
+            rule=rule,
+            ruling=ruling,
+            text=text,
+            event=seq,
+            seat=seat,
+            seats=seats or ((seat,) if seat is not None else ()),
+            citation=citation(rule, self.profile.citation_source),
+            events=events or (seq,),
+        )
+        self.incidents.append(inc)
+        self.out.append(inc)
+        return inc
+
+    def drain(self) -> list[Decision]:
+        out, self.out = self.out, []
+        return out
+
+    def in_hand(self) -> list[int]:
+        return [s for s in self.dealt if not self.seats[s].folded]
+
+    def street_name(self, street: int | None = None) -> str:
+        r = self.street if street is None else street
+        names = STREET_NAMES.get(self.spec.family)
+        if names is not None and r < len(names):
+            return names[r]
+        return "before the draw" if r == 0 else f"after draw {r}"
+
+    def bet_size(self, street: int) -> int:
+        st = self.stakes
+        if self.spec.structure is Structure.FIXED_LIMIT:
+            small = st.small_bet or st.bb or 1
+            big = st.big_bet or 2 * small
+            return big if street >= self.spec.big_bet_from() else small
+        return st.bb or st.small_bet or st.ante or 1
+
+    def raise_cap(self) -> int | None:
+        if self.spec.structure is not Structure.FIXED_LIMIT:
+            return None
+        if self.spec.rounds >= 3:
+            return self.profile.raise_cap_multi_round
+        return self.profile.raise_cap_two_round
+
+    # --- dealing ------------------------------------------------------------------------------
+
+    def _plan_initial_deal(self) -> None:
+        if self.spec.family is Family.STUD:
+            for k in range(3):
+                for s in self.dealt:
+                    self.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2))
+        else:
+            for _ in range(self.spec.hole_cards):
+                for s in self.dealt:
+                    self.slots.append(Slot(Role.HOLE, s, 0))
+
+    def plan_street(self, street: int) -> None:
+        """Expected draws for the cards of betting round `street` (> 0)."""
+        rec = self.state.recovery
+        step = rec.current if rec is not None else None
+        burn = not self.state.skip_next_burn and not (step is not None and step.no_burn)
+        self.state.skip_next_burn = False
+        if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
+            for _ in range(rec.eliminate):
+                self.slots.append(Slot(Role.ELIMINATED, None, street))
+        if self.spec.family is Family.FLOP:
+            if burn:
+                self.slots.append(Slot(Role.BURN, None, street))
+            for _ in range(self.spec.board[street - 1]):
+                self.slots.append(Slot(Role.BOARD, None, street, True))
+        elif self.spec.family is Family.STUD:
+            if burn:
+                self.slots.append(Slot(Role.BURN, None, street))
+            up = street < 4
+            for s in self.in_hand():
+                self.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
+
+    def on_draw(
+        self, card: Card | None, tag: str | None, face_up: bool, back_ok: bool, seq: int
+    ) -> None:
+        """A card left the shoe. `card` is None for a tag no deck knows."""
+        if self.result is not None:
+            irregular.after_hand(self, card, seq)
+            return
+        if tag is not None and tag in self.tags:
+            return  # the same tag read again: a sensor re-read, not a second card
+        if not back_ok:
+            irregular.foreign_back(self, card, seq)
+            return
+        if card is not None and card in self.seen:
+            irregular.duplicate(self, card, seq)
+            return
+        if card is not None:
+            self.seen[card] = seq
+        if tag is not None:
+            self.tags[tag] = seq
+        if card is not None and card.is_joker and not self._joker_in_use():
+            irregular.joker_not_in_use(self, card, seq)
+            return
+        if self.state.awaiting_reshuffle:
+            irregular.wrong_recovery(self, card, seq)
+            return
+        if not self.slots:
+            irregular.unexpected_draw(self, card, face_up, seq)
+            return
+        slot = self.slots[0]
+        if face_up and not slot.up and irregular.face_up_draw(self, slot, card, seq):
+            return
+        self.slots.popleft()
+        self.place(slot, card, seq)
+        if not self.slots:
+            self._slots_done(seq)
+
+    def _joker_in_use(self) -> bool:
+        return self.spec.joker and self.profile.joker_in_use_a5
+
+    def place(self, slot: Slot, card: Card | None, seq: int) -> None:
+        """Give a drawn card its role."""
+        code = card.code if card is not None else "??"
+        if card is not None:
+            match slot.role:
+                case Role.BURN:
+                    self.burns.append(card)
+                case Role.BOARD:
+                    self.board.append(card)
+                case Role.HOLE | Role.DOWN | Role.UP | Role.DRAW | Role.REPLACEMENT:
+                    if slot.seat is not None:
+                        self.cards[slot.seat].append((card, slot.up))
+                case _:
+                    pass
+        self.out.append(DrawRole(self.number, seq, code, slot.role, slot.seat, slot.street))
+
+    def _slots_done(self, seq: int) -> None:
+        """Every expected card of the current step has been drawn."""
+        if self.phase is Phase.DEALING:
+            self.phase = Phase.BETTING
+            self.street = 0
+            self._open_round(seq)
+        elif self.phase is Phase.DRAWING:
+            self._plan_draws(seq)
+        elif self.phase is Phase.STREET:
+            irregular.street_cards_done(self)
+            self._open_round(seq)
+
+    # --- betting rounds -----------------------------------------------------------------------
+
+    def _open_round(self, seq: int) -> None:
+        """Start betting round `self.street` (its cards are out)."""
+        self.phase = Phase.BETTING
+        street = self.street
+        size = self.bet_size(street)
+        live = self.in_hand()
+        for s in live:
+            seat = self.seats[s]
+            seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
+        pot = sum(self.committed.values())
+        if self.spec.family is Family.STUD and street == 0:
+            up = {s: c for s in live for c, is_up in self.cards[s] if is_up}
+            self.bring_in_seat = stud.bring_in_seat(self.spec, up)
+        if self.spec.family is Family.STUD:
+            order = self._stud_order(street)
+        elif street == 0:
+            assert self.layout is not None
+            order = [s for s in self.layout.preflop_order(self._last_forced()) if s in live]
+        else:
+            assert self.layout is not None
+            order = self.layout.postflop_order(live)
+        rnd = BettingRound(
+            seats=[self.seats[s] for s in order],
+            structure=self.spec.structure,
+            profile=self.profile,
+            bet_size=size,
+            pot_before=pot,
+            raise_cap=self.raise_cap(),
+            min_raise=size,
+        )
+        self.round = rnd
+        if street == 0 and self.spec.family is not Family.STUD:
+            self._post_blinds(rnd)
+        if street == 0 and self.spec.family is Family.STUD:
+            self._announce_bring_in(seq)
+        self._after_action(seq)
+
+    def _last_forced(self) -> int | None:
+        """The seat of the last live forced bet in position (big blind or straddle)."""
+        assert self.layout is not None
+        last = self.layout.big_blind
+        bb = self.stakes.bb or 0
+        order = list(self.layout.deal_order)
+        if last in order:
+            for s in order[order.index(last) + 1 :]:
+                if self.posts.get(s, 0) >= 2 * bb > 0:
+                    last = s  # a live straddle (BLIND-STRADDLE)
+                else:
+                    break
+        return last
+
+    def _post_blinds(self, rnd: BettingRound) -> None:
+        bb = self.stakes.bb or 0
+        top = 0
+        for s, amount in self.posts.items():
+            if s in rnd:
+                rnd.post(s, amount)
+                top = max(top, amount)
+                self.zone_for_round(s)
+        rnd.max_bet = max(top, bb if self.posts else 0)
+        rnd.opened = rnd.max_bet > 0
+        if self.spec.structure is not Structure.FIXED_LIMIT:
+            # A straddle sets a new minimum bring-in: the next raise adds at least that much.
+            rnd.min_raise = max(bb, rnd.max_bet)
+            if (
+                self.spec.structure is Structure.POT_LIMIT
+                and self.profile.pl_sb_counts_as_bb
+                and self.layout is not None
+                and self.layout.small_blind in self.posts
+            ):
+                rnd.pl_blind_bonus = max(0, bb - self.posts[self.layout.small_blind])
+                rnd.big_blind_seat = self.layout.big_blind
+
+    def zone_for_round(self, seat: int) -> None:
+        """Align the physical offset so the zone shows offset + booked bet."""
+        self.offset[seat] = self.zone.get(seat, 0) - self.seats[seat].bet
+
+    def _stud_order(self, street: int) -> list[int]:
+        live = self.in_hand()
+        if street == 0:
+            start = self.bring_in_seat if self.bring_in_seat in live else live[0]
+        else:
+            start = irregular.stud_first_to_act(self, live)
+        i = self.dealt.index(start)
+        ring = self.dealt[i:] + self.dealt[:i]
+        return [s for s in ring if s in live]
+
+    def _announce_bring_in(self, seq: int) -> None:
+        seat = self.bring_in_seat
+        if seat is None:
+            return
+        up = [c for c, is_up in self.cards[seat] if is_up]
+        card = up[0].code if up else "?"
+        self._prompt(
+            seq,
+            f"BRING-IN: SEAT {seat} ({card}) POSTS {self.stakes.bring_in} OR COMPLETES TO "
+            f"{self.bet_size(0)}",
+            PromptCode.ACTION,
+        )
+
+    def _after_action(self, seq: int) -> None:
+        """Close the round if it is complete; end the hand if one player is left."""
+        rnd = self.round
+        if rnd is None or self.phase is not Phase.BETTING:
+            return
+        if len(self.in_hand()) == 1:
+            self._collect()
+            self._end(seq)
+            return
+        if self.bring_in_pending():
+            return
+        if not rnd.complete():
+            irregular.apply_pending_oot(self, seq)
+            return
+        self._collect()
+        irregular.round_complete(self, seq)
+        self._next_street(seq)
+
+    def bring_in_pending(self) -> bool:
+        return (
+            self.spec.family is Family.STUD
+            and self.street == 0
+            and self.round is not None
+            and self.round.max_bet == 0
+            and not self.round.opened
+        )
+
+    def after_bring_in(self, seq: int) -> None:
+        self._after_action(seq)
+
+    def _collect(self) -> None:
+        rnd = self.round
+        if rnd is None:
+            return
+        self.last_aggressor = rnd.last_aggressor
+        for seat in rnd.seats:
+            self.committed[seat.seat] += seat.bet
+            self.offset[seat.seat] = self.offset.get(seat.seat, 0) + seat.bet
+            seat.bet = 0
+
+    def _next_street(self, seq: int) -> None:
+        if self.street >= self.spec.rounds - 1:
+            self._showdown(seq)
+            return
+        self.street += 1
+        rec = self.state.recovery
+        if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
+            self.phase = Phase.STREET
+            self.state.awaiting_reshuffle = True
+            self._prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+            return
+        self._deal_street(seq)
+
+    def _deal_street(self, seq: int) -> None:
+        if self.spec.family is Family.DRAW:
+            self._open_draw(seq)
+            return
+        self.phase = Phase.STREET
+        self.plan_street(self.street)
+        self._prompt(seq, self._street_prompt(self.street), PromptCode.BURN_AND_DEAL)
+
+    def resume_after_reshuffle(self, seq: int) -> None:
+        """STUB_RESHUFFLE done: deal the street the recovery was holding back."""
+        if self.state.awaiting_reshuffle:
+            self.state.awaiting_reshuffle = False
+            self._deal_street(seq)
+
+    def _street_prompt(self, street: int) -> str:
+        roles = [slot.role for slot in self.slots]
+        burn = Role.BURN in roles
+        if Role.ELIMINATED in roles:
+            n = roles.count(Role.ELIMINATED)
+            return f"ELIMINATE {n} CARDS, THEN BURN & DEAL {self.street_name(street).upper()}"
+        if self.spec.family is Family.FLOP:
+            what = ("FLOP", "TURN", "RIVER")[street - 1]
+        else:
+            what = f"{self.street_name(street).upper()}"
+        return f"BURN & {what}" if burn else f"{what} (NO BURN)"
+
+    def live_players(self) -> int:
+        return sum(1 for s in self.in_hand() if not self.seats[s].allin)
+
+    def round_skippable(self) -> bool:
+        return self.live_players() <= 1
+
+    # --- draw rounds --------------------------------------------------------------------------
+
+    def _open_draw(self, seq: int) -> None:
+        self.phase = Phase.DRAWING
+        self.draw_requests = {}
+        self.draw_burned = False
+        assert self.layout is not None
+        self.draw_pending = self.layout.postflop_order(self.in_hand())
+        self._prompt(seq, f"DRAW: SEAT {self.draw_pending[0]} FIRST", PromptCode.DEAL)
+
+    def request_draw(self, seat: int, count: int, cards: tuple[Card, ...], seq: int) -> None:
+        if self.phase is not Phase.DRAWING or seat not in self.draw_pending:
+            irregular.unexpected_key(self, Key.DRAW, seat, seq)
+            return
+        held = [c for c, _ in self.cards[seat]]
+        if cards:
+            missing = [c for c in cards if c not in held]
+            if missing:
+                self.incident(
+                    seq,
+                    "DRAW-ORDER",
+                    Ruling.WARNING,
+                    f"SEAT {seat} DISCARDS {' '.join(c.code for c in missing)} IT DOES NOT HOLD",
+                    seat=seat,
+                )
+            else:
+                self.cards[seat] = [(c, up) for c, up in self.cards[seat] if c not in cards]
+                self.discards.setdefault(seat, []).extend(cards)
+        known = bool(cards) or count == 0
+        self.discards_known[seat] = self.discards_known.get(seat, True) and known
+        self.draw_requests[seat] = count
+        self.out.append(Action(self.number, seq, seat, ActionKind.DRAW, count))
+        self._plan_draws(seq)
+
+    def _plan_draws(self, seq: int) -> None:
+        """Queue the replacement cards of every seat whose request is known, in draw order."""
+        if self.slots:
+            return
+        while self.draw_pending:
+            seat = self.draw_pending[0]
+            if seat not in self.draw_requests:
+                return
+            count = self.draw_requests[seat]
+            if count == 0:
+                self.draw_pending.pop(0)
+                continue
+            if not self.draw_burned:
+                self.slots.append(Slot(Role.BURN, None, self.street))
+                self.draw_burned = True
+            for _ in range(count):
+                self.slots.append(Slot(Role.DRAW, seat, self.street))
+            self.draw_pending.pop(0)
+            return
+        if not self.draw_pending and not self.slots:
+            irregular.street_cards_done(self)
+            self._open_round(seq)
+
+    # --- wagers from bet zones and keys -------------------------------------------------------
+
+    def on_zone(self, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
+        self.zone[seat] = amount
+        s = self.seats[seat]
+        base = self.offset.get(seat, 0)
+        booked = s.bet if self.round is not None and seat in self.round else 0
+        if amount == base + booked:
+            return
+        if amount < base + booked:
+            if amount >= booked:
+                self.offset[seat] = amount - booked  # the dealer collecting earlier streets
+                return
+            self.offset[seat] = 0
+            irregular.withdrawal(self, seat, amount, booked, seq)
+            return
+        total = amount - base
+        if self.phase is not Phase.BETTING or self.round is None or s.folded:
+            irregular.chips_out_of_round(self, seat, total, seq)
+            return
+        self.wager(seat, total, seq, single_chip=chips is not None and len(chips) == 1)
+
+    def wager(self, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
+        rnd = self.round
+        assert rnd is not None
+        if self.bring_in_pending() and irregular.bring_in(self, seat, total, seq):
+            return
+        to_act = rnd.to_act()
+        if seat != to_act:
+            irregular.out_of_turn_wager(self, seat, total, to_act, seq)
+            return
+        allin = seat in self.allin_pending
+        declared = seat in self.declared_raise
+        result = rnd.wager(
+            seat, total, allin=allin, single_chip=single_chip, declared_raise=declared
+        )
+        self.declared_raise.discard(seat)
+        if isinstance(result, Correction):
+            self.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
+            return
+        self._booked(seat, result, seq)
+
+    def _booked(self, seat: int, w: Wager, seq: int) -> None:
+        if w.correction is not None:
+            self.incident(seq, w.correction.rule, Ruling.CORRECT_BET, w.correction.text, seat=seat)
+        kind = {
+            WagerKind.BET: ActionKind.BET,
+            WagerKind.RAISE: ActionKind.RAISE,
+            WagerKind.CALL: ActionKind.CALL,
+            WagerKind.COMPLETE: ActionKind.COMPLETE,
+            WagerKind.BRING_IN: ActionKind.BRING_IN,
+        }[w.kind]
+        self.allin_pending.discard(seat)
+        if kind is ActionKind.CALL:
+            self.state.calls += 1
+        self.out.append(Action(self.number, seq, seat, kind, w.total, w.allin))
+        self.count_action(chips=True)
+        self._after_action(seq)
+
+    def count_action(self, *, chips: bool) -> None:
+        if self.street == 0:
+            self.voluntary_actions += 1
+            if chips:
+                self.chip_actions += 1
+
+    def fold(self, seat: int, seq: int) -> None:
+        rnd = self.round
+        if rnd is not None and self.phase is Phase.BETTING and seat in rnd:
+            to_act = rnd.to_act()
+            if seat != to_act:
+                irregular.out_of_turn_key(self, Key.FOLD, seat, to_act, seq)
+                return
+            rnd.fold(seat)
+        else:
+            self.seats[seat].folded = True
+        self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, self.seats[seat].bet))
+        self.count_action(chips=False)
+        if self.phase is Phase.BETTING:
+            self._after_action(seq)
+        elif len(self.in_hand()) == 1:
+            self._end(seq)
+        elif self.phase is Phase.SHOWDOWN:
+            self.try_resolve(seq)
+
+    def check(self, seat: int, seq: int) -> None:
+        rnd = self.round
+        if rnd is None or self.phase is not Phase.BETTING or seat not in rnd:
+            irregular.unexpected_key(self, Key.CHECK, seat, seq)
+            return
+        to_act = rnd.to_act()
+        if seat != to_act:
+            irregular.out_of_turn_key(self, Key.CHECK, seat, to_act, seq)
+            return
+        if not rnd.check(seat):
+            owe = rnd.to_call(seat)
+            self.incident(
+                seq,
+                "BET-UNDERSIZED-CORRECTION",
+                Ruling.CORRECT_BET,
+                f"SEAT {seat} CANNOT CHECK: CALL {owe} MORE OR FOLD",
+                seat=seat,
+            )
+            return
+        self.out.append(Action(self.number, seq, seat, ActionKind.CHECK, self.seats[seat].bet))
+        self.count_action(chips=False)
+        self._after_action(seq)
+
+    def key(self, k: KeyPress, seq: int) -> None:
+        seat = k.seat
+        to_act = (
+            self.round.to_act() if self.round is not None and self.phase is Phase.BETTING else None
+        )
+        if seat is None and k.key in (Key.FOLD, Key.CHECK, Key.ALLIN, Key.VERBAL):
+            seat = to_act
+        if seat is not None and seat not in self.seats:
+            irregular.unexpected_key(self, k.key, seat, seq)
+            return
+        match k.key:
+            case Key.FOLD if seat is not None:
+                if self.phase is Phase.SHOWDOWN:
+                    self.muck(seat, seq)
+                else:
+                    self.fold(seat, seq)
+            case Key.CHECK if seat is not None:
+                self.check(seat, seq)
+            case Key.ALLIN if seat is not None:
+                self.allin(seat, seq)
+            case Key.VERBAL if seat is not None:
+                self.verbal(seat, k, seq)
+            case Key.TABLED if seat is not None:
+                self.table_hand(seat, seq)
+            case Key.MUCK if seat is not None:
+                self.muck(seat, seq)
+            case Key.DRAW if seat is not None:
+                self.request_draw(seat, k.count or 0, k.cards, seq)
+            case _:
+                irregular.key(self, k, seat, seq)
+
+    def allin(self, seat: int, seq: int) -> None:
+        rnd = self.round
+        s = self.seats[seat]
+        if rnd is not None and rnd.last_actor == seat and s.stack is None:
+            rnd.mark_allin(seat)  # the chips are already in: they were the whole stack
+            return
+        self.allin_pending.add(seat)
+
+    def verbal(self, seat: int, k: KeyPress, seq: int) -> None:
+        """BET-VERBAL-BINDING: a declaration in turn binds; the chips must follow."""
+        match k.action:
+            case VerbalAction.FOLD:
+                self.fold(seat, seq)
+            case VerbalAction.CHECK:
+                self.check(seat, seq)
+            case VerbalAction.CALL:
+                if self.round is not None and self.phase is Phase.BETTING:
+                    self.wager(seat, max(self.round.max_bet, self.seats[seat].bet), seq)
+            case VerbalAction.ALLIN:
+                self.allin_pending.add(seat)
+            case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
+                self.declared_raise.add(seat)
+                if k.amount is not None and self.round is not None and self.phase is Phase.BETTING:
+                    self.wager(seat, k.amount, seq)
+            case None:
+                pass
+
+    # --- showdown and the end -----------------------------------------------------------------
+
+    def _showdown(self, seq: int) -> None:
+        self.phase = Phase.SHOWDOWN
+        self.round = None
+        first = irregular.show_first(self)
+        self._prompt(seq, f"SHOWDOWN: SEAT {first} SHOWS FIRST", PromptCode.SHOWDOWN)
+        self.try_resolve(seq)
+
+    def table_hand(self, seat: int, seq: int) -> None:
+        if self.seats[seat].folded:
+            irregular.unexpected_key(self, Key.TABLED, seat, seq)
+            return
+        self.tabled.add(seat)
+        self.mucked.discard(seat)
+        self.out.append(Action(self.number, seq, seat, ActionKind.SHOW, 0))
+        if self.phase is Phase.SHOWDOWN:
+            self.try_resolve(seq)
+
+    def muck(self, seat: int, seq: int) -> None:
+        if self.phase is Phase.BETTING:
+            self.fold(seat, seq)
+            return
+        self.mucked.add(seat)
+        self.tabled.discard(seat)
+        self.out.append(Action(self.number, seq, seat, ActionKind.MUCK, 0))
+        if self.phase is Phase.SHOWDOWN:
+            self.try_resolve(seq)
+
+    def contenders(self) -> list[int]:
+        return [s for s in self.in_hand() if s not in self.mucked]
+
+    def try_resolve(self, seq: int, *, force: bool = False) -> None:
+        if self.phase is not Phase.SHOWDOWN or self.result is not None:
+            return
+        left = self.contenders()
+        if not force and len(left) > 1 and not all(s in self.tabled for s in left):
+            return
+        self._end(seq)
+
+    def hands_for_showdown(self) -> dict[int, list[Card]]:
+        return {s: [c for c, _ in self.cards[s]] for s in self.dealt}
+
+    def _end(self, seq: int) -> None:
+        """Award the pot(s) and close the hand."""
+        self._collect()
+        self.round = None
+        contrib = dict(self.committed)
+        back_seat, back = uncalled(contrib)
+        payouts: dict[int, int] = {}
+        if back_seat is not None and back > 0:
+            contrib[back_seat] -= back
+            payouts[back_seat] = back
+        live = self.in_hand()
+        pots = build_pots(contrib, live)
+        contenders = set(self.contenders()) or set(live)
+        reader = Reader.of(self.spec, self.hands_for_showdown(), self.board)
+        awards = award_pots(pots, contenders, reader, profile=self.profile, button=self.button)
+        results: list[PotResult] = []
+        for a in awards:
+            results.append(PotResult(a.pot.amount, a.pot.eligible, dict(a.won)))
+            for s, chips in a.won.items():
+                payouts[s] = payouts.get(s, 0) + chips
+        self._finish(seq, tuple(results), payouts, void=False)
+
+    def void(self, seq: int) -> None:
+        """All action void: every chip goes back to the seat that put it in."""
+        self._collect()
+        self.round = None
+        payouts = {s: c for s, c in self.committed.items() if c > 0}
+        self._finish(seq, (), payouts, void=True)
+
+    def _finish(
+        self, seq: int, pots: tuple[PotResult, ...], payouts: dict[int, int], *, void: bool
+    ) -> None:
+        stacks: dict[int, int | None] = {}
+        for s in self.dealt:
+            st = self.seats[s].stack
+            stacks[s] = None if st is None else st + payouts.get(s, 0)
+        shown = {
+            s: tuple(c.code for c, _ in self.cards[s])
+            for s in self.dealt
+            if s in self.tabled and not self.seats[s].folded
+        }
+        self.result = HandEnd(
+            hand=self.number,
+            event=seq,
+            board=tuple(c.code for c in self.board),
+            pots=pots,
+            payouts=payouts,
+            void=void,
+            stacks=stacks,
+            shown=shown,
+        )
+        self.phase = Phase.ENDED
+        self.slots.clear()
+        self.stop_text = None
+        self.out.append(self.result)
+        if payouts and not void:
+            best = max(payouts.items(), key=lambda kv: kv[1])
+            self._prompt(seq, f"PUSH: SEAT {best[0]} RECEIVES {best[1]}", PromptCode.COLLECT)
+
+    def finish(self, seq: int) -> None:
+        """End of input: settle a showdown the dealer did not key."""
+        if self.result is None and self.phase is Phase.SHOWDOWN:
+            self.try_resolve(seq, force=True)
+
+    def seats_clockwise_from_button(self, seats: list[int]) -> list[int]:
+        return clockwise_after(seats, self.button if self.button is not None else 0)

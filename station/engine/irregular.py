@@ -1,0 +1,464 @@
+"""Irregularities met during a hand: detection, the ruling, and what the engine expects next. Pure.
+
+Every function here is called by `Hand` where the normal flow meets something unexpected; each
+records an `Incident` with the catalog rule id and the profile's citation. Irregularities are
+data, never exceptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from station.engine import recovery, stud
+from station.engine.cards import Card
+from station.engine.decisions import Action, ActionKind, DrawRole, Role, Ruling
+from station.engine.events import Key, KeyPress
+from station.engine.games import Family
+from station.engine.profiles import MisdealCutoff, OotPolicy, StudPremature
+from station.engine.recovery import Expect, Recovery
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand, Slot
+
+
+@dataclass(slots=True)
+class Pending:
+    """An action taken out of turn, held until the seat's turn comes (BET-OUT-OF-TURN)."""
+
+    key: Key | None  # FOLD or CHECK, or None for chips
+    total: int
+    seq: int
+    max_bet: int  # the wager to match when the action was taken
+    calls: int  # calls booked in the round when it was taken
+
+
+@dataclass(slots=True)
+class State:
+    """Irregularity bookkeeping of one hand."""
+
+    skip_next_burn: bool = False
+    premature: list[tuple[Card | None, int]] = field(default_factory=list)
+    premature_street: int = -1
+    pending: dict[int, Pending] = field(default_factory=dict)
+    calls: int = 0
+    floor_call: bool = False
+    misdeal: bool = False
+    recovery: Recovery | None = None
+    awaiting_reshuffle: bool = False  # the next street waits for STUB_RESHUFFLE
+
+
+# --- deck integrity ---------------------------------------------------------------------------
+
+
+def after_hand(hand: Hand, card: Card | None, seq: int) -> None:
+    """DECK-NO-RABBIT-HUNT: no card is dealt once the hand is over."""
+    code = card.code if card is not None else "??"
+    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    hand.incident(
+        seq,
+        "DECK-NO-RABBIT-HUNT",
+        Ruling.WARNING,
+        f"HAND IS OVER: {code} MUST NOT BE SHOWN (NO RABBIT HUNTING)",
+    )
+
+
+def foreign_back(hand: Hand, card: Card | None, seq: int) -> None:
+    """DECK-FOREIGN-BACK: a card with a different back during a hand voids all action."""
+    code = card.code if card is not None else "A CARD"
+    hand.incident(
+        seq,
+        "DECK-FOREIGN-BACK",
+        Ruling.VOID,
+        f"VOID HAND: {code} HAS A FOREIGN BACK. RETURN EVERY WAGER; CHANGE THE DECK",
+    )
+    hand.void(seq)
+
+
+def duplicate(hand: Hand, card: Card, seq: int) -> None:
+    """DECK-DUPLICATE-CARD: two cards of the same rank and suit void the hand."""
+    first = hand.seen[card]
+    hand.incident(
+        seq,
+        "DECK-DUPLICATE-CARD",
+        Ruling.VOID,
+        f"VOID HAND: DUPLICATE {card.code}. RETURN EVERY WAGER; CHANGE THE DECK",
+        events=(first, seq),
+    )
+    hand.void(seq)
+
+
+def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
+    """DECK-JOKER-NOT-IN-USE: a scrap of paper, replaced by the next card."""
+    slot = hand.slots[0] if hand.slots else None
+    hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP))
+    where = _slot_text(slot) if slot is not None else "NOTHING"
+    hand.incident(
+        seq,
+        "DECK-JOKER-NOT-IN-USE",
+        Ruling.REPLACE,
+        f"JOKER IS NOT IN USE: MUCK IT; NEXT CARD GOES TO {where}",
+    )
+
+
+def _slot_text(slot: Slot) -> str:
+    if slot.seat is not None:
+        return f"SEAT {slot.seat}"
+    return slot.role.value.upper()
+
+
+# --- cards when none is expected --------------------------------------------------------------
+
+
+def _premature_rule(hand: Hand) -> str:
+    if hand.spec.family is Family.FLOP:
+        return ("PREMATURE-FLOP", "PREMATURE-TURN", "PREMATURE-RIVER")[min(hand.street, 2)]
+    if hand.spec.family is Family.STUD:
+        return "PREMATURE-STUD-STREET"
+    return "PREMATURE-GENERAL"
+
+
+def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> None:
+    code = card.code if card is not None else "??"
+    if hand.phase is Phase.BETTING and hand.round is not None:
+        premature(hand, card, seq)
+        return
+    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    if hand.phase is Phase.DRAWING:
+        hand.incident(
+            seq,
+            "DRAW-ORDER",
+            Ruling.STOP,
+            f"STOP: NO DRAW ANNOUNCED YET. SEAT {hand.draw_pending[0]} DRAWS FIRST",
+            seat=hand.draw_pending[0] if hand.draw_pending else None,
+        )
+        return
+    hand.incident(seq, "PREMATURE-GENERAL", Ruling.STOP, f"STOP: NO CARD IS DUE ({code})")
+
+
+def premature(hand: Hand, card: Card | None, seq: int) -> None:
+    """PREMATURE-*: a card drawn while the betting round is open. STOP at once, then guide the
+    profile's recovery (see `recovery.premature`)."""
+    st = hand.state
+    code = card.code if card is not None else "??"
+    rnd = hand.round
+    to_act = rnd.to_act() if rnd is not None else None
+    rule = _premature_rule(hand)
+    first = st.premature_street != hand.street
+    if first:
+        st.premature = []
+        st.premature_street = hand.street
+    st.premature.append((card, seq))
+    family = hand.spec.family
+    eliminated = family is Family.STUD and hand.profile.stud_premature is StudPremature.RR
+    if first and family is not Family.DRAW and not eliminated:
+        # The first card of a street is its burn: it stays the burn (PREMATURE-FLOP: "the
+        # burncard stays on the table as the burn"; 004-GN r225 "leave the burn as is").
+        if card is not None:
+            hand.burns.append(card)
+        role = Role.BURN
+    else:
+        role = Role.ELIMINATED if eliminated else Role.PREMATURE
+    hand.out.append(DrawRole(hand.number, seq, code, role, None, hand.street + 1))
+    skip = 0 if family is Family.DRAW or eliminated else 1
+    exposed = [c for c, _ in st.premature[skip:] if c is not None]
+    st.recovery = recovery.premature(
+        family=family,
+        street=hand.street,
+        profile=hand.profile,
+        rule=rule,
+        to_act=to_act,
+        exposed=exposed,
+        active=len(hand.in_hand()),
+    )
+    who = f"SEAT {to_act} IS STILL TO ACT" if to_act is not None else "BETTING IS NOT COMPLETE"
+    if first:
+        hand.stop_text = f"STOP: BETTING IS NOT COMPLETE. {who}"
+        hand.stop_seat = to_act
+        hand.incident(seq, rule, Ruling.STOP, f"STOP - PREMATURE CARD: {who}", seat=to_act)
+        return
+    if len(st.premature) > 2:
+        return  # one incident per premature street; the recovery view lists every card
+    ruling = Ruling.REDEAL if family is Family.FLOP else Ruling.REPLACE
+    hand.incident(
+        seq,
+        rule,
+        ruling,
+        f"PREMATURE {code} DOES NOT PLAY: FINISH THE BETTING, THEN FOLLOW THE STEPS",
+        seat=to_act,
+        events=tuple(s for _, s in st.premature),
+    )
+
+
+def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:
+    """A card dealt while the recovery waits for something else (a reshuffle)."""
+    rec = hand.state.recovery
+    assert rec is not None
+    code = card.code if card is not None else "??"
+    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    if card is not None:
+        rec.reshuffle.append(card)  # it goes back into the stub with the reshuffle
+    step = rec.current.text if rec.current is not None else "FOLLOW THE STEPS"
+    hand.incident(
+        seq,
+        rec.rule,
+        Ruling.STOP,
+        f"WRONG RECOVERY: {code} DEALT TOO EARLY. {step}",
+    )
+
+
+def stub_reshuffled(hand: Hand, seq: int) -> bool:
+    """STUB_RESHUFFLE pressed; True when a recovery expected it."""
+    rec = hand.state.recovery
+    if rec is None or rec.current is None or rec.current.expect is not Expect.RESHUFFLE:
+        return False
+    for c in rec.reshuffle:
+        hand.seen.pop(c, None)  # back in the stub: it may legitimately come out again
+    rec.reshuffle.clear()
+    rec.complete(Expect.RESHUFFLE)
+    if hand.round is not None and hand.round.complete():
+        rec.complete(Expect.BETTING)
+    return True
+
+
+def face_up_draw(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
+    """A card that left the shoe face up. True when it was handled (the slot stays open)."""
+    code = card.code if card is not None else "??"
+    if slot.up or slot.role is Role.BURN:
+        # Catalog §1 policy: a face-up draw into a face-up slot or a burn slot is a boxed card.
+        hand.out.append(DrawRole(hand.number, seq, code, Role.SCRAP))
+        hand.incident(
+            seq,
+            "DECK-BOXED-SINGLE",
+            Ruling.REPLACE,
+            f"BOXED CARD {code}: MUCK IT; NEXT CARD TO {_slot_text(slot)}",
+        )
+        return True
+    hand.incident(
+        seq,
+        "EXPOSE-GENERAL",
+        Ruling.WARNING,
+        f"FACE-UP CARD {code} TO {_slot_text(slot)}: BOXED OR EXPOSED?",
+        seat=slot.seat,
+    )
+    return False
+
+
+# --- betting irregularities -------------------------------------------------------------------
+
+
+def out_of_turn_wager(hand: Hand, seat: int, total: int, to_act: int | None, seq: int) -> None:
+    _hold(hand, seat, None, total, to_act, seq)
+
+
+def out_of_turn_key(hand: Hand, key: Key, seat: int, to_act: int | None, seq: int) -> None:
+    _hold(hand, seat, key, 0, to_act, seq)
+
+
+def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None, seq: int) -> None:
+    """BET-OUT-OF-TURN: hold the action; it binds when the turn comes unless the action changed."""
+    rnd = hand.round
+    assert rnd is not None
+    if to_act is None or seat not in rnd or not rnd.seat(seat).live:
+        unexpected_key(hand, key or Key.VERBAL, seat, seq)
+        return
+    hand.state.pending[seat] = Pending(key, total, seq, rnd.max_bet, hand.state.calls)
+    what = key.value if key is not None else f"CHIPS TO {total}"
+    hand.incident(
+        seq,
+        "BET-OUT-OF-TURN",
+        Ruling.WARNING,
+        f"OUT OF TURN ({what}) BY SEAT {seat}: ACTION IS ON SEAT {to_act}",
+        seat=seat,
+    )
+
+
+def _changed(hand: Hand, p: Pending) -> bool:
+    rnd = hand.round
+    assert rnd is not None
+    raised = rnd.max_bet > p.max_bet
+    if hand.profile.oot_policy is OotPolicy.RR:
+        return raised or hand.state.calls > p.calls  # an intervening bet, call or raise
+    return raised  # RR11 and GN: only a bet or raise changes the action
+
+
+def apply_pending_oot(hand: Hand, seq: int) -> None:
+    rnd = hand.round
+    if rnd is None:
+        return
+    seat = rnd.to_act()
+    if seat is None or seat not in hand.state.pending:
+        return
+    p = hand.state.pending.pop(seat)
+    if _changed(hand, p):
+        hand.incident(
+            seq,
+            "BET-OUT-OF-TURN",
+            Ruling.PLAY_ON,
+            f"ACTION CHANGED: SEAT {seat} MAY ACT AGAIN (OUT-OF-TURN ACTION NOT BINDING)",
+            seat=seat,
+            events=(p.seq, seq),
+        )
+        return
+    if p.key is Key.FOLD:
+        hand.fold(seat, p.seq)
+    elif p.key is Key.CHECK:
+        hand.check(seat, p.seq)
+    else:
+        hand.wager(seat, p.total, p.seq)
+
+
+def withdrawal(hand: Hand, seat: int, amount: int, booked: int, seq: int) -> None:
+    """BET-RELEASED-CHIPS: chips released into the pot are binding."""
+    hand.incident(
+        seq,
+        "BET-RELEASED-CHIPS",
+        Ruling.CORRECT_BET,
+        f"SEAT {seat} TOOK BACK {booked - amount}: RELEASED CHIPS ARE BINDING, ZONE MUST SHOW "
+        f"{booked}",
+        seat=seat,
+    )
+
+
+def chips_out_of_round(hand: Hand, seat: int, total: int, seq: int) -> None:
+    if hand.seats[seat].folded:
+        text = f"SEAT {seat} HAS FOLDED: RETURN {total}"
+    else:
+        text = f"NO BETTING NOW: SEAT {seat} TAKE BACK {total}"
+    hand.incident(seq, "BET-OUT-OF-TURN", Ruling.CORRECT_BET, text, seat=seat)
+
+
+def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
+    where = f" FOR SEAT {seat}" if seat is not None else ""
+    hand.incident(
+        seq,
+        "STATION-UNEXPECTED-KEY",
+        Ruling.WARNING,
+        f"{key.value}{where} DOES NOT APPLY NOW",
+        seat=seat,
+    )
+
+
+# --- misdeals and other keys ------------------------------------------------------------------
+
+
+def cutoff_passed(hand: Hand) -> bool:
+    """MISDEAL-CUTOFF-BUTTON / -STUD: has enough action occurred to forbid a misdeal?"""
+    if hand.spec.family is Family.STUD or hand.profile.misdeal_cutoff is MisdealCutoff.TWO_ACTIONS:
+        return hand.voluntary_actions >= 2 or hand.street > 0
+    # GN substantial action: three actions, or two of which one put chips in.
+    if hand.street > 0:
+        return True
+    return hand.voluntary_actions >= 3 or (hand.voluntary_actions >= 2 and hand.chip_actions >= 1)
+
+
+def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
+    match k.key:
+        case Key.MISDEAL:
+            rule = (
+                "MISDEAL-CUTOFF-STUD"
+                if hand.spec.family is Family.STUD
+                else ("MISDEAL-CUTOFF-BUTTON")
+            )
+            if cutoff_passed(hand):
+                hand.incident(
+                    seq,
+                    "MISDEAL-AFTER-CUTOFF",
+                    Ruling.PLAY_ON,
+                    "ACTION HAS OCCURRED: NO MISDEAL, PLAY ON",
+                )
+                return
+            hand.incident(
+                seq, rule, Ruling.MISDEAL, "MISDEAL: GATHER THE CARDS, RESHUFFLE AND REDEAL"
+            )
+            hand.state.misdeal = True
+            hand.phase = Phase.MISDEAL
+            hand.slots.clear()
+        case Key.STUB_RESHUFFLE:
+            if stub_reshuffled(hand, seq):
+                hand.resume_after_reshuffle(seq)
+            else:
+                unexpected_key(hand, k.key, seat, seq)
+        case Key.FLOOR:
+            hand.state.floor_call = True
+            hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")
+        case Key.CONFIRM | Key.CANCEL | Key.TIME | Key.CLOCK:
+            pass  # acknowledgements with nothing pending: nothing to do
+        case _:
+            unexpected_key(hand, k.key, seat, seq)
+
+
+def round_complete(hand: Hand, seq: int) -> None:
+    """The betting round just closed: clear a STOP and move any recovery on."""
+    st = hand.state
+    st.pending.clear()
+    if st.premature_street == hand.street:
+        hand.stop_text = None
+        hand.stop_seat = None
+    rec = st.recovery
+    if rec is None:
+        return
+    rec.complete(Expect.BETTING)
+    for c in rec.returned:
+        hand.seen.pop(c, None)  # returned to the stub (GN premature turn)
+    rec.returned.clear()
+
+
+def street_cards_done(hand: Hand) -> None:
+    """All cards of a street are out: a CARDS or ELIMINATE step of a recovery is done."""
+    rec = hand.state.recovery
+    if rec is None:
+        return
+    rec.complete(Expect.ELIMINATE)
+    rec.complete(Expect.CARDS)
+    if rec.finished:
+        hand.state.recovery = None
+
+
+# --- order of play ----------------------------------------------------------------------------
+
+
+def stud_first_to_act(hand: Hand, live: list[int]) -> int:
+    showing = {s: [c for c, up in hand.cards[s] if up] for s in live}
+    return stud.first_to_act(hand.spec, showing, hand.dealt)
+
+
+def show_first(hand: Hand) -> int:
+    """SHOW-ORDER: the last bettor or raiser of the final round shows first; if everyone
+    checked, the first player to act."""
+    live = hand.contenders() or hand.in_hand()
+    aggressor = hand.last_aggressor
+    if aggressor is not None and aggressor in live:
+        return aggressor
+    if hand.spec.family is Family.STUD:
+        return stud_first_to_act(hand, live)
+    assert hand.layout is not None
+    order = hand.layout.postflop_order(live)
+    return order[0] if order else live[0]
+
+
+def bring_in(hand: Hand, seat: int, total: int, seq: int) -> bool:
+    """STUD-BRINGIN: the bring-in seat posts the bring-in (or completes). True when handled."""
+    rnd = hand.round
+    assert rnd is not None
+    if seat != hand.bring_in_seat:
+        hand.incident(
+            seq,
+            "STUD-BRINGIN-WRONG-PLAYER",
+            Ruling.CORRECT_BET,
+            f"SEAT {seat} IS NOT LOW: SEAT {hand.bring_in_seat} BRINGS IN. TAKE BACK {total}",
+            seat=seat,
+        )
+        return True
+    bring = hand.stakes.bring_in or 0
+    if total <= bring:
+        rnd.post(seat, total)
+        rnd.max_bet = max(total, bring)  # a short all-in bring-in still sets the full amount
+        s = rnd.seat(seat)
+        s.acted, s.level = True, rnd.max_bet
+        rnd.last_actor = seat
+        hand.out.append(Action(hand.number, seq, seat, ActionKind.BRING_IN, total, s.allin))
+        hand.after_bring_in(seq)
+        return True
+    return False

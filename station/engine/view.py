@@ -1,0 +1,143 @@
+"""Builds the frozen `TableSnapshot` from the live table. Pure.
+
+Only public information crosses: stacks, bets, pots, the board, stud up-cards, whose turn it is
+and what he may do. Face-down cards appear as a count.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine.games import Family
+from station.engine.pots import build_pots
+from station.engine.snapshot import (
+    Phase,
+    PotView,
+    RecoveryView,
+    SeatStatus,
+    SeatView,
+    StopView,
+    TableSnapshot,
+)
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+    from station.engine.table import Table
+
+
+def _blind_labels(hand: Hand) -> dict[int, str]:
+    labels: dict[int, str] = {}
+    if hand.layout is not None:
+        if hand.layout.small_blind in hand.posts:
+            labels[hand.layout.small_blind] = "SB"
+        if hand.layout.big_blind in hand.posts:
+            labels[hand.layout.big_blind] = "BB"
+    if hand.bring_in_seat is not None:
+        labels[hand.bring_in_seat] = "BI"
+    return labels
+
+
+def _pots(hand: Hand) -> tuple[PotView, ...]:
+    pots = build_pots({s: c for s, c in hand.committed.items() if c}, hand.in_hand())
+    return tuple(
+        PotView("Main" if i == 0 else f"Side {i}", p.amount, p.eligible) for i, p in enumerate(pots)
+    )
+
+
+def _next_step(hand: Hand, to_act: int | None) -> str:
+    if hand.stop_text:
+        return hand.stop_text
+    if hand.phase is Phase.BETTING and to_act is not None:
+        return f"ACTION: SEAT {to_act}"
+    return hand.last_prompt
+
+
+def table_snapshot(t: Table) -> TableSnapshot:
+    if t.setup is None:
+        return TableSnapshot.empty()
+    hand = t.hand
+    seat_numbers = sorted(set(t.stacks) | t.occupied | (set(hand.seats) if hand else set()))
+    if hand is None:
+        seats = tuple(
+            SeatView(
+                seat=s,
+                status=SeatStatus.OUT if s in t.occupied else SeatStatus.EMPTY,
+                stack=t.stacks.get(s),
+                bet=t.posted.get(s, 0),
+                cards=0,
+                button=s == t.button,
+            )
+            for s in seat_numbers
+        )
+        return TableSnapshot(
+            hand=t.hand_no,
+            game=t.setup.game,
+            profile=t.setup.profile,
+            phase=Phase.BETWEEN,
+            street="",
+            seats=seats,
+            board=(),
+            pots=(),
+            to_act=None,
+            to_call=0,
+            min_raise_to=None,
+            max_raise_to=None,
+            next_step="NEW HAND",
+            button=t.button,
+            floor_call=t.floor_call,
+        )
+    rnd = hand.round if hand.phase is Phase.BETTING else None
+    to_act = rnd.to_act() if rnd is not None else None
+    blinds = _blind_labels(hand)
+    views = []
+    for s in seat_numbers:
+        seat = hand.seats.get(s)
+        if seat is None:
+            status = SeatStatus.OUT if s in t.occupied else SeatStatus.EMPTY
+            views.append(SeatView(s, status, t.stacks.get(s), 0, 0, button=s == hand.button))
+            continue
+        if seat.folded:
+            status = SeatStatus.FOLDED
+        elif seat.allin:
+            status = SeatStatus.ALLIN
+        else:
+            status = SeatStatus.ACTIVE
+        cards = hand.cards.get(s, [])
+        up = tuple(c.code for c, is_up in cards if is_up) if hand.spec.family is Family.STUD else ()
+        views.append(
+            SeatView(
+                seat=s,
+                status=status,
+                stack=seat.stack,
+                bet=seat.bet if rnd is not None and s in rnd else 0,
+                cards=len(cards),
+                up=up,
+                button=s == hand.button,
+                blind=blinds.get(s, ""),
+                to_act=s == to_act,
+            )
+        )
+    rng = rnd.raise_range(to_act) if rnd is not None and to_act is not None else None
+    rec = hand.state.recovery
+    recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
+    return TableSnapshot(
+        hand=hand.number,
+        game=hand.spec.name,
+        profile=hand.profile.name,
+        phase=hand.phase,
+        street=hand.street_name(),
+        seats=tuple(views),
+        board=tuple(c.code for c in hand.board),
+        pots=_pots(hand),
+        to_act=to_act,
+        to_call=rnd.to_call(to_act) if rnd is not None and to_act is not None else 0,
+        min_raise_to=rng[0] if rng else None,
+        max_raise_to=rng[1] if rng else None,
+        next_step=_next_step(hand, to_act),
+        stop=StopView(hand.stop_text, hand.stop_seat) if hand.stop_text else None,
+        recovery=recovery,
+        incidents=tuple(hand.incidents),
+        floor_call=t.floor_call or hand.state.floor_call,
+        capped=rnd.capped if rnd is not None else False,
+        button=hand.button,
+    )

@@ -1,0 +1,194 @@
+"""Every rule the catalog marks observable (OBS or OBS+D) has a passing scenario.
+
+The catalog is the product owner's specification; docs/RULES-CATALOG.md is our snapshot of it
+and station/engine/rulebook_data.py is generated from that snapshot (tools/gen_rulebook.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from station.engine.rulebook_data import RULES
+from tests.scenario_kit import all_scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_CATALOG = ROOT.parent / "shared" / "rules" / "RULES-CATALOG.md"
+
+# Rules of game forms the engine does not deal: they cannot have a scenario until it does.
+OUT_OF_SCOPE = {
+    "EXPOSE-MEXICAN-STUD": "Mexican stud (004-GN §IX) is not a supported game form",
+    "MISDEAL-OTHER-FORMS": "Open-face Chinese and Chinese poker (004-GN) are not supported",
+}
+
+# Observable rules still without a passing scenario. This list may only shrink: the test fails
+# when a listed rule gains a scenario (take it off the list) and when an unlisted one lacks one.
+NOT_YET = {
+    "BET-CAP-HEADS-UP",
+    "BET-CAP-LIMIT",
+    "BET-CHECK-RAISE",
+    "BET-FULL-PLUS-HALF",
+    "BET-INFO-RIGHTS",
+    "BET-LIMIT-SHORT-ALLIN",
+    "BET-LIMIT-STRUCTURE",
+    "BET-NL-MIN-BET",
+    "BET-NL-MIN-RAISE",
+    "BET-NL-SHORT-ALLIN-NO-REOPEN",
+    "BET-OUT-OF-TURN",
+    "BET-PL-BLIND-ROUNDING",
+    "BET-PL-MAX",
+    "BET-PL-OVERSIZE",
+    "BET-PL-OVERSIZED-CHIP",
+    "BET-PL-POT-ROUNDING",
+    "BET-RELEASED-CHIPS",
+    "BET-RIGHT-TO-ACT",
+    "BET-SINGLE-OVERSIZED-CHIP",
+    "BET-SMALLEST-CHIP",
+    "BET-STRING-RAISE",
+    "BET-UNDERSIZED-CORRECTION",
+    "BLIND-MISSED",
+    "BLIND-NEW-PLAYER",
+    "BLIND-POSITIONS",
+    "BLIND-SEAT-CHANGE",
+    "BLIND-SHORT-BIG-BLIND",
+    "BLIND-STRADDLE",
+    "BURN-ERROR-ANY-STREET",
+    "BURN-ERROR-FLOP",
+    "BURN-ERROR-STUD",
+    "BUTTON-HEADS-UP",
+    "BUTTON-INITIAL-DRAW",
+    "BUTTON-METHOD",
+    "BUTTON-MISPLACED-EARLIER",
+    "CHIP-ODD-BUTTON-GAME",
+    "CHIP-ODD-HILO",
+    "CHIP-ODD-ONE-PER-PLAYER",
+    "CHIP-ODD-RUN-IT-TWICE",
+    "CHIP-ODD-STUD",
+    "CHIP-ODD-UNIT",
+    "DEAD-ABSENT",
+    "DEAD-CLOCK-EXPIRED",
+    "DEAD-WRONG-CARD-COUNT",
+    "DEAL-EXTRA-CARD-ONE",
+    "DEAL-HOLDEM",
+    "DEAL-STUD-ORDER",
+    "DECK-BOXED-LATE",
+    "DECK-BOXED-SINGLE",
+    "DECK-CHANGE",
+    "DECK-DUPLICATE-CARD",
+    "DECK-EXTRA-CARD-IN-DECK",
+    "DECK-FOREIGN-BACK",
+    "DECK-FORFEITED-MONEY-ENTITLEMENT",
+    "DECK-JOKER-IN-USE",
+    "DECK-JOKER-NOT-IN-USE",
+    "DECK-MISSING-CARDS",
+    "DECK-NO-RABBIT-HUNT",
+    "DRAW-BURN",
+    "DRAW-LAST-CARD-RESHUFFLE",
+    "DRAW-MAX-CONSECUTIVE",
+    "DRAW-ORDER",
+    "DRAW-QUERY",
+    "EXPOSE-DRAW-HIGH-BEFORE-DRAW",
+    "EXPOSE-DRAW-ON-THE-DRAW",
+    "EXPOSE-HOLDEM-FIRST-HOLECARD",
+    "EXPOSE-HOLDEM-OTHER-HOLECARD",
+    "EXPOSE-LOWBALL-BEFORE-DRAW",
+    "EXPOSE-MEXICAN-STUD",
+    "EXPOSE-STUD-ALLIN-FINAL",
+    "EXPOSE-STUD-BOTH-DOWNCARDS",
+    "EXPOSE-STUD-DOWNCARD-INITIAL",
+    "EXPOSE-STUD-FINAL-DOWNCARD",
+    "FLOP-TOO-MANY-CARDS",
+    "KILL-POTS",
+    "LOWBALL-BLINDS",
+    "LOWBALL-CHECK-RAISE",
+    "LOWBALL-HAND-RANKS",
+    "LOWBALL-SEVENS-RULE",
+    "MISC-ABSENCE",
+    "MISC-CLOCK",
+    "MISC-TIME-COLLECTION",
+    "MISDEAL-AFTER-CUTOFF",
+    "MISDEAL-BUTTON-OUT-OF-POSITION",
+    "MISDEAL-CUTOFF-BUTTON",
+    "MISDEAL-CUTOFF-STUD",
+    "MISDEAL-DEALT-TO-EMPTY-SEAT",
+    "MISDEAL-ENTITLED-PLAYER-DEALT-OUT",
+    "MISDEAL-FIRST-SECOND-CARD-EXPOSED",
+    "MISDEAL-OTHER-FORMS",
+    "MISDEAL-STUD-ALL-INITIAL-EXPOSED",
+    "MISDEAL-STUD-TOURNAMENT-UPCARD",
+    "MISDEAL-TWO-BOXED-CARDS",
+    "MISDEAL-TWO-CARDS-EXPOSED",
+    "MISDEAL-TWO-EXTRA-CARDS",
+    "MISDEAL-WRONG-CARD-COUNT",
+    "NO-STUB-PEEK",
+    "POT-SIDE-POTS",
+    "PREMATURE-RIVER",
+    "PREMATURE-STUD-STREET",
+    "PREMATURE-TURN",
+    "RIT-CARD-SHORTAGE",
+    "SHOW-CARDS-SPEAK",
+    "SHOW-KILL-LOSERS",
+    "SHOW-ORDER",
+    "STUD-ACTION-LATER-STREETS",
+    "STUD-BRINGIN",
+    "STUD-BRINGIN-ALL-IN",
+    "STUD-BRINGIN-WRONG-PLAYER",
+    "STUD-CARD-SHORTAGE",
+    "STUD-COMPLETION-NOT-A-RAISE",
+    "STUD-DEALER-ANNOUNCEMENTS",
+    "STUD-LIMITS-PER-STREET",
+    "STUD-UPCARD-ORDER",
+    "TOURN-ABSENT",
+    "TOURN-CHIP-RACE",
+    "TOURN-LEVELS",
+    "TOURN-NEW-PLAYERS-AT-TABLE",
+    "TOURN-STRING-BET",
+}
+
+
+def _observable() -> list[str]:
+    return sorted(k for k, v in RULES.items() if v[2] in ("OBS", "OBS+D"))
+
+
+def _covered() -> set[str]:
+    return {r for sc in all_scenarios() if not sc.pending for r in sc.rules}
+
+
+def test_every_observable_rule_has_a_scenario() -> None:
+    covered = _covered()
+    missing = [r for r in _observable() if r not in covered and r not in OUT_OF_SCOPE]
+    unlisted = [r for r in missing if r not in NOT_YET]
+    assert not unlisted, f"observable rules without a scenario: {unlisted}"
+
+
+def test_the_not_yet_list_only_shrinks() -> None:
+    covered = _covered()
+    done = sorted(r for r in NOT_YET if r in covered)
+    assert not done, f"these now have scenarios: remove them from NOT_YET: {done}"
+    unknown = sorted(r for r in NOT_YET | set(OUT_OF_SCOPE) if r not in RULES)
+    assert not unknown, f"not catalog rule ids: {unknown}"
+
+
+def test_scenarios_name_only_catalog_rules() -> None:
+    for sc in all_scenarios():
+        for rule in sc.rules:
+            assert rule in RULES or rule.startswith("STATION-"), f"{sc.name}: unknown rule {rule}"
+
+
+def test_rulebook_data_is_generated_from_the_catalog_snapshot() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen", ROOT / "tools" / "gen_rulebook.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    rules = gen.parse((ROOT / "docs" / "RULES-CATALOG.md").read_text(encoding="utf-8"))
+    assert {r["id"] for r in rules} == set(RULES)
+
+
+def test_the_catalog_snapshot_matches_the_product_owner_copy() -> None:
+    if not SHARED_CATALOG.exists():
+        pytest.skip(f"{SHARED_CATALOG} is not present on this machine (CI clones the repo alone)")
+    ours = (ROOT / "docs" / "RULES-CATALOG.md").read_text(encoding="utf-8")
+    assert ours == SHARED_CATALOG.read_text(encoding="utf-8"), "refresh docs/RULES-CATALOG.md"
