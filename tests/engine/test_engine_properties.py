@@ -16,36 +16,65 @@ from station.engine.cards import STANDARD_DECK
 from tests.engine.tablekit import Run
 
 GAMES = ["nlhe", "plo", "flhe", "flo8", "stud", "razz", "stud8", "27td", "27sd", "badugi", "sdhe"]
-KEYS = ["NEW_HAND", "FOLD", "CHECK", "ALLIN", "TABLED", "MUCK", "MISDEAL", "FLOOR", "BOXED",
-        "EXPOSED", "STUB_RESHUFFLE", "CONFIRM", "CANCEL"]
+KEYS = [
+    "NEW_HAND",
+    "FOLD",
+    "CHECK",
+    "ALLIN",
+    "TABLED",
+    "MUCK",
+    "MISDEAL",
+    "FLOOR",
+    "BOXED",
+    "EXPOSED",
+    "STUB_RESHUFFLE",
+    "CONFIRM",
+    "CANCEL",
+]
 
 seat = st.integers(1, 6)
 event = st.one_of(
     st.builds(lambda s, a: {"type": "zone", "seat": s, "amount": a}, seat, st.integers(0, 400)),
-    st.builds(lambda c, u: {"type": "draw", "card": c, "face_up": u},
-              st.sampled_from([c.code for c in STANDARD_DECK] + ["JOKER"]),
-              st.booleans()),
-    st.builds(lambda k, s: {"type": "key", "key": k, "seat": s}, st.sampled_from(KEYS),
-              st.one_of(st.none(), seat)),
-    st.builds(lambda s, n: {"type": "key", "key": "DRAW", "seat": s, "count": n}, seat,
-              st.integers(0, 5)),
+    st.builds(
+        lambda c, u: {"type": "draw", "card": c, "face_up": u},
+        st.sampled_from([c.code for c in STANDARD_DECK] + ["JOKER"]),
+        st.booleans(),
+    ),
+    st.builds(
+        lambda k, s: {"type": "key", "key": k, "seat": s},
+        st.sampled_from(KEYS),
+        st.one_of(st.none(), seat),
+    ),
+    st.builds(
+        lambda s, n: {"type": "key", "key": "DRAW", "seat": s, "count": n}, seat, st.integers(0, 5)
+    ),
     st.builds(lambda s, o: {"type": "seat", "seat": s, "occupied": o}, seat, st.booleans()),
     st.builds(lambda s: {"type": "puck", "seat": s}, seat),
-    st.builds(lambda s, a: {"type": "key", "key": "VERBAL", "seat": s, "action": "raise",
-                            "amount": a}, seat, st.integers(0, 400)),
+    st.builds(
+        lambda s, a: {"type": "key", "key": "VERBAL", "seat": s, "action": "raise", "amount": a},
+        seat,
+        st.integers(0, 400),
+    ),
 )
 
 
 def _setup(game: str, n: int) -> dict[str, Any]:
     stakes = {"sb": 1, "bb": 2, "small_bet": 2, "big_bet": 4, "bring_in": 1, "ante": 1}
-    return {"type": "setup", "game": game, "stakes": stakes,
-            "seats": {str(s): 200 for s in range(1, n + 1)}, "button": 1}
+    return {
+        "type": "setup",
+        "game": game,
+        "stakes": stakes,
+        "seats": {str(s): 200 for s in range(1, n + 1)},
+        "button": 1,
+    }
 
 
 def _dealt_hand(n: int) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = [{"type": "zone", "seat": 2, "amount": 1},
-                                   {"type": "zone", "seat": 3 if n > 2 else 1, "amount": 2},
-                                   {"type": "key", "key": "NEW_HAND"}]
+    lines: list[dict[str, Any]] = [
+        {"type": "zone", "seat": 2, "amount": 1},
+        {"type": "zone", "seat": 3 if n > 2 else 1, "amount": 2},
+        {"type": "key", "key": "NEW_HAND"},
+    ]
     lines += [{"type": "draw", "card": c.code} for c in STANDARD_DECK[: 5 * n]]
     return lines
 
