@@ -167,6 +167,16 @@ class BettingRound:
             return True
         return self.profile.aggregate_short_allins and self.max_bet - s.level >= self._full_step()
 
+    def _opponents_cap(self, s: Seat) -> int | None:
+        """The most any other live seat can put in this round; None when a stack is unknown.
+
+        A wager that reaches it is as good as a full raise: nobody could call more, and any
+        chips above it would come back uncalled (PokerKit <= 0.7.3 rules the same way)."""
+        caps = [o.cap_total() for o in self.seats if o is not s and o.live]
+        if not caps or any(c is None for c in caps):
+            return None
+        return max(c for c in caps if c is not None)
+
     def _full_step(self) -> int:
         """The increment a full raise must add now."""
         if self.structure is Structure.FIXED_LIMIT:
@@ -206,12 +216,17 @@ class BettingRound:
             return None
         s = self._by_seat[seat]
         cap = s.cap_total()
+        opp = self._opponents_cap(s)
         if self.structure is Structure.FIXED_LIMIT:
             target = self._limit_target(s)
+            if opp is not None and self.max_bet < opp < target:
+                target = opp
             if cap is not None and cap < target:
                 return cap, cap
             return target, target
         low = self.max_bet + self._full_step() if self.max_bet else self.bet_size
+        if opp is not None and self.max_bet < opp < low:
+            low = opp
         high: int | None = cap
         if self.structure is Structure.POT_LIMIT:
             pl = self.pot_limit_max(seat)
@@ -293,6 +308,9 @@ class BettingRound:
     ) -> Wager:
         m = self.max_bet
         target = self._limit_target(s)
+        opp = self._opponents_cap(s)
+        if opp is not None and m < opp < target:
+            target = opp
         kind = WagerKind.BET if not self.opened and m == 0 else WagerKind.RAISE
         if not self.opened and m > 0:
             kind = WagerKind.COMPLETE
@@ -400,6 +418,9 @@ class BettingRound:
         assert rng is not None
         high = rng[1]
         full_min = m + self._full_step() if m else self.bet_size  # BET-NL-MIN-RAISE / -MIN-BET
+        opp = self._opponents_cap(s)
+        if opp is not None and m < opp < full_min:
+            full_min = opp
         if high is not None and total > high and not allin:
             return self._book(
                 s,

@@ -66,7 +66,8 @@ class Hand:
     seats: dict[int, Seat]
     button: int | None
     layout: ButtonLayout | None
-    committed: dict[int, int]  # chips in the middle per seat (antes, collected streets)
+    committed: dict[int, int]  # live chips in the middle per seat (collected streets)
+    dead: dict[int, int]  # dead money per seat (antes): in the main pot, never matched
     phase: Phase = Phase.DEALING
     street: int = 0
     slots: deque[Slot] = field(default_factory=deque)
@@ -133,7 +134,8 @@ class Hand:
             seats=seats,
             button=layout.button if layout else None,
             layout=layout,
-            committed={s: antes.get(s, 0) for s in order},
+            committed=dict.fromkeys(order, 0),
+            dead={s: antes.get(s, 0) for s in order},
             posts={s: a for s, a in posts.items() if s in seats and a > 0},
             zone=dict(zone),
             offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
@@ -320,7 +322,7 @@ class Hand:
         for s in live:
             seat = self.seats[s]
             seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
-        pot = sum(self.committed.values())
+        pot = sum(self.committed.values()) + sum(self.dead.values())
         if self.spec.family is Family.STUD and street == 0:
             up = {s: c for s in live for c, is_up in self.cards[s] if is_up}
             self.bring_in_seat = stud.bring_in_seat(self.spec, up)
@@ -349,18 +351,22 @@ class Hand:
         self._after_action(seq)
 
     def _last_forced(self) -> int | None:
-        """The seat of the last live forced bet in position (big blind or straddle)."""
+        """The last seat of the run of forced bets after the button (small blind, big blind,
+        straddles; a single-blind game has just one): the first round starts after it."""
         assert self.layout is not None
-        last = self.layout.big_blind
-        bb = self.stakes.bb or 0
         order = list(self.layout.deal_order)
-        if last in order:
-            for s in order[order.index(last) + 1 :]:
-                if self.posts.get(s, 0) >= 2 * bb > 0:
-                    last = s  # a live straddle (BLIND-STRADDLE)
-                else:
-                    break
-        return last
+        if len(order) == 2:
+            return self.layout.big_blind  # heads-up: the button (small blind) acts first
+        last = None
+        for s in order:
+            if self.posts.get(s, 0) <= 0:
+                break
+            last = s
+        if last is not None:
+            return last
+        if self.layout.big_blind in self.posts:
+            return self.layout.big_blind  # a dead small blind: the big blind is still posted
+        return order[-1]  # a button blind, or no blinds: action starts left of the button
 
     def _post_blinds(self, rnd: BettingRound) -> None:
         bb = self.stakes.bb or 0
@@ -772,7 +778,7 @@ class Hand:
             contrib[back_seat] -= back
             payouts[back_seat] = back
         live = self.in_hand()
-        pots = build_pots(contrib, live)
+        pots = build_pots(contrib, live, sum(self.dead.values()))
         contenders = set(self.contenders()) or set(live)
         reader = Reader.of(self.spec, self.hands_for_showdown(), self.board)
         awards = award_pots(pots, contenders, reader, profile=self.profile, button=self.button)
@@ -787,7 +793,11 @@ class Hand:
         """All action void: every chip goes back to the seat that put it in."""
         self._collect()
         self.round = None
-        payouts = {s: c for s, c in self.committed.items() if c > 0}
+        payouts = {
+            s: self.committed[s] + self.dead.get(s, 0)
+            for s in self.dealt
+            if self.committed[s] + self.dead.get(s, 0) > 0
+        }
         self._finish(seq, (), payouts, void=True)
 
     def _finish(

@@ -27,12 +27,18 @@ def uncalled(contrib: Mapping[int, int]) -> tuple[int | None, int]:
     return (top_seat, top - second) if top > second else (None, 0)
 
 
-def build_pots(contrib: Mapping[int, int], live: Sequence[int]) -> list[Pot]:
+def build_pots(contrib: Mapping[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
     """Pot layers from the contributions (after uncalled chips are returned).
 
     `live` are the seats still in the hand (not folded); folded seats' chips are dead money in
-    the layers they reach. Layers with the same eligible seats are merged."""
+    the layers they reach. `dead` (antes) goes to the main pot, which every seat still in the
+    hand can win. Layers with the same eligible seats are merged."""
     live_set = set(live)
+    if dead:
+        layers = build_pots(contrib, live)
+        if layers and set(layers[0].eligible) == live_set:
+            return [Pot(layers[0].amount + dead, layers[0].eligible), *layers[1:]]
+        return [Pot(dead, tuple(sorted(live_set))), *layers]
     levels = sorted({contrib.get(s, 0) for s in live_set if contrib.get(s, 0) > 0})
     pots: list[Pot] = []
     prev = 0

@@ -173,7 +173,7 @@ class Table:
         assert self.profile is not None
         assert self.setup is not None
         posts = dict(old.posts)
-        antes = {s: c for s, c in old.committed.items() if c > 0 and s not in posts}
+        antes = {s: c for s, c in old.dead.items() if c > 0}
         self.hand = Hand.start(
             number=old.number,
             spec=self.spec,
@@ -266,6 +266,8 @@ class Table:
             self._new_hand(seq)
             return
         hand = self.hand
+        if hand is not None and hand.result is not None and event.key in (Key.TABLED, Key.MUCK):
+            return  # showing or mucking after the pot is pushed changes nothing
         if hand is None or hand.result is not None:
             if event.key is Key.FLOOR:
                 self.floor_call = True

@@ -38,7 +38,9 @@ def _blind_labels(hand: Hand) -> dict[int, str]:
 
 
 def _pots(hand: Hand) -> tuple[PotView, ...]:
-    pots = build_pots({s: c for s, c in hand.committed.items() if c}, hand.in_hand())
+    pots = build_pots(
+        {s: c for s, c in hand.committed.items() if c}, hand.in_hand(), sum(hand.dead.values())
+    )
     return tuple(
         PotView("Main" if i == 0 else f"Side {i}", p.amount, p.eligible) for i, p in enumerate(pots)
     )
