@@ -122,30 +122,43 @@ class BettingRound:
     def total_bets(self) -> int:
         return sum(s.bet for s in self.seats)
 
-    def _needs_action(self, s: Seat) -> bool:
-        return s.live and (not s.acted or s.bet < self.max_bet)
-
     def to_act(self) -> int | None:
         """The seat whose turn it is, or None when the round is complete."""
         if self.complete():
             return None
         order = self._order
+        by_seat = self._by_seat
         start = 0 if self.last_actor is None else order.index(self.last_actor) + 1
         n = len(order)
+        m = self.max_bet
         for i in range(n):
-            s = self._by_seat[order[(start + i) % n]]
-            if self._needs_action(s):
+            s = by_seat[order[(start + i) % n]]
+            if not s.folded and not s.allin and (not s.acted or s.bet < m):
                 return s.seat
         return None
 
     def complete(self) -> bool:
-        live = [s for s in self.seats if s.live]
-        if len([s for s in self.seats if not s.folded]) <= 1:
+        """Whether the round is over (one pass over the seats: this runs on every event)."""
+        m = self.max_bet
+        in_hand = live = 0
+        owing = needs = False
+        for s in self.seats:
+            if s.folded:
+                continue
+            in_hand += 1
+            if s.allin:
+                continue
+            live += 1
+            if s.bet < m:
+                owing = needs = True
+            elif not s.acted:
+                needs = True
+        if in_hand <= 1:
             return True
-        if len(live) <= 1:
+        if live <= 1:
             # Nobody left to bet against: only a live seat still owing chips must act.
-            return all(s.bet >= self.max_bet for s in live)
-        return not any(self._needs_action(s) for s in live)
+            return not owing
+        return not needs
 
     def to_call(self, seat: int) -> int:
         s = self._by_seat[seat]

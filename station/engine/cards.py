@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar, Final
 
 RANKS: Final = "23456789TJQKA"
@@ -188,6 +189,8 @@ def synthetic_deck(
     return RegisteredDeck(deck_id=deck_id, back=back, tags=tags)
 
 
+@cache
 def default_registry() -> DeckRegistry:
-    """The embedded default: one blue-backed and one red-backed emulated deck, two jokers each."""
+    """The embedded default: one blue-backed and one red-backed emulated deck, two jokers each.
+    Built once: a registry is immutable."""
     return DeckRegistry((synthetic_deck("blue-1", "blue"), synthetic_deck("red-1", "red")))

@@ -110,6 +110,8 @@ class Profile:
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Profile:
         """A copy with single switches replaced; raises ValueError naming a bad switch."""
+        if not overrides:
+            return self
         fields = {f.name: f for f in dataclasses.fields(self)}
         changes: dict[str, object] = {}
         for key, value in overrides.items():

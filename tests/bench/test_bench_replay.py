@@ -1,0 +1,33 @@
+"""`station bench replay` prints one JSON line with our figure beside PokerKit's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from station.cli import main
+from station.data import phh_sample
+
+
+def test_bench_replay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "replay", "sample:pluribus/30"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    figures = json.loads(out[0])
+    assert set(figures) == {
+        "hands",
+        "seconds",
+        "hands_per_s",
+        "pokerkit_seconds",
+        "pokerkit_hands_per_s",
+        "ratio",
+    }
+    assert figures["hands"] == sum(1 for _ in phh_sample("pluribus/30"))
+    assert figures["hands_per_s"] > 0
+    assert figures["pokerkit_hands_per_s"] > 0
+
+
+def test_bench_replay_without_hands_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "replay", "sample:no-such-folder"]) == 2
+    assert "no hands" in capsys.readouterr().err
