@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from station.engine import irregular, stud
+from station.engine import deal_errors, irregular, stud
 from station.engine.betting import BettingRound, Correction, Seat, Wager, WagerKind
 from station.engine.cards import Card
 from station.engine.decisions import (
@@ -52,6 +52,7 @@ class Slot:
     seat: int | None = None
     street: int = 0
     up: bool = False
+    k: int = 0  # dealing round of the starting hands (each player's k-th card)
 
 
 @dataclass(slots=True)
@@ -98,6 +99,9 @@ class Hand:
     result: HandEnd | None = None
     bring_in_seat: int | None = None
     last_aggressor: int | None = None  # of the last betting round played (SHOW-ORDER)
+    puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
+    deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
+    last_draw_seq: int = 0
     state: irregular.State = field(default_factory=irregular.State)
     out: list[Decision] = field(default_factory=list)
 
@@ -117,6 +121,7 @@ class Hand:
         antes: dict[int, int],
         zone: dict[int, int],
         seq: int,
+        puck: int | None = None,
     ) -> Hand:
         layout: ButtonLayout | None = None
         if spec.family is Family.STUD:
@@ -139,6 +144,7 @@ class Hand:
             posts={s: a for s, a in posts.items() if s in seats and a > 0},
             zone=dict(zone),
             offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
+            puck=puck,
         )
         for s in order:
             hand.cards[s] = []
@@ -146,6 +152,8 @@ class Hand:
             if st is not None:
                 seats[s].stack = st - antes.get(s, 0)
         hand._plan_initial_deal()
+        if hand.puck is not None and hand.button is not None and hand.puck != hand.button:
+            hand._prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
         first = order[0]
         hand._prompt(seq, f"DEAL: FIRST CARD TO SEAT {first}", PromptCode.DEAL)
         return hand
@@ -155,6 +163,71 @@ class Hand:
     def _prompt(self, seq: int, text: str, code: PromptCode) -> None:
         self.last_prompt = text
         self.out.append(Prompt(self.number, text, seq, code))
+
+    prompt = _prompt
+
+    def cutoff_passed(self) -> bool:
+        return irregular.cutoff_passed(self)
+
+    def declare_misdeal(self) -> None:
+        self.state.misdeal = True
+        self.phase = Phase.MISDEAL
+        self.slots.clear()
+        self.stop_text = "MISDEAL: RESHUFFLE, THEN PRESS NEW HAND"
+        self.stop_seat = None
+
+    def take_back(self, seat: int, card: Card) -> None:
+        self.cards[seat] = [(c, up) for c, up in self.cards[seat] if c is not card]
+
+    def reveal(self, seat: int, card: Card | None) -> None:
+        """A card of the seat is face up for everyone (stud exposures)."""
+        self.cards[seat] = [(c, up or c is card) for c, up in self.cards[seat]]
+
+    def last_card_of(self, seat: int) -> Card | None:
+        held = self.cards.get(seat, [])
+        return held[-1][0] if held else None
+
+    def deal_index(self, seq: int) -> int | None:
+        """1-based position of the draw `seq` among the starting-hand cards."""
+        return self.deal_draws.index(seq) + 1 if seq in self.deal_draws else None
+
+    def slots_since(self, seq: int) -> bool:
+        return self.last_draw_seq > seq
+
+    def owe_after_round(self, slot: Slot) -> None:
+        """DECK-BOXED-LATE: the seat gets its card after the current round of dealing."""
+        i = 0
+        while i < len(self.slots) and self.slots[i].k <= slot.k and self.slots[i].street == 0:
+            i += 1
+        self.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
+
+    def owe_after_deal(self, seat: int) -> None:
+        """The seat gets a replacement card once the starting hands are dealt."""
+        self.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
+        if self.phase is Phase.BETTING and self.street == 0:
+            self.phase = Phase.DEALING  # the replacement is due before the betting goes on
+
+    def third_card_down(self, seat: int) -> None:
+        """EXPOSE-STUD-DOWNCARD-INITIAL: the seat's third-street up-card is dealt down."""
+        for slot in self.slots:
+            if slot.seat == seat and slot.street == 0 and slot.role is Role.UP:
+                slot.role, slot.up = Role.DOWN, False
+                return
+
+    def kill(self, seat: int, *, refund_dead: bool, seq: int) -> None:
+        """The seat's hand is dead; with `refund_dead` its ante goes back to it."""
+        s = self.seats[seat]
+        s.folded = True
+        if refund_dead and self.dead.get(seat):
+            back = self.dead.pop(seat)
+            if s.stack is not None:
+                s.stack += back
+        self.slots = deque(slot for slot in self.slots if slot.seat != seat)
+        self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, s.bet))
+
+    def empty_seat_between(self) -> bool:
+        seats = sorted(self.dealt)
+        return any(s not in self.seats for s in range(seats[0] + 1, seats[-1]))
 
     def incident(
         self,
@@ -217,11 +290,11 @@ class Hand:
         if self.spec.family is Family.STUD:
             for k in range(3):
                 for s in self.dealt:
-                    self.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2))
+                    self.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2, k))
         else:
-            for _ in range(self.spec.hole_cards):
+            for k in range(self.spec.hole_cards):
                 for s in self.dealt:
-                    self.slots.append(Slot(Role.HOLE, s, 0))
+                    self.slots.append(Slot(Role.HOLE, s, 0, False, k))
 
     def plan_street(self, street: int) -> None:
         """Expected draws for the cards of betting round `street` (> 0)."""
@@ -269,14 +342,25 @@ class Hand:
         if self.state.awaiting_reshuffle:
             irregular.wrong_recovery(self, card, seq)
             return
+        deal_errors.settle_face_up(self, seq)
+        first = self.last_draw_seq == 0
+        self.last_draw_seq = seq
+        if first and deal_errors.button_check(self, seq):
+            self.out.append(DrawRole(self.number, seq, card.code if card else "??", Role.STRAY))
+            return
+        if self.phase is Phase.MISDEAL or self.result is not None:
+            irregular.unexpected_draw(self, card, face_up, seq)
+            return
         if not self.slots:
             irregular.unexpected_draw(self, card, face_up, seq)
             return
         slot = self.slots[0]
-        if face_up and not slot.up and irregular.face_up_draw(self, slot, card, seq):
+        if face_up and deal_errors.face_up(self, slot, card, seq):
             return
         self.slots.popleft()
         self.place(slot, card, seq)
+        if slot.street == 0 and slot.role in (Role.HOLE, Role.DOWN, Role.UP):
+            self.deal_draws.append(seq)
         if not self.slots:
             self._slots_done(seq)
 
@@ -303,6 +387,8 @@ class Hand:
         """Every expected card of the current step has been drawn."""
         if self.phase is Phase.DEALING:
             self.phase = Phase.BETTING
+            if self.round is not None:
+                return  # a replacement card came in before the betting went on
             self.street = 0
             self._open_round(seq)
         elif self.phase is Phase.DRAWING:
@@ -563,6 +649,9 @@ class Hand:
 
     def on_zone(self, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
         self.zone[seat] = amount
+        if self.phase is Phase.MISDEAL:
+            return  # chips going back to their owners before the redeal
+        deal_errors.settle_face_up(self, seq)
         s = self.seats[seat]
         base = self.offset.get(seat, 0)
         booked = s.bet if self.round is not None and seat in self.round else 0
@@ -576,6 +665,9 @@ class Hand:
             irregular.withdrawal(self, seat, amount, booked, seq)
             return
         total = amount - base
+        if self.phase is Phase.DEALING and self.round is None:
+            deal_errors.short_deal(self, seq)
+            return
         if self.phase is not Phase.BETTING or self.round is None or s.folded:
             irregular.chips_out_of_round(self, seat, total, seq)
             return
@@ -667,6 +759,11 @@ class Hand:
         self._after_action(seq)
 
     def key(self, k: KeyPress, seq: int) -> None:
+        if k.key is not Key.BOXED:
+            deal_errors.settle_face_up(self, seq)
+        if self.phase is Phase.DEALING and self.round is None and k.key in (Key.FOLD, Key.CHECK):
+            deal_errors.short_deal(self, seq)
+            return
         seat = k.seat
         to_act = (
             self.round.to_act() if self.round is not None and self.phase is Phase.BETTING else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from station.engine import recovery, stud
+from station.engine import deal_errors, recovery, stud
 from station.engine.cards import Card
 from station.engine.decisions import Action, ActionKind, DrawRole, Role, Ruling
 from station.engine.events import Key, KeyPress
@@ -47,6 +47,11 @@ class State:
     misdeal: bool = False
     recovery: Recovery | None = None
     awaiting_reshuffle: bool = False  # the next street waits for STUB_RESHUFFLE
+    faceup: deal_errors.FaceUp | None = None  # a face-up draw awaiting BOXED or EXPOSED
+    boxed: list[tuple[Card | None, int]] = field(default_factory=list)
+    exposed: list[tuple[int, Card | None, int]] = field(default_factory=list)
+    extra: list[tuple[Card | None, int]] = field(default_factory=list)
+    exposed_burn: bool = False
 
 
 # --- deck integrity ---------------------------------------------------------------------------
@@ -111,6 +116,21 @@ def _slot_text(slot: Slot) -> str:
 # --- cards when none is expected --------------------------------------------------------------
 
 
+def _before_any_action(hand: Hand) -> bool:
+    """Right after the starting hands, before anyone acted: a further card is an extra card of
+    the deal, not a card of the next street."""
+    st = hand.state
+    rnd = hand.round
+    return (
+        hand.street == 0
+        and rnd is not None
+        and rnd.last_actor is None
+        and st.premature_street != 0
+        and (len(st.extra) > 0 or not hand.bring_in_pending() or hand.spec.family is Family.STUD)
+        and hand.voluntary_actions == 0
+    )
+
+
 def _premature_rule(hand: Hand) -> str:
     if hand.spec.family is Family.FLOP:
         return ("PREMATURE-FLOP", "PREMATURE-TURN", "PREMATURE-RIVER")[min(hand.street, 2)]
@@ -121,7 +141,19 @@ def _premature_rule(hand: Hand) -> str:
 
 def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> None:
     code = card.code if card is not None else "??"
+    if hand.phase is Phase.MISDEAL:
+        hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+        hand.incident(
+            seq,
+            "MISDEAL-PROCEDURE",
+            Ruling.STOP,
+            f"MISDEAL: {code} DOES NOT PLAY. RESHUFFLE, THEN PRESS NEW HAND TO REDEAL",
+        )
+        return
     if hand.phase is Phase.BETTING and hand.round is not None:
+        if _before_any_action(hand):
+            deal_errors.extra_card(hand, card, seq)
+            return
         premature(hand, card, seq)
         return
     hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
@@ -220,29 +252,6 @@ def stub_reshuffled(hand: Hand, seq: int) -> bool:
     if hand.round is not None and hand.round.complete():
         rec.complete(Expect.BETTING)
     return True
-
-
-def face_up_draw(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
-    """A card that left the shoe face up. True when it was handled (the slot stays open)."""
-    code = card.code if card is not None else "??"
-    if slot.up or slot.role is Role.BURN:
-        # Catalog §1 policy: a face-up draw into a face-up slot or a burn slot is a boxed card.
-        hand.out.append(DrawRole(hand.number, seq, code, Role.SCRAP))
-        hand.incident(
-            seq,
-            "DECK-BOXED-SINGLE",
-            Ruling.REPLACE,
-            f"BOXED CARD {code}: MUCK IT; NEXT CARD TO {_slot_text(slot)}",
-        )
-        return True
-    hand.incident(
-        seq,
-        "EXPOSE-GENERAL",
-        Ruling.WARNING,
-        f"FACE-UP CARD {code} TO {_slot_text(slot)}: BOXED OR EXPOSED?",
-        seat=slot.seat,
-    )
-    return False
 
 
 # --- betting irregularities -------------------------------------------------------------------
@@ -361,7 +370,7 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
                 if hand.spec.family is Family.STUD
                 else ("MISDEAL-CUTOFF-BUTTON")
             )
-            if cutoff_passed(hand):
+            if hand.cutoff_passed():
                 hand.incident(
                     seq,
                     "MISDEAL-AFTER-CUTOFF",
@@ -372,14 +381,18 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
             hand.incident(
                 seq, rule, Ruling.MISDEAL, "MISDEAL: GATHER THE CARDS, RESHUFFLE AND REDEAL"
             )
-            hand.state.misdeal = True
-            hand.phase = Phase.MISDEAL
-            hand.slots.clear()
+            hand.declare_misdeal()
         case Key.STUB_RESHUFFLE:
             if stub_reshuffled(hand, seq):
                 hand.resume_after_reshuffle(seq)
-            else:
+            elif hand.phase is not Phase.MISDEAL:
                 unexpected_key(hand, k.key, seat, seq)
+        case Key.BOXED:
+            if not deal_errors.box_key(hand, seq):
+                unexpected_key(hand, k.key, seat, seq)
+        case Key.EXPOSED | Key.FLASH if seat is not None:
+            card = k.card if k.card is not None else hand.last_card_of(seat)
+            deal_errors.exposed(hand, seat, card, seq)
         case Key.FLOOR:
             hand.state.floor_call = True
             hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")

@@ -67,6 +67,8 @@ class Table:
                     self.occupied.discard(event.seat)
             case Puck():
                 self.puck = event.seat
+                if hand is not None:
+                    hand.puck = event.seat
             case Setup():
                 self._setup(event, seq)
         return self._drain()
@@ -160,6 +162,7 @@ class Table:
             antes={s: a for s, a in self.antes.items() if a > 0},
             zone=self.zone,
             seq=seq,
+            puck=self.puck,
         )
         self.posted, self.antes = {}, {}
         self._absorb()
@@ -186,6 +189,7 @@ class Table:
             antes=antes,
             zone=self.zone,
             seq=seq,
+            puck=self.puck,
         )
         self._absorb()
 

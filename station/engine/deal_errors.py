@@ -1,0 +1,382 @@
+"""Errors in dealing the starting hands: exposed and boxed cards, extra cards, a short deal, the
+button out of position. Pure.
+
+Catalog §1 product default (`faceup_draw_policy = EXPOSED`): a card that leaves the shoe face up
+into a face-down slot is delivered face up to the seat the sequence assigns, and the dealer is
+asked "BOXED or EXPOSED?"; BOXED re-labels it a scrap (DECK-BOXED-*). A face-up card into a board,
+up-card or burn slot is always a boxed card. The misdeal rules of catalog §3 then apply before the
+action cutoff (MISDEAL-CUTOFF-*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from station.engine.cards import Card
+from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.games import Family, LowEval, Structure
+from station.engine.profiles import FaceUpPolicy
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand, Slot
+
+
+@dataclass(slots=True)
+class FaceUp:
+    """A face-up draw into a face-down slot, waiting for the dealer's BOXED or EXPOSED."""
+
+    slot: Slot
+    card: Card | None
+    seq: int
+
+
+def _code(card: Card | None) -> str:
+    return card.code if card is not None else "??"
+
+
+def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
+    """A draw that left the shoe face up. True when it was handled here (the caller places
+    nothing); False when the caller should place it in `slot` as usual."""
+    if slot.up or slot.role in (Role.BURN, Role.BOARD):
+        boxed(hand, slot, card, seq, immediate=True)
+        return True
+    if hand.profile.faceup_draw_policy is FaceUpPolicy.BOXED:
+        boxed(hand, slot, card, seq, immediate=True)
+        return True
+    # Default policy: exposed, unless the dealer says BOXED before anything else happens.
+    hand.state.faceup = FaceUp(slot, card, seq)
+    hand.stop_text = f"FACE-UP CARD {_code(card)} TO SEAT {slot.seat}: BOXED OR EXPOSED?"
+    hand.stop_seat = slot.seat
+    hand.prompt(
+        seq,
+        f"FACE-UP CARD {_code(card)} TO SEAT {slot.seat}: PRESS BOXED IF IT WAS FACE UP IN THE "
+        "DECK, EXPOSED IF THE DEALER EXPOSED IT",
+        PromptCode.RECOVERY,
+    )
+    return False
+
+
+def settle_face_up(hand: Hand, seq: int) -> None:
+    """Anything but BOXED answers the question: the card was exposed (product default)."""
+    pending = hand.state.faceup
+    if pending is None:
+        return
+    hand.state.faceup = None
+    hand.stop_text = None
+    hand.stop_seat = None
+    if pending.slot.seat is not None:
+        exposed(hand, pending.slot.seat, pending.card, pending.seq, pending.slot)
+
+
+def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immediate: bool) -> None:
+    """DECK-BOXED-SINGLE / -LATE: a scrap of paper; the slot is filled by another card."""
+    st = hand.state
+    st.boxed.append((card, seq))
+    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.SCRAP))
+    where = f"SEAT {slot.seat}" if slot is not None and slot.seat is not None else "THAT PLACE"
+    if len(st.boxed) >= 2 and _two_boxed(hand, seq):
+        return
+    if immediate:
+        hand.incident(
+            seq,
+            "DECK-BOXED-SINGLE",
+            Ruling.REPLACE,
+            f"BOXED CARD {_code(card)}: MUCK IT; THE NEXT CARD GOES TO {where}",
+            seat=slot.seat if slot is not None else None,
+        )
+    else:
+        hand.incident(
+            seq,
+            "DECK-BOXED-LATE",
+            Ruling.REPLACE,
+            f"BOXED CARD {_code(card)}: MUCK IT; {where} GETS A CARD AFTER THIS ROUND OF DEALING",
+            seat=slot.seat if slot is not None else None,
+        )
+
+
+def _two_boxed(hand: Hand, seq: int) -> bool:
+    """MISDEAL-TWO-BOXED-CARDS; GN voids the hand whenever two boxed cards are needed (D08)."""
+    events = tuple(s for _, s in hand.state.boxed)
+    if hand.profile.boxed_two_void_anytime:
+        hand.incident(
+            seq,
+            "MISDEAL-TWO-BOXED-CARDS",
+            Ruling.VOID,
+            "TWO BOXED CARDS: THE HAND IS VOID, EVERY WAGER GOES BACK",
+            events=events,
+        )
+        hand.void(seq)
+        return True
+    if hand.cutoff_passed():
+        return False  # after the cutoff each boxed card is simply replaced (DECK-BOXED-MULTIPLE)
+    misdeal(hand, seq, "MISDEAL-TWO-BOXED-CARDS", "TWO BOXED CARDS", events=events)
+    return True
+
+
+def box_key(hand: Hand, seq: int) -> bool:
+    """The BOXED key. True when it applied to a face-up card."""
+    pending = hand.state.faceup
+    if pending is None:
+        return False
+    hand.state.faceup = None
+    hand.stop_text = None
+    hand.stop_seat = None
+    seat = pending.slot.seat
+    if seat is not None and pending.card is not None:
+        hand.take_back(seat, pending.card)
+    late = hand.slots_since(pending.seq)
+    if late:
+        hand.owe_after_round(pending.slot)
+    else:
+        hand.slots.appendleft(pending.slot)
+    boxed(hand, pending.slot, pending.card, seq, immediate=not late)
+    return True
+
+
+# --- exposed cards ----------------------------------------------------------------------------
+
+
+def exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None = None) -> None:
+    """A hole card exposed by the dealer (face-up draw, or the EXPOSED / FLASH key)."""
+    st = hand.state
+    st.exposed.append((seat, card, seq))
+    if hand.spec.family is Family.STUD:
+        _stud_exposed(hand, seat, card, seq, slot)
+        return
+    if hand.street > 0 or hand.voluntary_actions > 0:
+        hand.incident(
+            seq,
+            "EXPOSE-GENERAL",
+            Ruling.WARNING,
+            f"{_code(card)} OF SEAT {seat} WAS EXPOSED: IT PLAYS",
+            seat=seat,
+        )
+        return
+    draw_no = hand.deal_index(seq)
+    if draw_no is not None and draw_no <= hand.profile.holdem_exposed_misdeal_cards:
+        misdeal(
+            hand,
+            seq,
+            "MISDEAL-FIRST-SECOND-CARD-EXPOSED",
+            f"CARD {draw_no} OF THE DEAL ({_code(card)}) WAS EXPOSED",
+            seat=seat,
+        )
+        return
+    if len(st.exposed) >= 2:
+        misdeal(
+            hand,
+            seq,
+            "MISDEAL-TWO-CARDS-EXPOSED",
+            "TWO CARDS EXPOSED DURING THE DEAL",
+            events=tuple(s for _, _, s in st.exposed),
+        )
+        return
+    if hand.spec.family is Family.DRAW:
+        _lowball_exposed(hand, seat, card, seq)
+        return
+    # EXPOSE-HOLDEM-OTHER-HOLECARD: finish the deal, replace it with the top card afterwards, and
+    # the exposed card becomes the burn (001-RR11 §5 r1).
+    if card is not None:
+        hand.take_back(seat, card)
+        hand.burns.append(card)
+    hand.owe_after_deal(seat)
+    hand.state.skip_next_burn = True
+    hand.incident(
+        seq,
+        "EXPOSE-HOLDEM-OTHER-HOLECARD",
+        Ruling.REPLACE,
+        f"{_code(card)} OF SEAT {seat} WAS EXPOSED: FINISH THE DEAL, THEN SEAT {seat} GETS THE "
+        "NEXT CARD; THE EXPOSED CARD IS THE BURN FOR THE FLOP",
+        seat=seat,
+    )
+
+
+def _lowball_take(hand: Hand, card: Card) -> bool:
+    """EXPOSE-LOWBALL-BEFORE-DRAW: whether the player must take an exposed card (RR tables)."""
+    if hand.profile.name == "GN":
+        return False  # 004-GN r267, r277: all exposed cards are replaced
+    low = hand.spec.low
+    big_bet = hand.spec.structure is not Structure.FIXED_LIMIT
+    if low is LowEval.D27:
+        return card.rank in (2, 3, 4, 5, 7)
+    if low is LowEval.A5:
+        return card.low_rank <= 5 if big_bet else card.low_rank <= 7
+    return False  # badugi and the rest: replaced
+
+
+def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    if card is not None and _lowball_take(hand, card):
+        hand.incident(
+            seq,
+            "EXPOSE-LOWBALL-BEFORE-DRAW",
+            Ruling.PLAY_ON,
+            f"{card.code} OF SEAT {seat} WAS EXPOSED: SEAT {seat} MUST TAKE IT",
+            seat=seat,
+        )
+        return
+    if card is not None:
+        hand.take_back(seat, card)
+        if not hand.state.exposed_burn:
+            hand.burns.append(card)
+            hand.state.exposed_burn = True
+            hand.state.skip_next_burn = True  # the first exposed card is the burn
+    hand.owe_after_deal(seat)
+    hand.incident(
+        seq,
+        "EXPOSE-LOWBALL-BEFORE-DRAW",
+        Ruling.REPLACE,
+        f"{_code(card)} OF SEAT {seat} WAS EXPOSED: IT IS REPLACED AFTER THE DEAL",
+        seat=seat,
+    )
+
+
+def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None) -> None:
+    st = hand.state
+    street = slot.street if slot is not None else hand.street
+    if street > 0:
+        if street == 4:
+            hand.reveal(seat, card)
+            hand.incident(
+                seq,
+                "EXPOSE-STUD-FINAL-DOWNCARD",
+                Ruling.PLAY_ON,
+                f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE OTHERS "
+                "DOWN",
+                seat=seat,
+            )
+        else:
+            hand.incident(seq, "EXPOSE-GENERAL", Ruling.WARNING, "EXPOSED CARD PLAYS", seat=seat)
+        return
+    hand.reveal(seat, card)
+    mine = [c for s, c, _ in st.exposed if s == seat]
+    if hand.profile.tournament:
+        misdeal(
+            hand, seq, "MISDEAL-STUD-TOURNAMENT-UPCARD", "A DOWNCARD WAS DEALT FACE UP", seat=seat
+        )
+        return
+    if len(mine) >= 3 and hand.profile.stud_exposed_three_misdeal:
+        misdeal(
+            hand, seq, "MISDEAL-STUD-ALL-INITIAL-EXPOSED", "ALL THREE CARDS OF A PLAYER EXPOSED"
+        )
+        return
+    if len(mine) == 2 and not hand.profile.stud_exposed_three_misdeal:
+        hand.incident(
+            seq,
+            "EXPOSE-STUD-BOTH-DOWNCARDS",
+            Ruling.DEAD_HAND,
+            f"BOTH DOWNCARDS OF SEAT {seat} EXPOSED: DEAD HAND, RETURN THE ANTE",
+            seat=seat,
+        )
+        hand.kill(seat, refund_dead=True, seq=seq)
+        return
+    if len(mine) == 1:
+        hand.third_card_down(seat)
+        hand.incident(
+            seq,
+            "EXPOSE-STUD-DOWNCARD-INITIAL",
+            Ruling.REPLACE,
+            f"{_code(card)} OF SEAT {seat} WAS EXPOSED: SEAT {seat}'S THIRD CARD IS DEALT DOWN",
+            seat=seat,
+        )
+
+
+# --- misdeals ---------------------------------------------------------------------------------
+
+
+def misdeal(
+    hand: Hand,
+    seq: int,
+    rule: str,
+    why: str,
+    *,
+    seat: int | None = None,
+    events: tuple[int, ...] = (),
+) -> None:
+    """A misdeal condition (catalog §3): misdeal before the action cutoff, play on after it."""
+    if hand.cutoff_passed():
+        hand.incident(
+            seq,
+            "MISDEAL-AFTER-CUTOFF",
+            Ruling.PLAY_ON,
+            f"{why}: ACTION HAS OCCURRED, NO MISDEAL. PLAY ON",
+            seat=seat,
+            events=events,
+        )
+        return
+    hand.incident(
+        seq,
+        rule,
+        Ruling.MISDEAL,
+        f"MISDEAL: {why}. RETURN THE CARDS, RESHUFFLE, PRESS NEW HAND TO REDEAL",
+        seat=seat,
+        events=events,
+    )
+    hand.declare_misdeal()
+
+
+def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
+    """DEAL-EXTRA-CARD-ONE / MISDEAL-TWO-EXTRA-CARDS: cards beyond the starting hands, before
+    any action. One becomes the burn card; two or more are a misdeal."""
+    st = hand.state
+    st.extra.append((card, seq))
+    if len(st.extra) == 1:
+        if card is not None:
+            hand.burns.append(card)
+        hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BURN, None, 1))
+        st.skip_next_burn = True
+        hand.incident(
+            seq,
+            "DEAL-EXTRA-CARD-ONE",
+            Ruling.BURN,
+            f"ONE EXTRA CARD ({_code(card)}): IT BECOMES THE BURN CARD. DO NOT BURN AGAIN",
+        )
+        return
+    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.STRAY))
+    extra = len(st.extra)
+    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    rule = "MISDEAL-TWO-EXTRA-CARDS"
+    if extra == per_hand and hand.empty_seat_between():
+        rule = "MISDEAL-DEALT-TO-EMPTY-SEAT"
+    misdeal(hand, seq, rule, f"{extra} EXTRA CARDS DEALT", events=tuple(s for _, s in st.extra))
+
+
+def short_deal(hand: Hand, seq: int) -> None:
+    """An action while starting cards are still due (MISDEAL-WRONG-CARD-COUNT,
+    MISDEAL-ENTITLED-PLAYER-DEALT-OUT)."""
+    missing = len(hand.slots)
+    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    if missing == per_hand and len(hand.dealt) > 1:
+        misdeal(
+            hand,
+            seq,
+            "MISDEAL-ENTITLED-PLAYER-DEALT-OUT",
+            "A PLAYER WAS DEALT OUT (ONE HAND SHORT)",
+        )
+        return
+    if missing == 1:
+        seat = hand.slots[0].seat
+        hand.incident(
+            seq,
+            "MISDEAL-WRONG-CARD-COUNT",
+            Ruling.REPLACE,
+            f"THE DEAL IS ONE CARD SHORT: IF SEAT {seat} IS SHORT, DEAL HIM THE TOP CARD; "
+            "OTHERWISE PRESS MISDEAL",
+            seat=seat,
+        )
+        return
+    misdeal(hand, seq, "MISDEAL-WRONG-CARD-COUNT", f"THE DEAL IS {missing} CARDS SHORT")
+
+
+def button_check(hand: Hand, seq: int) -> bool:
+    """MISDEAL-BUTTON-OUT-OF-POSITION at the first card. True when it caused a misdeal."""
+    if hand.puck is None or hand.button is None or hand.puck == hand.button:
+        return False
+    misdeal(
+        hand,
+        seq,
+        "MISDEAL-BUTTON-OUT-OF-POSITION",
+        f"THE BUTTON IS AT SEAT {hand.puck}, IT BELONGS AT SEAT {hand.button}. MOVE IT",
+    )
+    return hand.phase is Phase.MISDEAL
