@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from station.engine import deal_errors, irregular, stud
+from station.engine import burn_errors, deal_errors, irregular, stud
 from station.engine.betting import BettingRound, Correction, Seat, Wager, WagerKind
 from station.engine.cards import Card
 from station.engine.decisions import (
@@ -101,6 +101,7 @@ class Hand:
     last_aggressor: int | None = None  # of the last betting round played (SHOW-ORDER)
     puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
+    street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
     last_draw_seq: int = 0
     state: irregular.State = field(default_factory=irregular.State)
     out: list[Decision] = field(default_factory=list)
@@ -165,6 +166,10 @@ class Hand:
         self.out.append(Prompt(self.number, text, seq, code))
 
     prompt = _prompt
+
+    def betting(self) -> bool:
+        """A betting round is open (read afresh: handlers may have moved the hand on)."""
+        return self.phase is Phase.BETTING
 
     def cutoff_passed(self) -> bool:
         return irregular.cutoff_passed(self)
@@ -298,6 +303,7 @@ class Hand:
 
     def plan_street(self, street: int) -> None:
         """Expected draws for the cards of betting round `street` (> 0)."""
+        self.street_log = []
         rec = self.state.recovery
         step = rec.current if rec is not None else None
         burn = not self.state.skip_next_burn and not (step is not None and step.no_burn)
@@ -382,6 +388,28 @@ class Hand:
                 case _:
                     pass
         self.out.append(DrawRole(self.number, seq, code, slot.role, slot.seat, slot.street))
+        if slot.street > 0:
+            self.street_log.append((card, slot.role, seq))
+
+    def street_draws(self) -> list[tuple[Card | None, Role, int]]:
+        """(card, role, seq) of the draws placed for the current street's cards."""
+        return [x for x in self.street_log if x[1] is not Role.ELIMINATED]
+
+    def relabel_burn_as_board(self, seq: int) -> None:
+        """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
+        for card, role, s in self.street_log:
+            if s == seq and role is Role.BURN and card is not None:
+                self.burns.remove(card)
+                self.board.append(card)
+                self.out.append(
+                    DrawRole(self.number, seq, card.code, Role.BOARD, None, self.street)
+                )
+
+    def street_dealt(self, seq: int) -> None:
+        """The street's cards are out (after a correction): open its betting round."""
+        self.slots.clear()
+        irregular.street_cards_done(self)
+        self._open_round(seq)
 
     def _slots_done(self, seq: int) -> None:
         """Every expected card of the current step has been drawn."""
@@ -668,6 +696,13 @@ class Hand:
         if self.phase is Phase.DEALING and self.round is None:
             deal_errors.short_deal(self, seq)
             return
+        if self.phase is Phase.STREET:
+            # Chips while a street's cards are still due: the dealer may not have burned.
+            handled = bool(self.slots) and burn_errors.missing_burn(self, seq)
+            if not self.betting():
+                if not handled:
+                    irregular.chips_out_of_round(self, seat, total, seq)
+                return
         if self.phase is not Phase.BETTING or self.round is None or s.folded:
             irregular.chips_out_of_round(self, seat, total, seq)
             return
@@ -764,6 +799,14 @@ class Hand:
         if self.phase is Phase.DEALING and self.round is None and k.key in (Key.FOLD, Key.CHECK):
             deal_errors.short_deal(self, seq)
             return
+        if (
+            self.phase is Phase.STREET
+            and self.slots
+            and k.key in (Key.FOLD, Key.CHECK)
+            and burn_errors.missing_burn(self, seq)
+            and not self.betting()
+        ):
+            return  # the action found the missing burn; the street is being corrected
         seat = k.seat
         to_act = (
             self.round.to_act() if self.round is not None and self.phase is Phase.BETTING else None

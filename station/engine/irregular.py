@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from station.engine import deal_errors, recovery, stud
+from station.engine import burn_errors, deal_errors, recovery, stud
 from station.engine.cards import Card
 from station.engine.decisions import Action, ActionKind, DrawRole, Role, Ruling
 from station.engine.events import Key, KeyPress
@@ -52,6 +52,14 @@ class State:
     exposed: list[tuple[int, Card | None, int]] = field(default_factory=list)
     extra: list[tuple[Card | None, int]] = field(default_factory=list)
     exposed_burn: bool = False
+    burn_select: bool = False  # GN four-card flop: waiting for BURN_SELECT
+    extra_streets: set[int] = field(default_factory=set)
+
+    def extra_street_seen(self, street: int) -> bool:
+        """Only the first card too many of a street is a burn error; more are premature."""
+        seen = street in self.extra_streets
+        self.extra_streets.add(street)
+        return seen
 
 
 # --- deck integrity ---------------------------------------------------------------------------
@@ -121,14 +129,11 @@ def _before_any_action(hand: Hand) -> bool:
     the deal, not a card of the next street."""
     st = hand.state
     rnd = hand.round
-    return (
-        hand.street == 0
-        and rnd is not None
-        and rnd.last_actor is None
-        and st.premature_street != 0
-        and (len(st.extra) > 0 or not hand.bring_in_pending() or hand.spec.family is Family.STUD)
-        and hand.voluntary_actions == 0
-    )
+    if rnd is None or rnd.last_actor is not None or st.premature_street == hand.street:
+        return False
+    if hand.street == 0:
+        return hand.voluntary_actions == 0
+    return hand.spec.family is not Family.DRAW and not st.extra_street_seen(hand.street)
 
 
 def _premature_rule(hand: Hand) -> str:
@@ -152,7 +157,10 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
         return
     if hand.phase is Phase.BETTING and hand.round is not None:
         if _before_any_action(hand):
-            deal_errors.extra_card(hand, card, seq)
+            if hand.street == 0:
+                deal_errors.extra_card(hand, card, seq)
+            else:
+                burn_errors.extra_card(hand, card, seq)
             return
         premature(hand, card, seq)
         return
@@ -389,6 +397,9 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
                 unexpected_key(hand, k.key, seat, seq)
         case Key.BOXED:
             if not deal_errors.box_key(hand, seq):
+                unexpected_key(hand, k.key, seat, seq)
+        case Key.BURN_SELECT:
+            if not burn_errors.burn_select(hand, k.card, seq):
                 unexpected_key(hand, k.key, seat, seq)
         case Key.EXPOSED | Key.FLASH if seat is not None:
             card = k.card if k.card is not None else hand.last_card_of(seat)

@@ -1,0 +1,199 @@
+"""Burn errors and too many board cards: the shoe counts the cards of every street. Pure.
+
+Between two betting rounds a flop game draws burn + board cards (4 for the flop, 2 for the turn
+and the river); a stud street draws a burn and one card per player. Two situations are
+detectable from the counts alone:
+
+- action starts while one card of the street is still due: the dealer did not burn
+  (BURN-ERROR-FLOP, BURN-ERROR-ANY-STREET, BURN-ERROR-STUD);
+- a card is drawn after the street is complete and before anyone acted on it: one card too many
+  (FLOP-TOO-MANY-CARDS on the flop; a double burn on the turn, the river and stud streets).
+
+The rulings follow the profile's `burn_error_rule` and `flop_extra_card` switches (Part B D15,
+D16).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine.cards import Card
+from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.games import Family
+from station.engine.profiles import BurnErrorRule, FlopExtraCard
+from station.engine.recovery import Expect, Recovery, Step
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+def _code(card: Card | None) -> str:
+    return card.code if card is not None else "??"
+
+
+def missing_burn(hand: Hand, seq: int) -> bool:
+    """Action arrived with exactly one card of the street still due. True when handled."""
+    if len(hand.slots) != 1 or hand.street == 0:
+        return False
+    street_cards = hand.street_draws()
+    if not street_cards or street_cards[0][1] is not Role.BURN:
+        return False
+    first_card, _, first_seq = street_cards[0]
+    rule = hand.profile.burn_error_rule
+    if hand.spec.family is Family.STUD:
+        seats = hand.in_hand()
+        hand.incident(
+            seq,
+            "BURN-ERROR-STUD",
+            Ruling.REPLACE,
+            f"NO BURN: {_code(first_card)} IS THE BURN. MOVE EACH UP-CARD BACK ONE SEAT; SEAT "
+            f"{seats[-1]} GETS THE NEXT CARD",
+            events=(first_seq, seq),
+        )
+        return True
+    if rule is BurnErrorRule.FLOOR:
+        hand.incident(
+            seq, "BURN-ERROR-FLOP" if hand.street == 1 else "BURN-ERROR-ANY-STREET", Ruling.FLOOR,
+            "NO BURN CARD WAS DEALT: CALL THE FLOOR", events=(first_seq, seq),
+        )  # fmt: skip
+        return True
+    if rule is BurnErrorRule.HPT:
+        # 003-HPT "Poker Dealer Errors": the card turned in error is shown and is the burn;
+        # the next card is turned as usual.
+        hand.incident(
+            seq,
+            "BURN-ERROR-FLOP" if hand.street == 1 else "BURN-ERROR-ANY-STREET",
+            Ruling.BURN,
+            f"NO BURN: SHOW {_code(first_card)} TO ALL, IT IS THE BURN; TURN ONE MORE CARD",
+            events=(first_seq, seq),
+        )
+        return True
+    if hand.street == 1:
+        # 001-RR11 §5 r4, 004-GN §VII r163: the flop cards were exposed, so the deck is
+        # reshuffled: the first card stays the burn, the rest go back, a new flop, no burn.
+        exposed = [c for c, role, _ in street_cards[1:] if c is not None and role is Role.BOARD]
+        for c in exposed:
+            hand.board.remove(c)
+        hand.slots.clear()
+        hand.state.recovery = Recovery(
+            "BURN-ERROR-FLOP",
+            [
+                Step(f"{_code(first_card)} STAYS AS THE BURN", Expect.DONE),
+                Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
+                Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+                Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
+            ],
+            reshuffle=exposed,
+        ).start()
+        hand.state.awaiting_reshuffle = True
+        hand.stop_text = "STOP: THE FLOP WAS DEALT WITHOUT A BURN"
+        hand.incident(
+            seq,
+            "BURN-ERROR-FLOP",
+            Ruling.REDEAL,
+            "NO BURN BEFORE THE FLOP: THE FLOP IS EXPOSED, RESHUFFLE AND DEAL A NEW FLOP",
+            events=(first_seq, seq),
+        )
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        return True
+    # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6).
+    hand.relabel_burn_as_board(first_seq)
+    hand.slots.clear()
+    hand.incident(
+        seq,
+        "BURN-ERROR-ANY-STREET",
+        Ruling.PLAY_ON,
+        f"NO BURN BEFORE {_code(first_card)}: ACTION HAS BEGUN, THE CARD STANDS",
+        events=(first_seq, seq),
+    )
+    hand.street_dealt(seq)
+    return True
+
+
+def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
+    """A card after a complete street, before any action on it."""
+    st = hand.state
+    code = _code(card)
+    if hand.spec.family is Family.FLOP and hand.street == 1:
+        _flop_too_many(hand, card, seq)
+        return
+    # A double burn: the engine's labels already put the proper cards where they belong; the
+    # card turned last becomes the next round's burn (001-RR11 §3 r16: "one of the cards should
+    # be put back on the deck and used for the burncard on the next round").
+    if card is not None:
+        hand.burns.append(card)
+    hand.out.append(DrawRole(hand.number, seq, code, Role.BURN, None, hand.street + 1))
+    st.skip_next_burn = True
+    rule = "BURN-ERROR-STUD" if hand.spec.family is Family.STUD else "BURN-ERROR-ANY-STREET"
+    hand.incident(
+        seq,
+        rule,
+        Ruling.BURN,
+        f"ONE CARD TOO MANY: CORRECT THE CARDS TO THEIR PROPER PLACES; {code} IS THE NEXT BURN",
+    )
+
+
+def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
+    """FLOP-TOO-MANY-CARDS: RR redeals the flop; GN lets the floor pick the next burn (D15)."""
+    board = list(hand.board)
+    if card is not None:
+        board.append(card)
+    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BOARD, None, hand.street))
+    cards = " ".join(c.code for c in board)
+    if hand.profile.flop_extra_card is FlopExtraCard.GN_SELECT and len(board) == 4:
+        hand.board = board
+        hand.state.burn_select = True
+        hand.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
+        hand.incident(
+            seq,
+            "FLOP-TOO-MANY-CARDS",
+            Ruling.FLOOR,
+            f"FOUR FLOP CARDS ({cards}): SCRAMBLE THEM FACE DOWN; THE FLOOR PICKS ONE AS THE NEXT "
+            "BURN (PRESS BURN_SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
+        )
+        return
+    # 001-RR11 §5 r3 and r7: the flop is redealt even if the extra card is identifiable: the
+    # burn stays, the board cards go back into the stub, reshuffle, a new flop without a burn.
+    hand.board = []
+    hand.round = None  # the flop round never started
+    hand.phase = Phase.STREET
+    hand.state.recovery = Recovery(
+        "FLOP-TOO-MANY-CARDS",
+        [
+            Step("THE BURN CARD STAYS", Expect.DONE),
+            Step(f"RETURN {cards} TO THE STUB", Expect.DONE),
+            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
+        ],
+        reshuffle=board,
+    ).start()
+    hand.state.awaiting_reshuffle = True
+    hand.stop_text = "STOP: TOO MANY FLOP CARDS"
+    hand.incident(
+        seq,
+        "FLOP-TOO-MANY-CARDS",
+        Ruling.REDEAL,
+        f"TOO MANY FLOP CARDS ({cards}): THE FLOP IS REDEALT. RETURN THEM, RESHUFFLE",
+    )
+    hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+
+
+def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
+    """GN: BURN_SELECT names the flop card the floor picked as the next burn."""
+    st = hand.state
+    if not st.burn_select or card is None or card not in hand.board:
+        return False
+    st.burn_select = False
+    hand.board.remove(card)
+    hand.burns.append(card)
+    st.skip_next_burn = True
+    hand.stop_text = None
+    hand.out.append(DrawRole(hand.number, seq, card.code, Role.BURN, None, hand.street + 1))
+    hand.incident(
+        seq,
+        "FLOP-TOO-MANY-CARDS",
+        Ruling.BURN,
+        f"{card.code} IS THE NEXT BURN; THE FLOP IS {' '.join(c.code for c in hand.board)}",
+    )
+    return True
