@@ -123,12 +123,13 @@ class Hand:
         zone: dict[int, int],
         seq: int,
         puck: int | None = None,
+        blinds: tuple[int | None, int] | None = None,
     ) -> Hand:
         layout: ButtonLayout | None = None
         if spec.family is Family.STUD:
             order = stud_order(dealt)
         else:
-            layout = button_layout(dealt, button if button is not None else max(dealt))
+            layout = button_layout(dealt, button if button is not None else max(dealt), blinds)
             order = list(layout.deal_order)
         seats = {s: Seat(s, stacks.get(s)) for s in order}
         hand = Hand(
@@ -153,6 +154,7 @@ class Hand:
             if st is not None:
                 seats[s].stack = st - antes.get(s, 0)
         hand._plan_initial_deal()
+        hand._check_blinds(seq)
         if hand.puck is not None and hand.button is not None and hand.puck != hand.button:
             hand._prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
         first = order[0]
@@ -166,6 +168,24 @@ class Hand:
         self.out.append(Prompt(self.number, text, seq, code))
 
     prompt = _prompt
+
+    def _check_blinds(self, seq: int) -> None:
+        """BLIND-POSITIONS: in a two-blind game the seats due for the blinds must have posted."""
+        layout, st = self.layout, self.stakes
+        if layout is None or not st.sb or not st.bb:
+            return
+        for seat, amount, name in (
+            (layout.small_blind, st.sb, "SMALL BLIND"),
+            (layout.big_blind, st.bb, "BIG BLIND"),
+        ):
+            if seat is not None and seat in self.seats and seat not in self.posts:
+                self.incident(
+                    seq,
+                    "BLIND-POSITIONS",
+                    Ruling.CORRECT_BET,
+                    f"SEAT {seat} MUST POST THE {name} ({amount}) BEFORE THE DEAL",
+                    seat=seat,
+                )
 
     def betting(self) -> bool:
         """A betting round is open (read afresh: handlers may have moved the hand on)."""

@@ -45,9 +45,15 @@ class ButtonLayout:
         return [s for s in self.deal_order if s in keep]
 
 
-def button_layout(dealt: Iterable[int], button: int) -> ButtonLayout:
+def button_layout(
+    dealt: Iterable[int], button: int, blinds: tuple[int | None, int | None] | None = None
+) -> ButtonLayout:
+    """Deal order and blind seats for a button game. `blinds` fixes (small, big) when the dead
+    button method places them (BUTTON-METHOD); otherwise they follow the button."""
     seats = sorted(set(dealt))
     order = clockwise_after(seats, button)
+    if blinds is not None and len(order) > 2:
+        return ButtonLayout(button, tuple(order), blinds[0], blinds[1])
     if len(order) == 2:
         # Heads-up: the button posts the small blind; the other player gets the first card.
         sb = button if button in order else order[1]
@@ -57,6 +63,23 @@ def button_layout(dealt: Iterable[int], button: int) -> ButtonLayout:
     first = order[0] if order else None
     second = order[1] if len(order) > 1 else None
     return ButtonLayout(button, tuple(order), first, second)
+
+
+def dead_button_next(
+    dealt: Iterable[int], last_small: int | None, last_big: int
+) -> tuple[int, tuple[int | None, int]]:
+    """BUTTON-METHOD, dead button: the big blind moves to the next player; the small blind and
+    the button follow behind it even onto empty seats (a dead small blind or dead button).
+    Returns (button, (small blind or None, big blind))."""
+    seats = sorted(set(dealt))
+    big = next_seat([s for s in seats if s != last_big], last_big)
+    assert big is not None
+    small = last_big if last_big in seats else None
+    if last_small is not None:
+        button = last_small
+    else:  # last hand's small blind was dead: the button is the seat before last big blind
+        button = (last_big - 2) % TABLE_SEATS + 1
+    return button, (small, big)
 
 
 def stud_order(dealt: Iterable[int]) -> list[int]:

@@ -16,8 +16,8 @@ from station.engine.decisions import Decision, DrawRole, Incident, Prompt, Promp
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
 from station.engine.games import Family, GameSpec, game_spec
 from station.engine.hand import Hand
-from station.engine.positions import button_layout, next_seat
-from station.engine.profiles import Profile, profile
+from station.engine.positions import button_layout, dead_button_next, next_seat
+from station.engine.profiles import ButtonMethod, Profile, profile
 from station.engine.rulebook import citation
 from station.engine.snapshot import TableSnapshot
 from station.engine.view import table_snapshot
@@ -43,6 +43,9 @@ class Table:
         self.antes: dict[int, int] = {}  # forced bets already taken in (dead money)
         self.back: str = self.registry.decks[0].back if self.registry.decks else "blue"
         self.floor_call = False
+        self.last_blinds: tuple[int | None, int] | None = None  # (small, big) of the last hand
+        self.posts_prompt = ""
+        self.last_players = 0
         self.out: list[Decision] = []
 
     # --- input --------------------------------------------------------------------------------
@@ -61,10 +64,13 @@ class Table:
             case KeyPress():
                 self._key(event, seq)
             case SeatSensor():
+                before = set(self.occupied)
                 if event.occupied:
                     self.occupied.add(event.seat)
                 else:
                     self.occupied.discard(event.seat)
+                if self.occupied != before and (hand is None or hand.result is not None):
+                    self._prompt_posts(seq)  # who posts what changes with who is seated
             case Puck():
                 self.puck = event.seat
                 if hand is not None:
@@ -108,6 +114,8 @@ class Table:
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
         self.button = event.button
+        self.last_blinds = None
+        self.last_players = 0
         self.hand = None
         self.posted, self.antes = {}, {}
         self.offset = dict(self.zone)
@@ -147,9 +155,7 @@ class Table:
             self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
             return
         self.hand_no += 1
-        button = self.button
-        if self.spec.family is not Family.STUD and button is None:
-            button = dealt[-1]
+        button, blinds = self._positions(dealt)
         self.hand = Hand.start(
             number=self.hand_no,
             spec=self.spec,
@@ -163,9 +169,25 @@ class Table:
             zone=self.zone,
             seq=seq,
             puck=self.puck,
+            blinds=blinds,
         )
         self.posted, self.antes = {}, {}
         self._absorb()
+
+    def _positions(self, dealt: list[int]) -> tuple[int | None, tuple[int | None, int] | None]:
+        """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""
+        assert self.spec is not None
+        assert self.profile is not None
+        if self.spec.family is Family.STUD:
+            return None, None
+        last = self.last_blinds
+        if last is not None and len(dealt) == 2 and self.last_players >= 3 and last[1] in dealt:
+            # BUTTON-HEADS-UP (001-RR11 §4 r3): going heads-up, the player who had the big
+            # blind most recently gets the button.
+            return last[1], None
+        if last is not None and self.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
+            return dead_button_next(dealt, last[0], last[1])
+        return (self.button if self.button is not None else dealt[-1]), None
 
     def _redeal(self, seq: int) -> None:
         """MISDEAL-PROCEDURE (product default): the same hand is redealt; forced bets stay,
@@ -217,6 +239,9 @@ class Table:
         if self.spec is not None and self.spec.family is not Family.STUD and hand.button:
             movers = [s for s in self.occupied if self.stacks.get(s, None) != 0]
             self.button = next_seat(movers, hand.button)
+            if hand.layout is not None and hand.layout.big_blind is not None:
+                self.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
+            self.last_players = len(hand.dealt)
         self._prompt_posts(hand.result.event)
 
     def _prompt_posts(self, seq: int) -> None:
@@ -226,14 +251,17 @@ class Table:
         movers = sorted(s for s in self.occupied if self.stacks.get(s, None) != 0)
         if len(movers) < 2 or self.button is None:
             return
-        layout = button_layout(movers, self.button)
+        button, blinds = self._positions(movers)
+        assert button is not None
+        layout = button_layout(movers, button, blinds)
         st = setup.stakes
         parts = [f"BUTTON SEAT {layout.button}"]
         if st.sb and layout.small_blind is not None:
             parts.append(f"SB SEAT {layout.small_blind} {st.sb}")
         if st.bb and layout.big_blind is not None:
             parts.append(f"BB SEAT {layout.big_blind} {st.bb}")
-        self.out.append(Prompt(self.hand_no + 1, " / ".join(parts), seq, PromptCode.POST))
+        self.posts_prompt = " / ".join(parts)
+        self.out.append(Prompt(self.hand_no + 1, self.posts_prompt, seq, PromptCode.POST))
 
     # --- cards and keys -----------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
             to_call=0,
             min_raise_to=None,
             max_raise_to=None,
-            next_step="NEW HAND",
+            next_step=t.posts_prompt or "NEW HAND",
             button=t.button,
             floor_call=t.floor_call,
         )
@@ -135,7 +135,9 @@ def table_snapshot(t: Table) -> TableSnapshot:
         to_call=rnd.to_call(to_act) if rnd is not None and to_act is not None else 0,
         min_raise_to=rng[0] if rng else None,
         max_raise_to=rng[1] if rng else None,
-        next_step=_next_step(hand, to_act),
+        next_step=t.posts_prompt
+        if hand.result is not None and t.posts_prompt
+        else _next_step(hand, to_act),
         stop=StopView(hand.stop_text, hand.stop_seat) if hand.stop_text else None,
         recovery=recovery,
         incidents=tuple(hand.incidents),
