@@ -1,0 +1,55 @@
+"""The emulated bet-zone board: the real board firmware over simulated zones, behind a pty
+under a stable name. Edge adapter.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from firmware_bridge import wire
+from hardware.emulator.device import EmulatedDevice, Firmware
+from hardware.emulator.faults import FaultPlan
+from hardware.emulator.sim import Zone
+from hardware.firmware.zones import BetZoneFirmware
+
+
+class EmulatedBetZones(EmulatedDevice):
+    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`."""
+
+    def __init__(
+        self,
+        link_path: Path,
+        *,
+        seats: int = 10,
+        serial: str = "ZONES-0001",
+        chips_known: bool = True,
+        faults: FaultPlan | None = None,
+        seed: int = 0,
+        version: int = wire.PROTOCOL_VERSION,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.serial = serial
+        self.version = version
+        self.chips_known = chips_known
+        self.zones = [Zone(chips_known) for _ in range(seats)]
+        super().__init__(link_path, faults=faults, seed=seed, clock=clock, name=f"zones-{serial}")
+
+    def _make_firmware(self, now_ms: int, reset_cause: int) -> Firmware:
+        return BetZoneFirmware(
+            self.serial,
+            self.store,
+            list(self.zones),
+            now_ms,
+            reset_cause,
+            self.chips_known,
+            self.log_capacity,
+            self.version,
+        )
+
+    def set_chips(self, seat: int, chips: list[int]) -> None:
+        self.call(lambda: setattr(self.zones[seat - 1], "chips", list(chips)))
+
+    def fail_zone(self, seat: int, failing: bool) -> None:
+        self.call(lambda: setattr(self.zones[seat - 1], "failing", failing))
