@@ -43,6 +43,7 @@ class Table:
         self.antes: dict[int, int] = {}  # forced bets already taken in (dead money)
         self.back: str = self.registry.decks[0].back if self.registry.decks else "blue"
         self.floor_call = False
+        self.newcomers: set[int] = set()  # seated since the setup, not yet dealt in
         self.last_blinds: tuple[int | None, int] | None = None  # (small, big) of the last hand
         self.posts_prompt = ""
         self.last_players = 0
@@ -67,8 +68,11 @@ class Table:
                 before = set(self.occupied)
                 if event.occupied:
                     self.occupied.add(event.seat)
+                    if event.seat not in before and event.seat not in self.stacks:
+                        self.newcomers.add(event.seat)
                 else:
                     self.occupied.discard(event.seat)
+                    self.newcomers.discard(event.seat)
                 if self.occupied != before and (hand is None or hand.result is not None):
                     self._prompt_posts(seq)  # who posts what changes with who is seated
             case Puck():
@@ -114,6 +118,7 @@ class Table:
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
         self.button = event.button
+        self.newcomers = set()
         self.last_blinds = None
         self.last_players = 0
         self.hand = None
@@ -150,7 +155,7 @@ class Table:
             self._redeal(seq)
             return
         self._close_unfinished(seq)
-        dealt = sorted(s for s in self.occupied if self.stacks.get(s, None) != 0)
+        dealt = sorted(s for s in self.occupied if self._entitled(s))
         if len(dealt) < 2:
             self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
             return
@@ -173,6 +178,21 @@ class Table:
         )
         self.posted, self.antes = {}, {}
         self._absorb()
+
+    def _entitled(self, seat: int) -> bool:
+        """Dealt in this hand? A seated player with chips; a new player only once he has posted
+        a big blind (BLIND-NEW-PLAYER: "post an amount equal to the big blind and be dealt in
+        immediately", or wait for the big blind)."""
+        if self.stacks.get(seat, None) == 0:
+            return False
+        if seat not in self.newcomers:
+            return True
+        assert self.setup is not None
+        due = self.setup.stakes.bb or self.setup.stakes.ante or 0
+        if self.posted.get(seat, 0) + self.antes.get(seat, 0) >= due:
+            self.newcomers.discard(seat)
+            return True
+        return False
 
     def _positions(self, dealt: list[int]) -> tuple[int | None, tuple[int | None, int] | None]:
         """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""

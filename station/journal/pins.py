@@ -1,0 +1,95 @@
+"""PINs: the policy, scrypt hashing, constant-time checking and the lockout rule. Pure (CPU only;
+no clock, file or randomness of its own: salts are passed in).
+
+- A PIN is 6 to 12 digits and not trivially guessable (one repeated digit, a straight run).
+- Stored as scrypt(N=2^14, r=8, p=1, 32 bytes) with a 16-byte per-person salt; the parameters
+  are stored beside the hash (`kdf`), so they can be raised later without breaking old PINs.
+- Lockout: the 5th consecutive failure locks the person out for 30 s; every further failure
+  doubles it (60 s, 120 s, ...) up to one hour. A success resets the count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from station.journal.exc import WeakPinError
+
+PIN_MIN_DIGITS: Final = 6
+PIN_MAX_DIGITS: Final = 12
+SALT_BYTES: Final = 16
+KDF: Final = "scrypt:n=16384,r=8,p=1,len=32"
+LOCKOUT_AFTER: Final = 5
+LOCKOUT_BASE_S: Final = 30.0
+LOCKOUT_MAX_S: Final = 3600.0
+_KDF_RE = re.compile(r"^scrypt:n=(\d+),r=(\d+),p=(\d+),len=(\d+)$")
+_DIGITS = "0123456789"
+
+
+def check_pin_policy(pin: str) -> None:
+    """Raise WeakPinError when the PIN may not be used. The message never contains the PIN."""
+    if not pin.isascii() or not pin.isdigit():
+        raise WeakPinError("a PIN is digits only")
+    if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
+        raise WeakPinError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
+    if len(set(pin)) == 1:
+        raise WeakPinError("a PIN may not repeat one digit")
+    if pin in _DIGITS * 2 or pin in _DIGITS[::-1] * 2:
+        raise WeakPinError("a PIN may not be a straight run of digits")
+
+
+def hash_pin(pin: str, salt: bytes, kdf: str = KDF) -> bytes:
+    m = _KDF_RE.match(kdf)
+    if m is None:
+        raise ValueError(f"unknown key-derivation setting {kdf!r}")
+    n, r, p, length = (int(g) for g in m.groups())
+    derived: bytes = hashlib.scrypt(
+        pin.encode("ascii", "replace"),
+        salt=salt,
+        n=n,
+        r=r,
+        p=p,
+        dklen=length,
+        maxmem=256 * n * r + (1 << 20),
+    )
+    return derived
+
+
+def pin_matches(pin: str, salt: bytes, pin_hash: bytes, kdf: str) -> bool:
+    """Constant-time comparison of the derived key with the stored one."""
+    return hmac.compare_digest(hash_pin(pin, salt, kdf), pin_hash)
+
+
+def credential_digest(kdf: str, salt: bytes, pin_hash: bytes) -> str:
+    """Binds a people-table credential to its journal row. Without the salt (which is not in the
+    journal) the digest does not help anybody guess the PIN."""
+    return hashlib.sha256(kdf.encode() + b"\0" + salt + b"\0" + pin_hash).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Failures:
+    """A person's consecutive failed PINs since their last success."""
+
+    count: int = 0
+    last_at_ns: int = 0  # monotonic time of the last failure
+    boot_id: str = ""  # the monotonic time line `last_at_ns` belongs to
+
+
+def lockout_s(count: int) -> float:
+    """How long `count` consecutive failures lock a person out (0 below the threshold)."""
+    if count < LOCKOUT_AFTER:
+        return 0.0
+    return min(LOCKOUT_BASE_S * float(2 ** (count - LOCKOUT_AFTER)), LOCKOUT_MAX_S)
+
+
+def locked_for_s(failures: Failures, now_ns: int, boot_id: str, boot_start_ns: int) -> float:
+    """Seconds of lockout left now. A lockout begun in an earlier boot cannot be measured on
+    this boot's monotonic clock, so it runs again in full from the start of this boot."""
+    duration = lockout_s(failures.count)
+    if duration == 0.0:
+        return 0.0
+    start_ns = failures.last_at_ns if failures.boot_id == boot_id else boot_start_ns
+    return max(0.0, start_ns / 1e9 + duration - now_ns / 1e9)

@@ -1,0 +1,79 @@
+"""Indexed look-ups in the journal for recall, incidents and the lockout count. Edge adapter
+(reads the journal's SQLite file through its one connection).
+
+Each query uses one of the indexes of migration 0001 (`(hand, seq)`, `(code, seq)`,
+`(actor, seq)`, `(boot_id, seq)`), so looking up one hand, one person's attempts or the last 100
+hand ends stays quick however long the journal grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from station.journal.codes import Code
+from station.journal.rows import COLUMNS, LogRow
+from station.journal.store import Journal
+
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM log"
+
+
+def rows_of_hands(journal: Journal, hands: Iterable[int]) -> list[LogRow]:
+    wanted = sorted(set(hands))
+    if not wanted:
+        return []
+    found = journal.conn.execute(
+        f"{_SELECT} WHERE hand IN ({', '.join('?' * len(wanted))}) ORDER BY seq", wanted
+    ).fetchall()
+    return [LogRow.from_tuple(t) for t in found]
+
+
+def rows_of_actor(journal: Journal, actor: str, codes: Iterable[str]) -> list[LogRow]:
+    wanted = sorted(set(codes))
+    found = journal.conn.execute(
+        f"{_SELECT} WHERE actor = ? AND code IN ({', '.join('?' * len(wanted))}) ORDER BY seq",
+        [actor, *wanted],
+    ).fetchall()
+    return [LogRow.from_tuple(t) for t in found]
+
+
+def ended_hands(journal: Journal, last: int | None = None) -> list[tuple[int, int]]:
+    """(hand, seq of its last hand_end row) for finished hands, oldest first; `last` keeps
+    only the most recent ones."""
+    sql = (
+        "SELECT hand, MAX(seq) FROM log WHERE code = ? AND hand > 0 GROUP BY hand "
+        "ORDER BY MAX(seq) DESC"
+    )
+    params: list[Any] = [Code.DECISION_HAND_END.value]
+    if last is not None:
+        sql += " LIMIT ?"
+        params.append(last)
+    found = journal.conn.execute(sql, params).fetchall()
+    return sorted((int(h), int(s)) for h, s in found)
+
+
+def latest(journal: Journal, codes: Iterable[str], before_seq: int) -> LogRow | None:
+    """The last row of one of `codes` before `before_seq`."""
+    best: LogRow | None = None
+    for code in set(codes):
+        found = journal.conn.execute(
+            f"{_SELECT} WHERE code = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+            (code, before_seq),
+        ).fetchone()
+        if found is not None and (best is None or int(found[0]) > best.seq):
+            best = LogRow.from_tuple(found)
+    return best
+
+
+def count(journal: Journal, code: str, hand: int) -> int:
+    found = journal.conn.execute(
+        "SELECT COUNT(*) FROM log WHERE hand = ? AND code = ?", (hand, code)
+    ).fetchone()
+    return int(found[0])
+
+
+def first_row_of_boot(journal: Journal, boot_id: str) -> LogRow | None:
+    found = journal.conn.execute(
+        f"{_SELECT} WHERE boot_id = ? ORDER BY seq LIMIT 1", (boot_id,)
+    ).fetchone()
+    return None if found is None else LogRow.from_tuple(found)

@@ -1,0 +1,277 @@
+"""The recorder: the only way input events reach the rules engine on a live table, and the
+replay that rebuilds the station after a restart. Application service over the journal (edge).
+
+`record(event, actor=, role=, at=)` feeds the engine and commits the input row together with
+every row it derives (the decisions, a `table.hand_start` when a hand begins, an engine fault)
+in ONE transaction, and only then tells the sinks. The engine is fed the event decoded back from
+the journaled payload and `seq` = the input row's sequence number, so replay sees byte for byte
+what the live run saw.
+
+`recover()` replays every journaled input through a fresh table, checks that each derived row
+it re-derives equals the one in the journal, rebuilds the operational state (CALL FLOOR, tilts,
+mode, sessions) by folding every row, and checks the hash chain on the way; then it journals the
+boot and the recovery. A mismatch or a chain problem is logged as an error and journaled as a
+critical tilt; `strict=True` also raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from station import __version__
+from station.engine.cards import DeckRegistry
+from station.engine.decisions import Decision
+from station.engine.events import InputEvent
+from station.engine.snapshot import TableSnapshot
+from station.journal.clock import parse_utc
+from station.journal.codes import (
+    INPUT_CODE_BY_TYPE,
+    INPUT_CODES,
+    STATION_ACTOR,
+    ActorRole,
+    Code,
+    TiltCode,
+)
+from station.journal.decode import END_PAYLOAD, input_from_dict
+from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
+from station.journal.ops import OpState, OpsTracker
+from station.journal.replay import Mismatch, Replay, derive
+from station.journal.rows import Entry, LogRow
+from station.journal.store import Journal
+from station.journal.verify import Problem
+from station.runner import TableRunner
+from station.session_format import event_to_dict
+
+log = logging.getLogger(__name__)
+
+DecisionSink = Callable[[int, Decision], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    boot_seq: int  # the station.boot row of this start
+    rows: int  # rows read
+    inputs: int  # input events replayed
+    last_input_seq: int
+    duration_s: float
+    down_s: float | None  # wall time since the last row before this boot
+    mismatches: tuple[Mismatch, ...]  # the first replay.MAX_REPORTED
+    mismatch_count: int
+    chain: Problem | None
+    quick_check: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch_count == 0 and self.chain is None and not self.quick_check
+
+
+class Recorder:
+    """Wraps a TableRunner: the engine, fed only through the journal. Call `recover()` once
+    before the first `record()` (on a new journal it returns at once)."""
+
+    def __init__(self, journal: Journal, *, registry: DeckRegistry | None = None) -> None:
+        self.journal = journal
+        self.registry = registry
+        self.runner = TableRunner(registry)
+        self.ops = OpsTracker()
+        self.sinks: list[DecisionSink] = []  # told after the commit, never before
+        self.last_recovery: RecoveryReport | None = None
+        self.last_input_seq = 0  # the input row of the last record() / finish()
+        self._hand = 0
+        self._recovered = False
+        self._broken: str | None = None  # the engine is ahead of the journal
+        self._foreign: str | None = None  # another process fed input into this journal
+        journal.subscribe(self._on_row)
+
+    # --- live ---------------------------------------------------------------------------------
+
+    def record(
+        self, event: InputEvent, *, actor: str, role: ActorRole, at: float | None
+    ) -> list[Decision]:
+        """Journal one input event and everything the engine derives from it, then return the
+        decisions (committed). Runner sinks are not used: attach display sinks to `sinks`."""
+        payload = event_to_dict(event, at)
+        fed, fed_at = input_from_dict(payload)
+        return self._record(payload, fed, fed_at, actor, role)
+
+    def finish(self, *, actor: str, role: ActorRole) -> list[Decision]:
+        """Journal the end of input (Table.finish), e.g. when a table closes."""
+        return self._record(dict(END_PAYLOAD), None, None, actor, role)
+
+    def _record(
+        self,
+        payload: dict[str, Any],
+        fed: InputEvent | None,
+        at: float | None,
+        actor: str,
+        role: ActorRole,
+    ) -> list[Decision]:
+        if not self._recovered:
+            raise JournalWriteError("recover() the journal before recording")
+        for problem in (self._broken, self._foreign):
+            if problem is not None:
+                raise JournalWriteError(f"recorder out of step ({problem}): recover() again")
+        code = INPUT_CODE_BY_TYPE[payload["type"]]
+        with self.journal.transaction() as txn:
+            seq = txn.next_seq
+            self._broken = "the engine was fed but the journal did not commit"
+            entries, decisions, hand = derive(self.runner, fed, seq, at, self._hand)
+            txn.add(Entry(code, payload, actor, role, hand=hand))
+            for entry in entries:
+                txn.add(entry)
+        self._broken = None
+        self._hand = hand
+        self.last_input_seq = seq
+        if entries and entries[0].code == Code.ENGINE_FAULT:
+            log.error("rules engine fault on input seq %d: %s", seq, entries[0].payload["error"])
+        for decision in decisions:
+            for sink in self.sinks:
+                sink(seq, decision)
+        return decisions
+
+    def snapshot(self) -> TableSnapshot:
+        """The engine's snapshot, with CALL FLOOR as the journal holds it."""
+        snap = self.runner.snapshot()
+        held = self.ops.floor_call is not None
+        return snap if snap.floor_call == held else replace(snap, floor_call=held)
+
+    def op_state(self) -> OpState:
+        return self.ops.state()
+
+    def _on_row(self, row: LogRow, own: bool) -> None:
+        if not own and row.code in INPUT_CODES:
+            self._foreign = f"another process fed input seq {row.seq}"
+            log.error("another process fed input seq %d into this station's journal", row.seq)
+        self.ops.apply(row)
+
+    # --- restart ------------------------------------------------------------------------------
+
+    def recover(self, *, strict: bool = False) -> tuple[TableRunner, int]:
+        """Rebuild engine and operational state from the journal. Returns (runner, seq of the
+        journal head afterwards). Details are in `last_recovery`.
+
+        The pass over the journal only reads; everything recovery has to say (boot, tilts for
+        what it found, the recovery itself) is appended afterwards in one transaction, so a kill
+        during recovery leaves the journal as it found it."""
+        clock = self.journal.clock
+        started_ns = clock.monotonic_ns()
+        quick = tuple(self.journal.quick_check())
+        replay = Replay(self.registry, self.journal.station_id)
+        try:
+            head_seq, _ = self.journal.head()
+            last = self.journal.row(head_seq)
+            for row in self.journal.rows():  # streamed: the journal may be far bigger than RAM
+                replay.row(row)
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(quick, exc) from exc
+        replay.finish()
+        down_s = None
+        if last is not None:
+            down_s = round((clock.utc() - parse_utc(last.recorded_utc)).total_seconds(), 3)
+        walk_problem = replay.chain.problem  # the anchor is compared (and recorded) by the store
+        chain_problem = replay.chain.finish(self.journal.anchor())
+        duration_s = round((clock.monotonic_ns() - started_ns) / 1e9, 3)
+        runner = replay.runner
+        self.runner, self.ops, self._hand = runner, replay.ops, replay.hand
+        self._recovered, self._broken, self._foreign = True, None, None
+        report = RecoveryReport(
+            0, replay.rows, replay.inputs, replay.last_input, duration_s, down_s,
+            tuple(replay.mismatches), replay.count, chain_problem, quick,
+        )  # fmt: skip
+        try:
+            boot_seq = self._journal_recovery(report, head_seq, walk_problem)
+        except JournalWriteError as exc:
+            if not quick:
+                raise
+            raise _damaged(quick, exc) from exc
+        self.last_recovery = report = replace(report, boot_seq=boot_seq)
+        if strict and not report.ok:
+            first = report.mismatches[0].seq if report.mismatches else None
+            seq = chain_problem.seq if chain_problem is not None else first
+            raise RecoveryMismatchError(_describe(report), seq)
+        return runner, self.journal.head()[0]
+
+    def _journal_recovery(
+        self, report: RecoveryReport, head_seq: int, walk_problem: Problem | None
+    ) -> int:
+        entries = [
+            Entry(
+                Code.BOOT,
+                {"version": __version__, "previous_head_seq": head_seq, "down_s": report.down_s},
+                STATION_ACTOR,
+                ActorRole.STATION,
+            )
+        ]
+        if report.mismatch_count:
+            first = report.mismatches[0]
+            log.error(
+                "REPLAY MISMATCH: %d derived row(s) differ, first at seq %d (%s)",
+                report.mismatch_count,
+                first.seq,
+                first.text,
+            )
+            detail = f"{report.mismatch_count} row(s), first at seq {first.seq}"
+            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, detail, first.seq))
+        if walk_problem is not None or report.quick_check:
+            text = walk_problem.text if walk_problem else report.quick_check[0].splitlines()[-1]
+            log.error("JOURNAL INTEGRITY: %s", text)
+            seq = walk_problem.seq if walk_problem else None
+            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], seq))
+        entries.append(
+            Entry(
+                Code.RECOVERED,
+                {
+                    "inputs": report.inputs,
+                    "last_input_seq": report.last_input_seq,
+                    "rows": report.rows,
+                    "duration_s": report.duration_s,
+                    "down_s": report.down_s,
+                    "mismatches": report.mismatch_count,
+                    "chain_ok": report.chain is None,
+                    "quick_check_ok": not report.quick_check,
+                },
+                STATION_ACTOR,
+                ActorRole.STATION,
+                hand=self._hand,
+            )
+        )
+        rows = self.journal.append(entries)
+        log.info(
+            "recovered %d input(s) up to seq %d in %.3f s (down %s s)",
+            report.inputs,
+            report.last_input_seq,
+            report.duration_s,
+            report.down_s,
+        )
+        return next(r.seq for r in rows if r.code == Code.BOOT)
+
+
+def _tilt(code: TiltCode, detail: str, seq: int | None) -> Entry:
+    payload = {"tilt": code.value, "detail": detail, "seq": seq}
+    return Entry(Code.TILT_RAISED, payload, STATION_ACTOR, ActorRole.STATION)
+
+
+def _damaged(quick: tuple[str, ...], exc: Exception) -> IntegrityError:
+    """The file itself is damaged: nothing can be recorded, so play must stop (the daemon shows
+    the tilt without a journal row) until a technician restores or replaces the journal."""
+    first = quick[0].splitlines()[-1] if quick else str(exc)
+    log.critical("JOURNAL DAMAGED, NOTHING CAN BE RECORDED: %s", first)
+    return IntegrityError(f"the journal file is damaged: {first}")
+
+
+def _describe(report: RecoveryReport) -> str:
+    parts = []
+    if report.chain is not None:
+        parts.append(f"chain: {report.chain.text}")
+    if report.mismatch_count:
+        first = report.mismatches[0]
+        parts.append(
+            f"{report.mismatch_count} replay mismatch(es), first at seq {first.seq}: {first.text}"
+        )
+    if report.quick_check:
+        parts.append("quick_check: " + "; ".join(report.quick_check[:3]))
+    return "; ".join(parts)

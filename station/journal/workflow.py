@@ -1,0 +1,122 @@
+"""The incident workflow: rule, review, close, each with a credential, each one journal
+transaction. Edge adapter over the journal.
+
+- rule: a floor person; the incident is open, or ruled and not yet reviewed (a new ruling
+  amends the old one; both stay on record). The step records the ruling text, the camera and
+  its time window, and whether the ruling was asked for before the next deal.
+- review: a floor person or an admin who is neither the dealer logged in when the incident
+  happened nor anyone who ruled on it.
+- close: a floor person or an admin, after the review.
+The state is folded inside the write transaction, so two people acting at once cannot both
+move the same incident.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from station.journal.codes import ActorRole, Code, IncidentState
+from station.journal.exc import TransitionError, UnknownIncidentError
+from station.journal.incidents import FOLD_CODES, IncidentRecord, fold_incidents
+from station.journal.people import Authenticated
+from station.journal.rows import LogRow
+from station.journal.store import Journal, Txn
+
+log = logging.getLogger(__name__)
+
+RULE_ROLES: Final = frozenset({ActorRole.FLOOR})
+REVIEW_ROLES: Final = frozenset({ActorRole.FLOOR, ActorRole.ADMIN})
+CLOSE_ROLES: Final = frozenset({ActorRole.FLOOR, ActorRole.ADMIN})
+
+
+def incidents(journal: Journal) -> dict[int, IncidentRecord]:
+    return fold_incidents(journal.rows(codes=FOLD_CODES))
+
+
+def incident(journal: Journal, incident_id: int) -> IncidentRecord:
+    found = incidents(journal).get(incident_id)
+    if found is None:
+        raise UnknownIncidentError(f"no incident {incident_id}")
+    return found
+
+
+def _current(txn: Txn, journal: Journal, incident_id: int) -> IncidentRecord:
+    del txn  # the fold reads inside the caller's write transaction
+    return incident(journal, incident_id)
+
+
+def rule(
+    journal: Journal,
+    incident_id: int,
+    who: Authenticated,
+    text: str,
+    *,
+    camera: str = "",
+    asked_before_next_deal: bool | None = None,
+) -> LogRow:
+    if who.role not in RULE_ROLES:
+        raise TransitionError(f"{who.person} is {who.role.value}: only a floor person rules")
+    if not text.strip():
+        raise TransitionError("a ruling needs its text")
+    with journal.transaction() as txn:
+        rec = _current(txn, journal, incident_id)
+        if rec.state not in (IncidentState.OPEN, IncidentState.RULED):
+            raise TransitionError(f"incident {incident_id} is {rec.state.value}: too late to rule")
+        start, end = rec.camera_window()
+        asked = (
+            rec.asked_before_next_deal()
+            if asked_before_next_deal is None
+            else asked_before_next_deal
+        )
+        row = txn.add(
+            who.entry(
+                Code.INCIDENT_RULED,
+                {
+                    "incident": incident_id,
+                    "ruling": text.strip(),
+                    "camera": camera,
+                    "window_start_utc": start,
+                    "window_end_utc": end,
+                    "asked_before_next_deal": asked,
+                    "amends": rec.ruling.seq if rec.ruling else None,
+                },
+                hand=rec.hand,
+            )
+        )
+    log.info("incident %d ruled by %s", incident_id, who.person)
+    return row
+
+
+def review(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+    if who.role not in REVIEW_ROLES:
+        raise TransitionError(f"{who.person} is {who.role.value}: a review needs floor or admin")
+    with journal.transaction() as txn:
+        rec = _current(txn, journal, incident_id)
+        if rec.state is not IncidentState.RULED:
+            raise TransitionError(
+                f"incident {incident_id} is {rec.state.value}: only a ruled incident is reviewed"
+            )
+        if who.person == rec.dealer:
+            raise TransitionError(f"{who.person} dealt this hand and may not review it")
+        if any(r.person == who.person for r in rec.rulings):
+            raise TransitionError(f"{who.person} ruled on this incident and may not review it")
+        payload = {"incident": incident_id, "note": note}
+        row = txn.add(who.entry(Code.INCIDENT_REVIEWED, payload, hand=rec.hand))
+    log.info("incident %d reviewed by %s", incident_id, who.person)
+    return row
+
+
+def close(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+    if who.role not in CLOSE_ROLES:
+        raise TransitionError(f"{who.person} is {who.role.value}: closing needs floor or admin")
+    with journal.transaction() as txn:
+        rec = _current(txn, journal, incident_id)
+        if rec.state is not IncidentState.REVIEWED:
+            raise TransitionError(
+                f"incident {incident_id} is {rec.state.value}: only a reviewed incident is closed"
+            )
+        payload = {"incident": incident_id, "note": note}
+        row = txn.add(who.entry(Code.INCIDENT_CLOSED, payload, hand=rec.hand))
+    log.info("incident %d closed by %s", incident_id, who.person)
+    return row
