@@ -33,7 +33,7 @@ from station.engine.decisions import (
 from station.engine.events import Key, KeyPress, Stakes, VerbalAction
 from station.engine.games import Family, GameSpec, Structure
 from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
-from station.engine.pots import build_pots, uncalled
+from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.profiles import Profile
 from station.engine.recovery import Expect
 from station.engine.rulebook import citation
@@ -102,6 +102,10 @@ class Hand:
     puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
     street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
+    runs: int = 1  # RIT: the remaining board is dealt this many times
+    run_from: int = 0  # RIT: first street dealt again for every board
+    shared_board: list[Card] = field(default_factory=list)
+    boards: list[list[Card]] = field(default_factory=list)  # finished boards of earlier runs
     last_draw_seq: int = 0
     state: irregular.State = field(default_factory=irregular.State)
     out: list[Decision] = field(default_factory=list)
@@ -593,8 +597,15 @@ class Hand:
 
     def _next_street(self, seq: int) -> None:
         if self.street >= self.spec.rounds - 1:
-            self._showdown(seq)
-            return
+            if len(self.boards) + 1 < self.runs:
+                # RIT (004-GN r204): the next board is dealt the same way, from the same street.
+                self.boards.append(list(self.board))
+                self.board = list(self.shared_board)
+                self.street = self.run_from - 1
+                self._prompt(seq, f"BOARD {len(self.boards) + 1}:", PromptCode.INFO)
+            else:
+                self._showdown(seq)
+                return
         self.street += 1
         rec = self.state.recovery
         if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
@@ -854,6 +865,8 @@ class Hand:
                 self.muck(seat, seq)
             case Key.DRAW if seat is not None:
                 self.request_draw(seat, k.count or 0, k.cards, seq)
+            case Key.RUN_IT:
+                self.run_it(k.count or 1, seq)
             case _:
                 irregular.key(self, k, seat, seq)
 
@@ -913,6 +926,26 @@ class Hand:
         if self.phase is Phase.SHOWDOWN:
             self.try_resolve(seq)
 
+    def run_it(self, count: int, seq: int) -> None:
+        """RUN_IT n: deal the rest of the board n times (004-GN r203-r211; 001-RR11 §14 r17
+        "deal twice"): allowed when a player is all-in and no action is pending."""
+        cards_out = any(role is not Role.BURN for _, role, _ in self.street_log)
+        if (
+            self.spec.family is not Family.FLOP
+            or count < 2
+            or self.runs > 1
+            or not self.round_skippable()
+            or self.phase is not Phase.STREET
+            or cards_out
+            or self.street == 0
+        ):
+            irregular.unexpected_key(self, Key.RUN_IT, None, seq)
+            return
+        self.runs = count
+        self.run_from = self.street
+        self.shared_board = list(self.board)
+        self._prompt(seq, f"RUN IT {count} TIMES: DEAL BOARD 1", PromptCode.INFO)
+
     def contenders(self) -> list[int]:
         return [s for s in self.in_hand() if s not in self.mucked]
 
@@ -940,12 +973,22 @@ class Hand:
         live = self.in_hand()
         pots = build_pots(contrib, live, sum(self.dead.values()))
         contenders = set(self.contenders()) or set(live)
-        reader = Reader.of(self.spec, self.hands_for_showdown(), self.board)
-        awards = award_pots(pots, contenders, reader, profile=self.profile, button=self.button)
+        boards = [*self.boards, self.board] if self.boards else [self.board]
         results: list[PotResult] = []
-        for a in awards:
-            results.append(PotResult(a.pot.amount, a.pot.eligible, dict(a.won)))
-            for s, chips in a.won.items():
+        for pot in pots:
+            won: dict[int, int] = {}
+            share, odd = divmod(pot.amount, len(boards))
+            for i, board in enumerate(boards):
+                # CHIP-ODD-RUN-IT-TWICE (004-GN r211): the extra chip goes to the main board.
+                part = Pot(share + (odd if i == 0 else 0), pot.eligible)
+                reader = Reader.of(self.spec, self.hands_for_showdown(), board)
+                (a,) = award_pots(
+                    [part], contenders, reader, profile=self.profile, button=self.button
+                )
+                for s, chips in a.won.items():
+                    won[s] = won.get(s, 0) + chips
+            results.append(PotResult(pot.amount, pot.eligible, won))
+            for s, chips in won.items():
                 payouts[s] = payouts.get(s, 0) + chips
         self._finish(seq, tuple(results), payouts, void=False)
 
@@ -972,10 +1015,13 @@ class Hand:
             for s in self.dealt
             if s in self.tabled and not self.seats[s].folded
         }
+        all_boards = [*self.boards, self.board] if self.boards else []
+        first = all_boards[0] if all_boards else self.board
         self.result = HandEnd(
             hand=self.number,
             event=seq,
-            board=tuple(c.code for c in self.board),
+            board=tuple(c.code for c in first),
+            boards=tuple(tuple(c.code for c in b) for b in all_boards),
             pots=pots,
             payouts=payouts,
             void=void,
