@@ -16,7 +16,13 @@ from station.engine.decisions import Decision, DrawRole, Incident, Prompt, Promp
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
 from station.engine.games import Family, GameSpec, game_spec
 from station.engine.hand import Hand
-from station.engine.positions import button_layout, dead_button_next, next_seat
+from station.engine.positions import (
+    TABLE_SEATS,
+    button_layout,
+    clockwise_after,
+    dead_button_next,
+    next_seat,
+)
 from station.engine.profiles import ButtonMethod, Profile, profile
 from station.engine.rulebook import citation
 from station.engine.snapshot import TableSnapshot
@@ -44,6 +50,7 @@ class Table:
         self.back: str = self.registry.decks[0].back if self.registry.decks else "blue"
         self.floor_call = False
         self.newcomers: set[int] = set()  # seated since the setup, not yet dealt in
+        self.missed: dict[int, set[str]] = {}  # BLIND-MISSED: seat -> {"sb", "bb"} passed by
         self.last_blinds: tuple[int | None, int] | None = None  # (small, big) of the last hand
         self.posts_prompt = ""
         self.last_players = 0
@@ -75,6 +82,8 @@ class Table:
                     self.newcomers.discard(event.seat)
                 if self.occupied != before and (hand is None or hand.result is not None):
                     self._prompt_posts(seq)  # who posts what changes with who is seated
+                    if event.occupied and self.missed.get(event.seat):
+                        self._prompt_missed(event.seat, seq)
             case Puck():
                 self.puck = event.seat
                 if hand is not None:
@@ -119,6 +128,7 @@ class Table:
         self.occupied = set(event.seats)
         self.button = event.button
         self.newcomers = set()
+        self.missed = {}
         self.last_blinds = None
         self.last_players = 0
         self.hand = None
@@ -155,12 +165,14 @@ class Table:
             self._redeal(seq)
             return
         self._close_unfinished(seq)
-        dealt = sorted(s for s in self.occupied if self._entitled(s))
+        dealt = self._dealt_in()
         if len(dealt) < 2:
             self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
             return
         self.hand_no += 1
         button, blinds = self._positions(dealt)
+        self._note_missed_blinds(dealt, button, blinds)
+        posts, dead = self._split_missed_posts(dealt)
         self.hand = Hand.start(
             number=self.hand_no,
             spec=self.spec,
@@ -169,8 +181,8 @@ class Table:
             dealt=dealt,
             stacks={s: self.stacks.get(s) for s in dealt},
             button=button,
-            posts={s: a for s, a in self.posted.items() if a > 0},
-            antes={s: a for s, a in self.antes.items() if a > 0},
+            posts=posts,
+            antes=dead,
             zone=self.zone,
             seq=seq,
             puck=self.puck,
@@ -179,18 +191,89 @@ class Table:
         self.posted, self.antes = {}, {}
         self._absorb()
 
-    def _entitled(self, seat: int) -> bool:
+    def _dealt_in(self, *, commit: bool = True) -> list[int]:
+        """Seats dealt in: entitled players, plus a waiting player whom the big blind reaches
+        (BLIND-NEW-PLAYER, BLIND-MISSED: "wait for the big blind"). `commit` records that a
+        waiting player came in; without it this only looks ahead (for the posting prompt)."""
+        dealt = sorted(s for s in self.occupied if self._entitled(s, commit=commit))
+        if self.spec is None or self.spec.family is Family.STUD or len(dealt) < 2:
+            return dealt
+        waiting = sorted(
+            s for s in self.occupied if s not in dealt and self.stacks.get(s, None) != 0
+        )
+        for seat in waiting:
+            trial = sorted({*dealt, seat})
+            button, blinds = self._positions(trial)
+            if button is not None and button_layout(trial, button, blinds).big_blind == seat:
+                if commit:
+                    self.newcomers.discard(seat)
+                    self.missed.pop(seat, None)
+                dealt = trial
+        return dealt
+
+    def _note_missed_blinds(
+        self, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+    ) -> None:
+        """BLIND-MISSED: an away player (chips on the table, seat empty) whom a blind passes
+        owes it when he comes back."""
+        last = self.last_blinds
+        if last is None or button is None:
+            return
+        layout = button_layout(dealt, button, blinds)
+        away = [s for s, st in self.stacks.items() if st != 0 and s not in self.occupied]
+        for name, before, now in (
+            ("sb", last[0], layout.small_blind),
+            ("bb", last[1], layout.big_blind),
+        ):
+            if before is None or now is None:
+                continue
+            passed = clockwise_after(range(1, TABLE_SEATS + 1), before)
+            passed = passed[: passed.index(now)] if now in passed else []
+            for seat in away:
+                if seat in passed:
+                    self.missed.setdefault(seat, set()).add(name)
+
+    def _split_missed_posts(self, dealt: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """(live posts, dead money) at the deal. A player making up missed blinds posts them
+        all: the big blind is live, the rest is dead (BLIND-MISSED; GN: only the big blind is
+        live, D51, which is the same split here)."""
+        assert self.setup is not None
+        bb = self.setup.stakes.bb or 0
+        posts = {s: a for s, a in self.posted.items() if a > 0}
+        dead = {s: a for s, a in self.antes.items() if a > 0}
+        for seat in dealt:
+            if self.missed.pop(seat, None) and posts.get(seat, 0) > bb:
+                dead[seat] = dead.get(seat, 0) + posts[seat] - bb
+                posts[seat] = bb
+        return posts, dead
+
+    def _prompt_missed(self, seat: int, seq: int) -> None:
+        assert self.setup is not None
+        st = self.setup.stakes
+        owed = (st.bb or 0) + (st.sb or 0 if "sb" in self.missed[seat] else 0)
+        self.out.append(
+            Prompt(
+                self.hand_no + 1,
+                f"SEAT {seat} MISSED THE BLINDS: POST {owed} ({st.bb} LIVE) OR WAIT FOR THE BIG "
+                "BLIND",
+                seq,
+                PromptCode.POST,
+            )
+        )
+
+    def _entitled(self, seat: int, *, commit: bool = True) -> bool:
         """Dealt in this hand? A seated player with chips; a new player only once he has posted
         a big blind (BLIND-NEW-PLAYER: "post an amount equal to the big blind and be dealt in
         immediately", or wait for the big blind)."""
         if self.stacks.get(seat, None) == 0:
             return False
-        if seat not in self.newcomers:
+        if seat not in self.newcomers and not self.missed.get(seat):
             return True
         assert self.setup is not None
         due = self.setup.stakes.bb or self.setup.stakes.ante or 0
         if self.posted.get(seat, 0) + self.antes.get(seat, 0) >= due:
-            self.newcomers.discard(seat)
+            if commit:
+                self.newcomers.discard(seat)
             return True
         return False
 
@@ -257,7 +340,15 @@ class Table:
         self.offset = {s: self.zone.get(s, 0) for s in set(self.zone) | set(hand.seats)}
         self.posted, self.antes = {}, {}
         if self.spec is not None and self.spec.family is not Family.STUD and hand.button:
-            movers = [s for s in self.occupied if self.stacks.get(s, None) != 0]
+            # The button moves to the next player who will be dealt in: it passes players who
+            # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
+            movers = [
+                s
+                for s in self.occupied
+                if self.stacks.get(s, None) != 0
+                and s not in self.newcomers
+                and not self.missed.get(s)
+            ]
             self.button = next_seat(movers, hand.button)
             if hand.layout is not None and hand.layout.big_blind is not None:
                 self.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
@@ -268,7 +359,7 @@ class Table:
         spec, setup = self.spec, self.setup
         if spec is None or setup is None or spec.family is Family.STUD:
             return
-        movers = sorted(s for s in self.occupied if self.stacks.get(s, None) != 0)
+        movers = self._dealt_in(commit=False)
         if len(movers) < 2 or self.button is None:
             return
         button, blinds = self._positions(movers)
