@@ -172,13 +172,18 @@ class BettingRound:
             return False
         if s.stack is not None and s.stack <= self.max_bet - s.bet:
             return False  # calling already puts it all in
-        if not any(o.live for o in self.seats if o is not s):
-            return False  # everyone else is all-in: there is nobody to raise
+        if not any(self._could_call_more(o) for o in self.seats if o is not s):
+            return False  # every other player is all-in or covered: nobody could call a raise
         if not s.acted:
             return True
         if self.full_raises > s.full_seen:
             return True
         return self.profile.aggregate_short_allins and self.max_bet - s.level >= self._full_step()
+
+    def _could_call_more(self, o: Seat) -> bool:
+        """Could this player put in more than the current wager (and so answer a raise)?"""
+        cap = o.cap_total()
+        return o.live and (cap is None or cap > self.max_bet)
 
     def _opponents_cap(self, s: Seat) -> int | None:
         """The most any other live seat can put in this round; None when a stack is unknown.
@@ -207,7 +212,7 @@ class BettingRound:
             return base + self.bet_size  # the opening bet, or completing a bring-in
         if (
             self.short_level is not None
-            and not s.acted
+            and (not s.acted or self.full_raises > s.full_seen)
             and self.profile.limit_short_allin_option is ShortAllinOption.COMPLETE
         ):
             # Facing an all-in of less than half a bet, an unacted player may complete it to
@@ -229,17 +234,12 @@ class BettingRound:
             return None
         s = self._by_seat[seat]
         cap = s.cap_total()
-        opp = self._opponents_cap(s)
         if self.structure is Structure.FIXED_LIMIT:
             target = self._limit_target(s)
-            if opp is not None and self.max_bet < opp < target:
-                target = opp
             if cap is not None and cap < target:
                 return cap, cap
             return target, target
         low = self.max_bet + self._full_step() if self.max_bet else self.bet_size
-        if opp is not None and self.max_bet < opp < low:
-            low = opp
         high: int | None = cap
         if self.structure is Structure.POT_LIMIT:
             pl = self.pot_limit_max(seat)
@@ -322,8 +322,6 @@ class BettingRound:
         m = self.max_bet
         target = self._limit_target(s)
         opp = self._opponents_cap(s)
-        if opp is not None and m < opp < target:
-            target = opp
         kind = WagerKind.BET if not self.opened and m == 0 else WagerKind.RAISE
         if not self.opened and m > 0:
             kind = WagerKind.COMPLETE
@@ -351,7 +349,9 @@ class BettingRound:
                     m,
                 ),
             )
-        if total == target:
+        if total == target or (opp is not None and opp <= total < target):
+            # A wager that covers everything every opponent can still put in is as good as a
+            # full raise: nobody can call more, any excess would come back uncalled.
             return self._book(s, kind, total, allin, full=True)
         if total < target:
             if allin:
@@ -432,8 +432,6 @@ class BettingRound:
         high = rng[1]
         full_min = m + self._full_step() if m else self.bet_size  # BET-NL-MIN-RAISE / -MIN-BET
         opp = self._opponents_cap(s)
-        if opp is not None and m < opp < full_min:
-            full_min = opp
         if high is not None and total > high and not allin:
             return self._book(
                 s,
@@ -447,7 +445,7 @@ class BettingRound:
                     high,
                 ),
             )
-        if total >= full_min:
+        if total >= full_min or (opp is not None and opp <= total):
             return self._book(s, kind, total, allin, full=True)
         if allin:
             return self._book(s, kind, total, True, full=False, short=True)

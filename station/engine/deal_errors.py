@@ -58,6 +58,23 @@ def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
     return False
 
 
+def must_settle_at_next_card(hand: Hand) -> bool:
+    """Whether a pending face-up card is ruled when the next card comes out. Only a later hole
+    card of a flop or draw game may wait for a late BOXED (DECK-BOXED-LATE), since either answer
+    ends in a replacement; a misdeal (first or second card, a second exposure) and every stud
+    exposure (it decides how the third card is dealt) are ruled at once."""
+    pending = hand.state.faceup
+    if pending is None:
+        return False
+    if hand.spec.family is Family.STUD or hand.state.exposed:
+        return True
+    first_cards = (
+        hand.profile.holdem_exposed_misdeal_cards if hand.spec.family is Family.FLOP else 2
+    )
+    draw_no = hand.deal_index(pending.seq)
+    return draw_no is None or draw_no <= first_cards
+
+
 def settle_face_up(hand: Hand, seq: int) -> None:
     """Anything but BOXED answers the question: the card was exposed (product default)."""
     pending = hand.state.faceup
@@ -109,10 +126,9 @@ def _two_boxed(hand: Hand, seq: int) -> bool:
         )
         hand.void(seq)
         return True
-    if hand.cutoff_passed():
-        return False  # after the cutoff each boxed card is simply replaced (DECK-BOXED-MULTIPLE)
     misdeal(hand, seq, "MISDEAL-TWO-BOXED-CARDS", "TWO BOXED CARDS", events=events)
-    return True
+    # After the cutoff each boxed card is simply replaced (DECK-BOXED-MULTIPLE): play on.
+    return hand.phase is Phase.MISDEAL
 
 
 def box_key(hand: Hand, seq: int) -> bool:
@@ -138,10 +154,36 @@ def box_key(hand: Hand, seq: int) -> bool:
 # --- exposed cards ----------------------------------------------------------------------------
 
 
-def exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None = None) -> None:
-    """A hole card exposed by the dealer (face-up draw, or the EXPOSED / FLASH key)."""
+def expose_key(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    """The EXPOSED or FLASH key. When it answers the face-up question for that seat it is the
+    same exposure, not a second one."""
+    pending = hand.state.faceup
+    if pending is not None and pending.slot.seat == seat and (card is None or card is pending.card):
+        settle_face_up(hand, seq)
+        return
+    if card is None:
+        card = hand.last_card_of(seat)
+    drawn_at = hand.seen.get(card) if card is not None else None
+    exposed(hand, seat, card, drawn_at if drawn_at is not None else seq, None, keyed_at=seq)
+
+
+def exposed(
+    hand: Hand,
+    seat: int,
+    card: Card | None,
+    seq: int,
+    slot: Slot | None = None,
+    *,
+    keyed_at: int | None = None,
+) -> None:
+    """A hole card exposed by the dealer (face-up draw, or the EXPOSED / FLASH key). `seq` is
+    the card's own draw; `keyed_at` the key that reported it."""
     st = hand.state
-    st.exposed.append((seat, card, seq))
+    drawn_at, seq = seq, keyed_at if keyed_at is not None else seq  # incidents name the report
+    st.exposed.append((seat, card, drawn_at))
+    if slot is not None and slot.role is Role.DRAW:
+        _exposed_on_the_draw(hand, seat, card, seq)
+        return
     if hand.spec.family is Family.STUD:
         _stud_exposed(hand, seat, card, seq, slot)
         return
@@ -154,8 +196,13 @@ def exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | Non
             seat=seat,
         )
         return
-    draw_no = hand.deal_index(seq)
-    if draw_no is not None and draw_no <= hand.profile.holdem_exposed_misdeal_cards:
+    draw_no = hand.deal_index(drawn_at)
+    # D04: the hold'em sections of RRPG/USPA name only the first hole card; every general and
+    # lowball misdeal list names the first or second card (002-RRPG §11 r1(a)).
+    first_cards = (
+        hand.profile.holdem_exposed_misdeal_cards if hand.spec.family is Family.FLOP else 2
+    )
+    if draw_no is not None and draw_no <= first_cards:
         misdeal(
             hand,
             seq,
@@ -175,6 +222,16 @@ def exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | Non
         return
     if hand.spec.family is Family.DRAW:
         _lowball_exposed(hand, seat, card, seq)
+        return
+    if hand.profile.exposed_holecard_floor:
+        # 004-GN §VI r118 (D05): the floor decides whether the player takes it or gets another.
+        hand.incident(
+            seq,
+            "EXPOSE-HOLDEM-OTHER-HOLECARD",
+            Ruling.FLOOR,
+            f"{_code(card)} OF SEAT {seat} WAS EXPOSED: FLOOR DECIDES WHETHER IT IS REPLACED",
+            seat=seat,
+        )
         return
     # EXPOSE-HOLDEM-OTHER-HOLECARD: finish the deal, replace it with the top card afterwards, and
     # the exposed card becomes the burn (001-RR11 §5 r1).
@@ -232,20 +289,53 @@ def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None
     )
 
 
+def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    """EXPOSE-DRAW-ON-THE-DRAW: the card cannot be taken; the draw is completed to everyone in
+    order, then it is replaced (001-RR11 §11 r9); GN uses it as the next burn (004-GN §X)."""
+    if card is not None:
+        hand.take_back(seat, card)
+    gn = hand.profile.exposed_holecard_floor  # GN profile
+    if gn and card is not None:
+        hand.burns.append(card)
+        hand.state.skip_next_burn = True
+    hand.draw_owed.append(seat)
+    hand.incident(
+        seq,
+        "EXPOSE-DRAW-ON-THE-DRAW",
+        Ruling.REPLACE,
+        f"{_code(card)} TO SEAT {seat} WAS EXPOSED ON THE DRAW: FINISH THE DRAW, THEN SEAT {seat}"
+        " GETS A REPLACEMENT" + ("; THE EXPOSED CARD IS THE NEXT BURN" if gn else ""),
+        seat=seat,
+    )
+
+
 def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None) -> None:
     st = hand.state
     street = slot.street if slot is not None else hand.street
     if street > 0:
         if street == 4:
             hand.reveal(seat, card)
-            hand.incident(
-                seq,
-                "EXPOSE-STUD-FINAL-DOWNCARD",
-                Ruling.PLAY_ON,
-                f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE OTHERS "
-                "DOWN",
-                seat=seat,
-            )
+            if hand.seats[seat].allin:
+                # 001-RR11 §8 r16: an all-in player's final card dealt up is kept.
+                hand.incident(
+                    seq,
+                    "EXPOSE-STUD-ALLIN-FINAL",
+                    Ruling.PLAY_ON,
+                    f"ALL-IN SEAT {seat}'S LAST CARD {_code(card)} IS UP: IT PLAYS; THE OTHERS GET "
+                    "THEIRS AS USUAL",
+                    seat=seat,
+                )
+                return
+            first = hand.first_to_receive(4) == seat
+            if hand.profile.stud_seventh_gn and first:
+                # 004-GN r228: the first player's card exposed: everyone's last card face up.
+                hand.seventh_up()
+                text = f"{_code(card)} OF SEAT {seat} IS UP: DEAL EVERY LAST CARD FACE UP"
+            else:
+                text = f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE "
+                text += "OTHERS DOWN"
+            hand.seventh_exposed = seat
+            hand.incident(seq, "EXPOSE-STUD-FINAL-DOWNCARD", Ruling.PLAY_ON, text, seat=seat)
         else:
             hand.incident(seq, "EXPOSE-GENERAL", Ruling.WARNING, "EXPOSED CARD PLAYS", seat=seat)
         return
@@ -258,7 +348,11 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
         return
     if len(mine) >= 3 and hand.profile.stud_exposed_three_misdeal:
         misdeal(
-            hand, seq, "MISDEAL-STUD-ALL-INITIAL-EXPOSED", "ALL THREE CARDS OF A PLAYER EXPOSED"
+            hand,
+            seq,
+            "MISDEAL-STUD-ALL-INITIAL-EXPOSED",
+            "ALL THREE CARDS OF A PLAYER EXPOSED",
+            seat=seat,
         )
         return
     if len(mine) == 2 and not hand.profile.stud_exposed_three_misdeal:
@@ -273,10 +367,12 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
         return
     if len(mine) == 1:
         hand.third_card_down(seat)
+        if card is not None:
+            hand.exposed_downcards.add(card)
         hand.incident(
             seq,
             "EXPOSE-STUD-DOWNCARD-INITIAL",
-            Ruling.REPLACE,
+            Ruling.PLAY_ON,
             f"{_code(card)} OF SEAT {seat} WAS EXPOSED: SEAT {seat}'S THIRD CARD IS DEALT DOWN",
             seat=seat,
         )
@@ -339,6 +435,16 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     rule = "MISDEAL-TWO-EXTRA-CARDS"
     if extra == per_hand and hand.empty_seat_between():
         rule = "MISDEAL-DEALT-TO-EMPTY-SEAT"
+        if hand.profile.exposed_holecard_floor:
+            # D03: GN's general misdeal list omits the empty seat: the floor confirms.
+            hand.incident(
+                seq,
+                rule,
+                Ruling.FLOOR,
+                "A HAND WAS DEALT TO AN EMPTY SEAT: FLOOR TO CONFIRM A MISDEAL",
+                events=tuple(s for _, s in st.extra),
+            )
+            return
     misdeal(hand, seq, rule, f"{extra} EXTRA CARDS DEALT", events=tuple(s for _, s in st.extra))
 
 

@@ -102,6 +102,9 @@ class Hand:
     puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
     street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
+    draw_owed: list[int] = field(default_factory=list)  # draw round: replacements due after it
+    exposed_downcards: set[Card] = field(default_factory=set)  # stud: third card dealt down
+    seventh_exposed: int | None = None  # stud: the seat whose seventh card came face up
     runs: int = 1  # RIT: the remaining board is dealt this many times
     run_from: int = 0  # RIT: first street dealt again for every board
     shared_board: list[Card] = field(default_factory=list)
@@ -254,6 +257,17 @@ class Hand:
         self.slots = deque(slot for slot in self.slots if slot.seat != seat)
         self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, s.bet))
 
+    def first_to_receive(self, street: int) -> int | None:
+        """Stud: the seat dealt first on `street` (the lowest seat still in)."""
+        live = self.in_hand()
+        return live[0] if live else None
+
+    def seventh_up(self) -> None:
+        """004-GN r228: the remaining seventh-street cards are dealt face up."""
+        for slot in self.slots:
+            if slot.street == 4 and slot.role is Role.DOWN:
+                slot.role, slot.up = Role.UP, True
+
     def empty_seat_between(self) -> bool:
         seats = sorted(self.dealt)
         return any(s not in self.seats for s in range(seats[0] + 1, seats[-1]))
@@ -372,7 +386,10 @@ class Hand:
         if self.state.awaiting_reshuffle:
             irregular.wrong_recovery(self, card, seq)
             return
-        deal_errors.settle_face_up(self, seq)
+        if face_up or self.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(self):
+            # During the deal the dealer may still answer BOXED after the next card
+            # (DECK-BOXED-LATE); another face-up card or a later street settles the question.
+            deal_errors.settle_face_up(self, seq)
         first = self.last_draw_seq == 0
         self.last_draw_seq = seq
         if first and deal_errors.button_check(self, seq):
@@ -438,6 +455,9 @@ class Hand:
     def _slots_done(self, seq: int) -> None:
         """Every expected card of the current step has been drawn."""
         if self.phase is Phase.DEALING:
+            deal_errors.settle_face_up(self, seq)
+            if self.phase is not Phase.DEALING or self.slots:
+                return  # the answer misdealt the hand or owes a replacement card first
             self.phase = Phase.BETTING
             if self.round is not None:
                 return  # a replacement card came in before the betting went on
@@ -694,11 +714,20 @@ class Hand:
                 self.draw_pending.pop(0)
                 continue
             if not self.draw_burned:
-                self.slots.append(Slot(Role.BURN, None, self.street))
                 self.draw_burned = True
+                if self.state.skip_next_burn:
+                    self.state.skip_next_burn = False  # an exposed card already is the burn
+                else:
+                    self.slots.append(Slot(Role.BURN, None, self.street))
             for _ in range(count):
                 self.slots.append(Slot(Role.DRAW, seat, self.street))
             self.draw_pending.pop(0)
+            return
+        if not self.draw_pending and not self.slots and self.draw_owed:
+            # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
+            for seat in self.draw_owed:
+                self.slots.append(Slot(Role.REPLACEMENT, seat, self.street))
+            self.draw_owed = []
             return
         if not self.draw_pending and not self.slots:
             irregular.street_cards_done(self)
@@ -825,8 +854,8 @@ class Hand:
         self._after_action(seq)
 
     def key(self, k: KeyPress, seq: int) -> None:
-        if k.key is not Key.BOXED:
-            deal_errors.settle_face_up(self, seq)
+        if k.key not in (Key.BOXED, Key.EXPOSED, Key.FLASH):
+            deal_errors.settle_face_up(self, seq)  # any other key answers "exposed"
         if self.phase is Phase.DEALING and self.round is None and k.key in (Key.FOLD, Key.CHECK):
             deal_errors.short_deal(self, seq)
             return

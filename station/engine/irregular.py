@@ -112,6 +112,7 @@ def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
         "DECK-JOKER-NOT-IN-USE",
         Ruling.REPLACE,
         f"JOKER IS NOT IN USE: MUCK IT; NEXT CARD GOES TO {where}",
+        seat=slot.seat if slot is not None else None,
     )
 
 
@@ -402,8 +403,7 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
             if not burn_errors.burn_select(hand, k.card, seq):
                 unexpected_key(hand, k.key, seat, seq)
         case Key.EXPOSED | Key.FLASH if seat is not None:
-            card = k.card if k.card is not None else hand.last_card_of(seat)
-            deal_errors.exposed(hand, seat, card, seq)
+            deal_errors.expose_key(hand, seat, k.card, seq)
         case Key.FLOOR:
             hand.state.floor_call = True
             hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")

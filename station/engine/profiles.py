@@ -101,6 +101,8 @@ class Profile:
     pl_round_unit: int = 0  # D47; 0 = no rounding
     straddle_button_allowed: bool = False  # D48
     stud_exposed_three_misdeal: bool = False  # D06: GN misdeal only when all three exposed
+    exposed_holecard_floor: bool = False  # D05: GN: the floor decides take or replacement
+    stud_seventh_gn: bool = False  # D18: GN seventh-street exposure procedure
     draw_max_consecutive: int = 4  # D57
     joker_in_use_a5: bool = True  # D60
     sevens_rule: bool = True  # D59
@@ -193,6 +195,8 @@ PROFILES: Final[dict[str, Profile]] = {
             pl_sb_counts_as_bb=True,
             straddle_button_allowed=True,
             stud_exposed_three_misdeal=True,
+            exposed_holecard_floor=True,
+            stud_seventh_gn=True,
             draw_max_consecutive=5,
             joker_in_use_a5=False,
             sevens_rule=False,
