@@ -26,8 +26,6 @@ OUT_OF_SCOPE = {
 # when a listed rule gains a scenario (take it off the list) and when an unlisted one lacks one.
 NOT_YET = {
     "BET-INFO-RIGHTS",
-    "BET-PL-POT-ROUNDING",
-    "BET-STRING-RAISE",
     "BUTTON-INITIAL-DRAW",
     "BUTTON-MISPLACED-EARLIER",
     "DEAD-ABSENT",

@@ -58,6 +58,7 @@ class Seat:
     acted: bool = False
     level: int = 0  # the highest wager when this seat last acted voluntarily
     full_seen: int = 0  # the round's full-raise count when this seat last acted
+    no_raise: bool = False  # checked out of turn: may not bet or raise this turn (RR11 §3 r11)
 
     @property
     def live(self) -> bool:
@@ -168,7 +169,7 @@ class BettingRound:
     def may_raise(self, seat: int) -> bool:
         """Whether the seat may bet or raise now (re-opening and cap rules)."""
         s = self._by_seat[seat]
-        if not s.live or self.capped:
+        if not s.live or self.capped or s.no_raise:
             return False
         if s.stack is not None and s.stack <= self.max_bet - s.bet:
             return False  # calling already puts it all in
@@ -178,7 +179,13 @@ class BettingRound:
             return True
         if self.full_raises > s.full_seen:
             return True
-        return self.profile.aggregate_short_allins and self.max_bet - s.level >= self._full_step()
+        if not self.profile.aggregate_short_allins:
+            return False
+        if self.structure is Structure.FIXED_LIMIT:
+            # Several short all-ins together "act as a raise ... if the resulting wager size to
+            # a player qualifies as a raise" (001-RR11 §3 r7): half a bet qualifies in limit.
+            return 2 * (self.max_bet - s.level) >= self.bet_size
+        return self.max_bet - s.level >= self._full_step()
 
     def _could_call_more(self, o: Seat) -> bool:
         """Could this player put in more than the current wager (and so answer a raise)?"""
@@ -224,8 +231,11 @@ class BettingRound:
         """BET-PL-MAX: call, then raise by the whole pot including the call."""
         s = self._by_seat[seat]
         call = self.max_bet - s.bet
-        pot = self.pot_before + self.total_bets() + self.pl_blind_bonus
-        return self.max_bet + pot + call
+        pot = self.pot_before + self.total_bets() + self.pl_blind_bonus + call
+        unit = self.profile.pl_round_unit
+        if unit:
+            pot = -(-pot // unit) * unit  # BET-PL-POT-ROUNDING: odd pots round up to the unit
+        return self.max_bet + pot
 
     def raise_range(self, seat: int) -> tuple[int, int | None] | None:
         """(min, max) street totals for a bet or raise by `seat`; None when it may not raise.
@@ -252,6 +262,7 @@ class BettingRound:
 
     def _acted(self, s: Seat) -> None:
         s.acted = True
+        s.no_raise = False
         s.level = self.max_bet
         s.full_seen = self.full_raises
         self.last_actor = s.seat
@@ -349,10 +360,26 @@ class BettingRound:
                     m,
                 ),
             )
+        if self.short_level is not None and target == self.short_level[1] + self.bet_size:
+            kind = WagerKind.COMPLETE  # completing a short all-in to a full bet (D24)
         if total == target or (opp is not None and opp <= total < target):
             # A wager that covers everything every opponent can still put in is as good as a
             # full raise: nobody can call more, any excess would come back uncalled.
             return self._book(s, kind, total, allin, full=True)
+        if total < target and m == 0 and not allin:
+            # BET-UNDERSIZED-CORRECTION: a bet below the size of the round is brought up.
+            return self._book(
+                s,
+                kind,
+                target,
+                False,
+                full=True,
+                correction=Correction(
+                    "BET-UNDERSIZED-CORRECTION",
+                    f"SEAT {s.seat}: THE BET IS {target} ON THIS ROUND",
+                    target,
+                ),
+            )
         if total < target:
             if allin:
                 # BET-LIMIT-SHORT-ALLIN: half a bet or more counts as a full bet or raise.
@@ -414,6 +441,24 @@ class BettingRound:
                     m,
                 ),
             )
+        pl_range = self.raise_range(s.seat) if self.structure is Structure.POT_LIMIT else None
+        if single_chip and not declared and m == 0 and pl_range is not None:
+            high_pl = pl_range[1]
+            if high_pl is not None and total > high_pl:
+                # BET-PL-OVERSIZED-CHIP: one chip larger than the pot, without comment and not
+                # facing a bet, is a pot-size bet.
+                return self._book(
+                    s,
+                    kind,
+                    high_pl,
+                    False,
+                    full=True,
+                    correction=Correction(
+                        "BET-PL-OVERSIZED-CHIP",
+                        f"ONE CHIP LARGER THAN THE POT: SEAT {s.seat} BETS THE POT, {high_pl}",
+                        high_pl,
+                    ),
+                )
         if single_chip and not declared and m > 0:
             return self._book(
                 s,
@@ -449,7 +494,22 @@ class BettingRound:
             return self._book(s, kind, total, allin, full=True)
         if allin:
             return self._book(s, kind, total, True, full=False, short=True)
-        if declared or 2 * (total - m) >= self._full_step():
+        if m == 0:
+            # BET-NL-MIN-BET: a bet below the minimum by a player with more chips is brought up.
+            return self._book(
+                s,
+                kind,
+                full_min,
+                False,
+                full=True,
+                correction=Correction(
+                    "BET-NL-MIN-BET", f"SEAT {s.seat}: THE MINIMUM BET IS {full_min}", full_min
+                ),
+            )
+        overcall_raises = (
+            self.profile.gn_overcall_min_raise or self.structure is Structure.POT_LIMIT
+        )
+        if declared or (overcall_raises and 2 * (total - m) >= self._full_step()):
             return self._book(
                 s,
                 kind,

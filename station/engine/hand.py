@@ -103,6 +103,8 @@ class Hand:
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
     street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
     draw_owed: list[int] = field(default_factory=list)  # draw round: replacements due after it
+    last_kind: dict[int, ActionKind] = field(default_factory=dict)  # this round, per seat
+    chips_due: dict[int, int] = field(default_factory=dict)  # booked but not yet in the zone
     exposed_downcards: set[Card] = field(default_factory=set)  # stud: third card dealt down
     seventh_exposed: int | None = None  # stud: the seat whose seventh card came face up
     runs: int = 1  # RIT: the remaining board is dealt this many times
@@ -477,6 +479,8 @@ class Hand:
         street = self.street
         size = self.bet_size(street)
         live = self.in_hand()
+        self.last_kind = {}
+        self.chips_due = {}
         for s in live:
             seat = self.seats[s]
             seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
@@ -743,6 +747,11 @@ class Hand:
         s = self.seats[seat]
         base = self.offset.get(seat, 0)
         booked = s.bet if self.round is not None and seat in self.round else 0
+        due = self.chips_due.get(seat)
+        if due is not None:
+            if amount < base + due:
+                return  # a declared or corrected wager whose chips are still coming in
+            del self.chips_due[seat]
         if amount == base + booked:
             return
         if amount < base + booked:
@@ -753,6 +762,27 @@ class Hand:
             irregular.withdrawal(self, seat, amount, booked, seq)
             return
         total = amount - base
+        rnd = self.round
+        if (
+            rnd is not None
+            and self.phase is Phase.BETTING
+            and rnd.last_actor == seat
+            and self.last_kind.get(seat) is ActionKind.CALL
+            and seat not in self.declared_raise
+            and total > booked
+        ):
+            # BET-STRING-RAISE: chips added in a second motion after a call, with no raise
+            # declared: only the call stands (001-RR11 §3 r14).
+            self.chips_due.pop(seat, None)
+            self.incident(
+                seq,
+                "BET-STRING-RAISE",
+                Ruling.CORRECT_BET,
+                f"STRING RAISE: ONLY SEAT {seat}'S CALL OF {booked} STANDS. "
+                f"TAKE BACK {total - booked}",
+                seat=seat,
+            )
+            return
         if self.phase is Phase.DEALING and self.round is None:
             deal_errors.short_deal(self, seq)
             return
@@ -766,6 +796,8 @@ class Hand:
         if self.phase is not Phase.BETTING or self.round is None or s.folded:
             irregular.chips_out_of_round(self, seat, total, seq)
             return
+        if seat in self.declared_raise and rnd is not None and total <= rnd.max_bet:
+            return  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
         self.wager(seat, total, seq, single_chip=chips is not None and len(chips) == 1)
 
     def wager(self, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
@@ -801,6 +833,10 @@ class Hand:
         self.allin_pending.discard(seat)
         if kind is ActionKind.CALL:
             self.state.calls += 1
+        self.last_kind[seat] = kind
+        physical = self.zone.get(seat, 0) - self.offset.get(seat, 0)
+        if physical < w.total:
+            self.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
         self.out.append(Action(self.number, seq, seat, kind, w.total, w.allin))
         self.count_action(chips=True)
         self._after_action(seq)

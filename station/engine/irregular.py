@@ -310,6 +310,10 @@ def apply_pending_oot(hand: Hand, seq: int) -> None:
         return
     p = hand.state.pending.pop(seat)
     if _changed(hand, p):
+        if p.key is Key.CHECK and hand.profile.oot_policy is not OotPolicy.GN:
+            # 001-RR11 §3 r11: "A player who checks out of turn may not bet or raise on his next
+            # turn." GN r131 lets him call, raise or fold once the action has changed.
+            rnd.seat(seat).no_raise = True
         hand.incident(
             seq,
             "BET-OUT-OF-TURN",
