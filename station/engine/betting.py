@@ -104,7 +104,7 @@ class BettingRound:
             self.raise_cap is not None
             and self.profile.headsup_uncap is HeadsUpUncap.ROUND_START_ONLY
         ):
-            self.uncapped = self.live_count() == 2 and not self.profile.tournament
+            self.uncapped = self.live_count() == 2 and self._uncap_allowed()
 
     # --- queries ------------------------------------------------------------------------------
 
@@ -201,6 +201,10 @@ class BettingRound:
         if not caps or any(c is None for c in caps):
             return None
         return max(c for c in caps if c is not None)
+
+    def min_raise_size(self) -> int:
+        """The increment a full raise must add now."""
+        return self._full_step()
 
     def _full_step(self) -> int:
         """The increment a full raise must add now."""
@@ -572,12 +576,16 @@ class BettingRound:
         self._update_cap()
         return Wager(kind, total, s.allin, full, correction)
 
+    def _uncap_allowed(self) -> bool:
+        # D23: RR keeps the cap heads-up in tournaments; USPA states no such exception.
+        return not self.profile.tournament or self.profile.headsup_uncap_in_tournaments
+
     def _update_cap(self) -> None:
         if self.raise_cap is None or self.uncapped or self.capped:
             return
         if (
             self.profile.headsup_uncap is HeadsUpUncap.BEFORE_CAP
-            and not self.profile.tournament
+            and self._uncap_allowed()
             and self.live_count() == 2
         ):
             self.uncapped = True

@@ -40,6 +40,12 @@ def missing_burn(hand: Hand, seq: int) -> bool:
     if not street_cards or street_cards[0][1] is not Role.BURN:
         return False
     first_card, _, first_seq = street_cards[0]
+    rec = hand.state.recovery
+    if rec is not None and rec.current is not None and rec.current.burn_optional:
+        # The recovery accepts the street's card without a burn (GN premature turn, D13).
+        hand.relabel_burn_as_board(first_seq)
+        hand.street_dealt(seq)
+        return True
     rule = hand.profile.burn_error_rule
     if hand.spec.family is Family.STUD:
         seats = hand.in_hand()
@@ -71,15 +77,18 @@ def missing_burn(hand: Hand, seq: int) -> bool:
         return True
     if hand.street == 1:
         # 001-RR11 §5 r4, 004-GN §VII r163: the flop cards were exposed, so the deck is
-        # reshuffled: the first card stays the burn, the rest go back, a new flop, no burn.
-        exposed = [c for c, role, _ in street_cards[1:] if c is not None and role is Role.BOARD]
+        # reshuffled. Every card turned was a flop card (there was no burn to leave on the
+        # table): all go back, reshuffle, and a new flop is dealt without burning (§5 r7).
+        exposed = [c for c, _, _ in street_cards if c is not None]
         for c in exposed:
-            hand.board.remove(c)
+            if c in hand.board:
+                hand.board.remove(c)
+            elif c in hand.burns:
+                hand.burns.remove(c)
         hand.slots.clear()
         hand.state.recovery = Recovery(
             "BURN-ERROR-FLOP",
             [
-                Step(f"{_code(first_card)} STAYS AS THE BURN", Expect.DONE),
                 Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
                 Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
                 Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
@@ -97,15 +106,22 @@ def missing_burn(hand: Hand, seq: int) -> bool:
         )
         hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
         return True
-    # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6).
-    hand.relabel_burn_as_board(first_seq)
+    # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6). It is the
+    # last card drawn (a street owing two burns may have had only one).
+    card, _, card_seq = [x for x in street_cards if x[1] is Role.BURN][-1]
+    hand.relabel_burn_as_board(card_seq)
     hand.slots.clear()
+    # "subsequent cards dealt should be those that would have come if no error had occurred":
+    # the card that should have been this street's board card is burned with the next burn.
+    if hand.street < hand.spec.rounds - 1:
+        hand.state.extra_burns += 1
     hand.incident(
         seq,
         "BURN-ERROR-ANY-STREET",
         Ruling.PLAY_ON,
-        f"NO BURN BEFORE {_code(first_card)}: ACTION HAS BEGUN, THE CARD STANDS",
-        events=(first_seq, seq),
+        f"NO BURN BEFORE {_code(card)}: ACTION HAS BEGUN, THE CARD STANDS"
+        + ("; BURN TWO CARDS BEFORE THE NEXT CARD" if hand.state.extra_burns else ""),
+        events=(card_seq, seq),
     )
     hand.street_dealt(seq)
     return True

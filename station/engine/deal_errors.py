@@ -448,9 +448,10 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     misdeal(hand, seq, rule, f"{extra} EXTRA CARDS DEALT", events=tuple(s for _, s in st.extra))
 
 
-def short_deal(hand: Hand, seq: int) -> None:
+def short_deal(hand: Hand, seq: int) -> bool:
     """An action while starting cards are still due (MISDEAL-WRONG-CARD-COUNT,
-    MISDEAL-ENTITLED-PLAYER-DEALT-OUT)."""
+    MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting goes on: the caller then books
+    the action as usual."""
     missing = len(hand.slots)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
     if missing == per_hand and len(hand.dealt) > 1:
@@ -460,8 +461,13 @@ def short_deal(hand: Hand, seq: int) -> None:
             "MISDEAL-ENTITLED-PLAYER-DEALT-OUT",
             "A PLAYER WAS DEALT OUT (ONE HAND SHORT)",
         )
-        return
+        return False
     if missing == 1:
+        # 001-RR11 §3 "Misdeals" r2(e): "the top card may be dealt if it goes to the player in
+        # proper sequence"; lowball and draw high: the button may still receive the missing
+        # card even though action has taken place (§11 r1(d), r12; §12 r5). The one card
+        # still due is the last of the dealing order, so the action stands and the betting
+        # goes on; the card is dealt to that seat whenever it comes.
         seat = hand.slots[0].seat
         hand.incident(
             seq,
@@ -471,8 +477,12 @@ def short_deal(hand: Hand, seq: int) -> None:
             "OTHERWISE PRESS MISDEAL",
             seat=seat,
         )
-        return
+        if hand.spec.family is Family.STUD:
+            return False  # the up-cards decide who acts: the card comes before any betting
+        hand.open_short_deal(seq)
+        return hand.betting()
     misdeal(hand, seq, "MISDEAL-WRONG-CARD-COUNT", f"THE DEAL IS {missing} CARDS SHORT")
+    return False
 
 
 def button_check(hand: Hand, seq: int) -> bool:

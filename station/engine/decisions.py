@@ -98,6 +98,7 @@ class Role(StrEnum):
     PREMATURE = "premature"  # dealt before the betting round was complete; does not play
     ELIMINATED = "eliminated"  # stud premature-card procedure
     STRAY = "stray"  # a card the sequence has no place for (after the hand, extra cards)
+    BUTTON_DRAW = "button_draw"  # face up, one per player, to decide the first button
 
 
 class ActionKind(StrEnum):

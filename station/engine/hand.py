@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from station.engine import burn_errors, deal_errors, irregular, stud
+from station.engine import burn_errors, deal_errors, irregular, lowball, stub, stud
 from station.engine.betting import BettingRound, Correction, Seat, Wager, WagerKind
 from station.engine.cards import Card
 from station.engine.decisions import (
@@ -34,7 +34,7 @@ from station.engine.events import Key, KeyPress, Stakes, VerbalAction
 from station.engine.games import Family, GameSpec, Structure
 from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
 from station.engine.pots import Pot, build_pots, uncalled
-from station.engine.profiles import Profile
+from station.engine.profiles import AbsentKill, Profile
 from station.engine.recovery import Expect
 from station.engine.rulebook import citation
 from station.engine.showdown import Reader, award_pots
@@ -90,6 +90,7 @@ class Hand:
     draw_burned: bool = False
     allin_pending: set[int] = field(default_factory=set)
     declared_raise: set[int] = field(default_factory=set)
+    raise_motion: dict[int, int] = field(default_factory=dict)  # TOURN-STRING-BET: first motion
     voluntary_actions: int = 0  # misdeal cutoff: actions after the forced bets
     chip_actions: int = 0
     incidents: list[Incident] = field(default_factory=list)
@@ -99,15 +100,27 @@ class Hand:
     result: HandEnd | None = None
     bring_in_seat: int | None = None
     last_aggressor: int | None = None  # of the last betting round played (SHOW-ORDER)
+    pusher: int | None = None  # SHOW-ORDER (GN r144): aggressor of a round before a final
+    # round without betting (everyone all-in)
     puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
     street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
     draw_owed: list[int] = field(default_factory=list)  # draw round: replacements due after it
+    draw_rest: list[tuple[int, int]] = field(default_factory=list)  # DRAW-MAX-CONSECUTIVE
+    draw_last_seat: int | None = None  # draw round: the seat given the cards queued last
+    round_discards: list[Card] = field(default_factory=list)  # discards of the draw round
+    refill: stub.Refill | None = None  # DRAW-LAST-CARD-RESHUFFLE: cards due after a reshuffle
     last_kind: dict[int, ActionKind] = field(default_factory=dict)  # this round, per seat
     chips_due: dict[int, int] = field(default_factory=dict)  # booked but not yet in the zone
     exposed_downcards: set[Card] = field(default_factory=set)  # stud: third card dealt down
     seventh_exposed: int | None = None  # stud: the seat whose seventh card came face up
+    stud_state: stud.StudState = field(default_factory=stud.StudState)  # stud bookkeeping
     runs: int = 1  # RIT: the remaining board is dealt this many times
+    straddle: int | None = None  # BLIND-STRADDLE: the seat that straddled (acts last preflop)
+    absent: set[int] = field(default_factory=set)  # dealt in but not at the seat (seat sensor)
+    min_chip: int | None = None  # BET-SMALLEST-CHIP: smallest chip in the forced bets, if seen
+    now: float | None = None  # the time carried by the event being handled, if any
+    kill_post: tuple[int, int] | None = None  # KILL-POTS: (killer seat, kill amount)
     run_from: int = 0  # RIT: first street dealt again for every board
     shared_board: list[Card] = field(default_factory=list)
     boards: list[list[Card]] = field(default_factory=list)  # finished boards of earlier runs
@@ -133,6 +146,10 @@ class Hand:
         seq: int,
         puck: int | None = None,
         blinds: tuple[int | None, int] | None = None,
+        straddle: int | None = None,
+        kill: tuple[int, int] | None = None,
+        absent: frozenset[int] = frozenset(),
+        min_chip: int | None = None,
     ) -> Hand:
         layout: ButtonLayout | None = None
         if spec.family is Family.STUD:
@@ -156,6 +173,10 @@ class Hand:
             zone=dict(zone),
             offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
             puck=puck,
+            straddle=straddle if straddle in seats else None,
+            absent={s for s in absent if s in seats},
+            min_chip=min_chip,
+            kill_post=kill if kill is not None and kill[0] in seats else None,
         )
         for s in order:
             hand.cards[s] = []
@@ -319,8 +340,14 @@ class Hand:
         if self.spec.structure is Structure.FIXED_LIMIT:
             small = st.small_bet or st.bb or 1
             big = st.big_bet or 2 * small
-            return big if street >= self.spec.big_bet_from() else small
-        return st.bb or st.small_bet or st.ante or 1
+            size = big if street >= self.spec.big_bet_from() else small
+        else:
+            size = st.bb or st.small_bet or st.ante or 1
+        if self.kill_post is not None and st.bb:
+            # KILL-POTS: a full kill (2x the big blind) doubles the limits, a half kill (1.5x)
+            # raises them by half.
+            size = size * self.kill_post[1] // st.bb
+        return size
 
     def raise_cap(self) -> int | None:
         if self.spec.structure is not Structure.FIXED_LIMIT:
@@ -354,13 +381,19 @@ class Hand:
         if self.spec.family is Family.FLOP:
             if burn:
                 self.slots.append(Slot(Role.BURN, None, street))
+            for _ in range(self.state.extra_burns):  # BURN-ERROR-ANY-STREET
+                self.slots.append(Slot(Role.BURN, None, street))
+            self.state.extra_burns = 0
             for _ in range(self.spec.board[street - 1]):
                 self.slots.append(Slot(Role.BOARD, None, street, True))
         elif self.spec.family is Family.STUD:
+            burn, seats, common = stud.street_plan(self, street, burn)
             if burn:
                 self.slots.append(Slot(Role.BURN, None, street))
+            if common:  # STUD-CARD-SHORTAGE: one common card in the centre
+                self.slots.append(Slot(Role.BOARD, None, street, True))
             up = street < 4
-            for s in self.in_hand():
+            for s in seats:
                 self.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
 
     def on_draw(
@@ -368,7 +401,7 @@ class Hand:
     ) -> None:
         """A card left the shoe. `card` is None for a tag no deck knows."""
         if self.result is not None:
-            irregular.after_hand(self, card, seq)
+            irregular.after_hand(self, card, seq, back_ok=back_ok)
             return
         if tag is not None and tag in self.tags:
             return  # the same tag read again: a sensor re-read, not a second card
@@ -412,6 +445,7 @@ class Hand:
             self.deal_draws.append(seq)
         if not self.slots:
             self._slots_done(seq)
+        stub.rit_check(self, seq)
 
     def _joker_in_use(self) -> bool:
         return self.spec.joker and self.profile.joker_in_use_a5
@@ -448,6 +482,12 @@ class Hand:
                     DrawRole(self.number, seq, card.code, Role.BOARD, None, self.street)
                 )
 
+    def open_short_deal(self, seq: int) -> None:
+        """MISDEAL-WRONG-CARD-COUNT: action began with the last starting card still due. The
+        first betting round opens; the card keeps its slot and goes to its seat when drawn."""
+        self.street = 0
+        self._open_round(seq)
+
     def street_dealt(self, seq: int) -> None:
         """The street's cards are out (after a correction): open its betting round."""
         self.slots.clear()
@@ -468,6 +508,8 @@ class Hand:
         elif self.phase is Phase.DRAWING:
             self._plan_draws(seq)
         elif self.phase is Phase.STREET:
+            if self.spec.family is Family.STUD and stud.street_paused(self, seq):
+                return  # STUD-CARD-SHORTAGE: the rest of the street comes after a scramble
             irregular.street_cards_done(self)
             self._open_round(seq)
 
@@ -481,18 +523,22 @@ class Hand:
         live = self.in_hand()
         self.last_kind = {}
         self.chips_due = {}
+        self.raise_motion = {}
         for s in live:
             seat = self.seats[s]
             seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
         pot = sum(self.committed.values()) + sum(self.dead.values())
         if self.spec.family is Family.STUD and street == 0:
-            up = {s: c for s in live for c, is_up in self.cards[s] if is_up}
-            self.bring_in_seat = stud.bring_in_seat(self.spec, up)
+            stud.open_third_street(self)
         if self.spec.family is Family.STUD:
             order = self._stud_order(street)
         elif street == 0:
             assert self.layout is not None
             order = [s for s in self.layout.preflop_order(self._last_forced()) if s in live]
+            if self.straddle is not None and self.straddle == self.layout.button:
+                # BLIND-STRADDLE (GN r160): with a button straddle the action begins under the
+                # gun and the button acts last.
+                order = [s for s in order if s != self.straddle] + [self.straddle]
         else:
             assert self.layout is not None
             order = self.layout.postflop_order(live)
@@ -510,20 +556,72 @@ class Hand:
             self._post_blinds(rnd)
         if street == 0 and self.spec.family is Family.STUD:
             self._announce_bring_in(seq)
+        elif self.spec.family is Family.STUD:
+            stud.announce_street(self, seq)  # STUD-DEALER-ANNOUNCEMENTS
+        if street == 0 and self._absent_policy() is AbsentKill.DEAL_END:
+            for gone in sorted(self.absent & set(live)):
+                self._kill_absent(gone, seq)
         self._after_action(seq)
+
+    def _absent_policy(self) -> AbsentKill:
+        p = self.profile
+        if p.tournament:
+            return p.absent_kill_tournament
+        if self.spec.family is Family.STUD and p.absent_kill_cash is AbsentKill.NEVER:
+            # DEAD-ABSENT, stud (001-RR11 §8 r8): "the hand will be killed when the betting
+            # reaches your seat".
+            return AbsentKill.TURN
+        return p.absent_kill_cash
+
+    def _kill_absent(self, seat: int, seq: int) -> None:
+        """DEAD-ABSENT / TOURN-ABSENT: the absent player's hand is dead; his forced bets stay in
+        the pot and the action goes on as if he had folded."""
+        rule = "TOURN-ABSENT" if self.profile.tournament else "DEAD-ABSENT"
+        self.incident(
+            seq,
+            rule,
+            Ruling.DEAD_HAND,
+            f"SEAT {seat} IS NOT AT THE TABLE: HAND DEAD, KILL IT",
+            seat=seat,
+        )
+        self.absent.discard(seat)
+        self.seats[seat].folded = True
+        self.slots = deque(slot for slot in self.slots if slot.seat != seat)
+        self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, self.seats[seat].bet))
+
+    def tick(self, at: float | None, seq: int) -> None:
+        """An event arrived (with its time, when it carries one): run any timer that expired."""
+        self.now = at
+        if self.state.clock is not None:
+            irregular.clock_tick(self, seq)
+
+    def seat_sensor(self, seat: int, occupied: bool, seq: int) -> None:
+        """A dealt-in player left or came back to his seat."""
+        if occupied:
+            self.absent.discard(seat)
+        elif not self.seats[seat].folded:
+            self.absent.add(seat)
+            self._after_action(seq)
 
     def _last_forced(self) -> int | None:
         """The last seat of the run of forced bets after the button (small blind, big blind,
-        straddles; a single-blind game has just one): the first round starts after it."""
+        straddles; a single-blind game has just one): the first round starts after it. Past
+        the big blind only a post of at least twice the one before is a straddle: a returning
+        player's big blind or a kill acts in turn (BLIND-MISSED, KILL-POTS)."""
         assert self.layout is not None
         order = list(self.layout.deal_order)
         if len(order) == 2:
             return self.layout.big_blind  # heads-up: the button (small blind) acts first
-        last = None
+        if self.straddle is not None and self.straddle != self.layout.button:
+            return self.straddle
+        last, before, past_bb = None, 0, False
+        killer = self.kill_post[0] if self.kill_post is not None else None
         for s in order:
-            if self.posts.get(s, 0) <= 0:
+            amount = self.posts.get(s, 0)
+            if amount <= 0 or s == killer or (past_bb and amount < 2 * before):
                 break
-            last = s
+            last, before = s, amount
+            past_bb = past_bb or s == self.layout.big_blind
         if last is not None:
             return last
         if self.layout.big_blind in self.posts:
@@ -540,6 +638,8 @@ class Hand:
                 self.zone_for_round(s)
         rnd.max_bet = max(top, bb if self.posts else 0)
         rnd.opened = rnd.max_bet > 0
+        if self.straddle is not None and self.straddle in rnd and rnd.raise_cap is not None:
+            rnd.raises += 1  # BLIND-STRADDLE (GN r125): a limit straddle counts for the cap
         if self.spec.structure is not Structure.FIXED_LIMIT:
             # A straddle sets a new minimum bring-in: the next raise adds at least that much.
             rnd.min_raise = max(bb, rnd.max_bet)
@@ -558,26 +658,15 @@ class Hand:
 
     def _stud_order(self, street: int) -> list[int]:
         live = self.in_hand()
-        if street == 0:
-            start = self.bring_in_seat if self.bring_in_seat in live else live[0]
-        else:
-            start = irregular.stud_first_to_act(self, live)
+        start = stud.round_starter(self, street, live)
         i = self.dealt.index(start)
         ring = self.dealt[i:] + self.dealt[:i]
         return [s for s in ring if s in live]
 
     def _announce_bring_in(self, seq: int) -> None:
-        seat = self.bring_in_seat
-        if seat is None:
-            return
-        up = [c for c, is_up in self.cards[seat] if is_up]
-        card = up[0].code if up else "?"
-        self._prompt(
-            seq,
-            f"BRING-IN: SEAT {seat} ({card}) POSTS {self.stakes.bring_in} OR COMPLETES TO "
-            f"{self.bet_size(0)}",
-            PromptCode.ACTION,
-        )
+        text = stud.bring_in_prompt(self)
+        if text is not None:
+            self._prompt(seq, text, PromptCode.ACTION)
 
     def _after_action(self, seq: int) -> None:
         """Close the round if it is complete; end the hand if one player is left."""
@@ -590,6 +679,13 @@ class Hand:
             return
         if self.bring_in_pending():
             return
+        if not rnd.complete() and self._absent_policy() is AbsentKill.TURN:
+            while (seat := rnd.to_act()) is not None and seat in self.absent:
+                self._kill_absent(seat, seq)  # USPA §3.3.2.12: absent when his turn comes
+            if len(self.in_hand()) == 1:
+                self._collect()
+                self._end(seq)
+                return
         if not rnd.complete():
             irregular.apply_pending_oot(self, seq)
             return
@@ -604,6 +700,7 @@ class Hand:
             and self.round is not None
             and self.round.max_bet == 0
             and not self.round.opened
+            and self.round.live_count() > 1  # nobody left to bet against: no bring-in
         )
 
     def after_bring_in(self, seq: int) -> None:
@@ -613,6 +710,11 @@ class Hand:
         rnd = self.round
         if rnd is None:
             return
+        played = any(seat.acted for seat in rnd.seats)
+        if played:
+            self.pusher = None
+        elif self.last_aggressor is not None:
+            self.pusher = self.last_aggressor  # the betting ended on an earlier round
         self.last_aggressor = rnd.last_aggressor
         for seat in rnd.seats:
             self.committed[seat.seat] += seat.bet
@@ -631,6 +733,8 @@ class Hand:
                 self._showdown(seq)
                 return
         self.street += 1
+        if self.spec.family is Family.STUD:
+            stud.check_shortage(self, seq)  # STUD-CARD-SHORTAGE: counted before the street
         rec = self.state.recovery
         if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
             self.phase = Phase.STREET
@@ -648,10 +752,14 @@ class Hand:
         self._prompt(seq, self._street_prompt(self.street), PromptCode.BURN_AND_DEAL)
 
     def resume_after_reshuffle(self, seq: int) -> None:
-        """STUB_RESHUFFLE done: deal the street the recovery was holding back."""
+        """STUB_RESHUFFLE done: deal the street the recovery was holding back (or go on with the
+        cards already expected: a stub that ran out in the middle of a street or a draw)."""
         if self.state.awaiting_reshuffle:
             self.state.awaiting_reshuffle = False
-            self._deal_street(seq)
+            if self.phase is Phase.DRAWING:
+                self._plan_draws(seq)
+            elif not self.slots:
+                self._deal_street(seq)
 
     def _street_prompt(self, street: int) -> str:
         roles = [slot.role for slot in self.slots]
@@ -674,9 +782,12 @@ class Hand:
     # --- draw rounds --------------------------------------------------------------------------
 
     def _open_draw(self, seq: int) -> None:
+        if self.state.predraw is None:
+            self.state.predraw = dict(self.committed)  # LOWBALL-SEVENS-RULE
         self.phase = Phase.DRAWING
         self.draw_requests = {}
         self.draw_burned = False
+        self.draw_rest, self.draw_last_seat, self.round_discards = [], None, []
         assert self.layout is not None
         self.draw_pending = self.layout.postflop_order(self.in_hand())
         self._prompt(seq, f"DRAW: SEAT {self.draw_pending[0]} FIRST", PromptCode.DEAL)
@@ -699,6 +810,7 @@ class Hand:
             else:
                 self.cards[seat] = [(c, up) for c, up in self.cards[seat] if c not in cards]
                 self.discards.setdefault(seat, []).extend(cards)
+                self.round_discards.extend(cards)
         known = bool(cards) or count == 0
         self.discards_known[seat] = self.discards_known.get(seat, True) and known
         self.draw_requests[seat] = count
@@ -707,25 +819,47 @@ class Hand:
 
     def _plan_draws(self, seq: int) -> None:
         """Queue the replacement cards of every seat whose request is known, in draw order."""
-        if self.slots:
+        if self.slots or self.state.awaiting_reshuffle:
+            return
+        refill = self.refill
+        if refill is not None:
+            # DRAW-LAST-CARD-RESHUFFLE: the stub ran out in the middle of a seat's draw.
+            if not refill.shuffled:
+                refill.shuffled = True
+                stub.draw_reshuffle(self, seq)
+                return
+            self.refill = None
+            if refill.burn:
+                self.slots.append(Slot(Role.BURN, None, self.street))
+            self._queue_draw(refill.seat, refill.count, seq)
             return
         while self.draw_pending:
             seat = self.draw_pending[0]
             if seat not in self.draw_requests:
                 return
             count = self.draw_requests[seat]
+            self.draw_pending.pop(0)
             if count == 0:
-                self.draw_pending.pop(0)
                 continue
+            # DRAW-MAX-CONSECUTIVE (001-RR11 §11 r10): at most four cards at once; the fifth
+            # after everyone else has drawn.
+            now = min(count, self.profile.draw_max_consecutive)
+            if now < count:
+                self.draw_rest.append((seat, count - now))
+            burn = False
             if not self.draw_burned:
                 self.draw_burned = True
                 if self.state.skip_next_burn:
                     self.state.skip_next_burn = False  # an exposed card already is the burn
                 else:
-                    self.slots.append(Slot(Role.BURN, None, self.street))
-            for _ in range(count):
-                self.slots.append(Slot(Role.DRAW, seat, self.street))
-            self.draw_pending.pop(0)
+                    burn = True
+            self._queue_draw(seat, now, seq, burn=burn)
+            return
+        if self.draw_rest:
+            seat, count = self.draw_rest.pop(0)
+            # "If the last player wishes to draw five new cards, four are dealt right away, and
+            # a card is burned before the player receives a fifth card": never five in a row.
+            self._queue_draw(seat, count, seq, burn=self.draw_last_seat == seat)
             return
         if not self.draw_pending and not self.slots and self.draw_owed:
             # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
@@ -736,6 +870,32 @@ class Hand:
         if not self.draw_pending and not self.slots:
             irregular.street_cards_done(self)
             self._open_round(seq)
+
+    def _queue_draw(self, seat: int, count: int, seq: int, *, burn: bool = False) -> None:
+        """Queue `count` draw cards for `seat`, after a burn when `burn`; what the stub cannot
+        give before its last card waits for a reshuffle (DRAW-LAST-CARD-RESHUFFLE)."""
+        need = int(burn) + count
+        final = (
+            self.street >= self.spec.draws
+            and not self.draw_rest
+            and not self.draw_owed
+            and not any(self.draw_requests.get(s, 1) for s in self.draw_pending)
+        )
+        fit = stub.draw_fit(self, need, final=final)
+        if fit < need:
+            burn_now = burn and fit > 0
+            now = fit - int(burn_now)
+            self.refill = stub.Refill(seat, count - now, burn and not burn_now)
+            stub.draw_shortage(self, seat, count, now, seq)
+            burn, count = burn_now, now
+        if burn:
+            self.slots.append(Slot(Role.BURN, None, self.street))
+        for _ in range(count):
+            self.slots.append(Slot(Role.DRAW, seat, self.street))
+        if count:
+            self.draw_last_seat = seat
+        if not self.slots:
+            self._plan_draws(seq)
 
     # --- wagers from bet zones and keys -------------------------------------------------------
 
@@ -783,8 +943,11 @@ class Hand:
                 seat=seat,
             )
             return
-        if self.phase is Phase.DEALING and self.round is None:
-            deal_errors.short_deal(self, seq)
+        if (
+            self.phase is Phase.DEALING
+            and self.round is None
+            and not deal_errors.short_deal(self, seq)
+        ):
             return
         if self.phase is Phase.STREET:
             # Chips while a street's cards are still due: the dealer may not have burned.
@@ -796,9 +959,67 @@ class Hand:
         if self.phase is not Phase.BETTING or self.round is None or s.folded:
             irregular.chips_out_of_round(self, seat, total, seq)
             return
+        if seat in self.declared_raise and rnd is not None and self._tournament_string(seat):
+            if seat not in self.raise_motion:
+                if total <= rnd.max_bet:
+                    self.raise_motion[seat] = total  # the one motion did not make the raise
+                    return
+            else:
+                self._string_bet(seat, total, base, seq)
+                return
         if seat in self.declared_raise and rnd is not None and total <= rnd.max_bet:
             return  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
+        if chips and self.min_chip:
+            total = self._smallest_chip(seat, total, booked, chips, seq)
+            if total <= booked:
+                return
         self.wager(seat, total, seq, single_chip=chips is not None and len(chips) == 1)
+
+    def _tournament_string(self, seat: int) -> bool:
+        """TOURN-STRING-BET: in a big-bet tournament 'raise' without an amount allows one motion."""
+        return self.profile.tournament and self.spec.structure is not Structure.FIXED_LIMIT
+
+    def _string_bet(self, seat: int, total: int, base: int, seq: int) -> None:
+        """TOURN-STRING-BET (001-RR11 §15 r24): a second motion after 'raise' with no amount is
+        a string bet: the declared raise stands at its minimum, the rest goes back."""
+        rnd = self.round
+        assert rnd is not None
+        self.raise_motion.pop(seat, None)
+        self.declared_raise.discard(seat)
+        target = min(total, rnd.max_bet + rnd.min_raise_size())
+        self.incident(
+            seq,
+            "TOURN-STRING-BET",
+            Ruling.CORRECT_BET,
+            f"STRING BET: 'RAISE' WITHOUT AN AMOUNT IS ONE MOTION. SEAT {seat} RAISES TO "
+            f"{target}, TAKE BACK {total - target}",
+            seat=seat,
+        )
+        self.offset[seat] = base + total - target
+        self.wager(seat, target, seq)
+
+    def _smallest_chip(
+        self, seat: int, total: int, booked: int, chips: tuple[int, ...], seq: int
+    ) -> int:
+        """BET-SMALLEST-CHIP: chips smaller than the smallest chip of the forced bets do not
+        play, even in quantity (GN: they play for face value all-in). Returns what plays."""
+        floor = self.min_chip or 0
+        small = sum(c for c in chips if c < floor)
+        stack = self.seats[seat].stack
+        allin = stack is not None and total >= stack + booked
+        if not small or (allin and self.profile.small_chips_play_allin):
+            return total
+        plays = total - small
+        self.offset[seat] = self.offset.get(seat, 0) + small
+        self.incident(
+            seq,
+            "BET-SMALLEST-CHIP",
+            Ruling.CORRECT_BET,
+            f"CHIPS SMALLER THAN {floor} DO NOT PLAY: SEAT {seat} WAGERS {plays}, "
+            f"TAKE BACK {small}",
+            seat=seat,
+        )
+        return plays
 
     def wager(self, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
         rnd = self.round
@@ -809,6 +1030,9 @@ class Hand:
         if seat != to_act:
             irregular.out_of_turn_wager(self, seat, total, to_act, seq)
             return
+        total = lowball.check_raise(self, seat, total, seq)
+        if self.spec.family is Family.STUD:
+            stud.open_pair_wager(self, total)  # STUD-LIMITS-PER-STREET: open pair, big bet
         allin = seat in self.allin_pending
         declared = seat in self.declared_raise
         result = rnd.wager(
@@ -833,6 +1057,7 @@ class Hand:
         self.allin_pending.discard(seat)
         if kind is ActionKind.CALL:
             self.state.calls += 1
+        stud.bet_made(self)  # DEAL-STUD-ORDER: a bet kills hands folded without a wager
         self.last_kind[seat] = kind
         physical = self.zone.get(seat, 0) - self.offset.get(seat, 0)
         if physical < w.total:
@@ -849,13 +1074,20 @@ class Hand:
 
     def fold(self, seat: int, seq: int) -> None:
         rnd = self.round
+        stud_hand = self.spec.family is Family.STUD
+        if stud_hand and self.bring_in_pending():
+            stud.wrong_bring_in_stands(self, seat, seq)
         if rnd is not None and self.phase is Phase.BETTING and seat in rnd:
             to_act = rnd.to_act()
             if seat != to_act:
                 irregular.out_of_turn_key(self, Key.FOLD, seat, to_act, seq)
                 return
+            if stud_hand:
+                stud.on_fold(self, seat)
             rnd.fold(seat)
         else:
+            if stud_hand:
+                stud.on_fold(self, seat)
             self.seats[seat].folded = True
         self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, self.seats[seat].bet))
         self.count_action(chips=False)
@@ -875,6 +1107,9 @@ class Hand:
         if seat != to_act:
             irregular.out_of_turn_key(self, Key.CHECK, seat, to_act, seq)
             return
+        if self.bring_in_pending():
+            stud.refuse_check(self, seat, seq)  # STUD-BRINGIN: third street is never checked
+            return
         if not rnd.check(seat):
             owe = rnd.to_call(seat)
             self.incident(
@@ -886,14 +1121,19 @@ class Hand:
             )
             return
         self.out.append(Action(self.number, seq, seat, ActionKind.CHECK, self.seats[seat].bet))
+        self.state.checks.add((self.street, seat))
         self.count_action(chips=False)
         self._after_action(seq)
 
     def key(self, k: KeyPress, seq: int) -> None:
         if k.key not in (Key.BOXED, Key.EXPOSED, Key.FLASH):
             deal_errors.settle_face_up(self, seq)  # any other key answers "exposed"
-        if self.phase is Phase.DEALING and self.round is None and k.key in (Key.FOLD, Key.CHECK):
-            deal_errors.short_deal(self, seq)
+        if (
+            self.phase is Phase.DEALING
+            and self.round is None
+            and k.key in (Key.FOLD, Key.CHECK)
+            and not deal_errors.short_deal(self, seq)
+        ):
             return
         if (
             self.phase is Phase.STREET
@@ -1010,6 +1250,7 @@ class Hand:
         self.run_from = self.street
         self.shared_board = list(self.board)
         self._prompt(seq, f"RUN IT {count} TIMES: DEAL BOARD 1", PromptCode.INFO)
+        stub.rit_agreed(self, seq)
 
     def contenders(self) -> list[int]:
         return [s for s in self.in_hand() if s not in self.mucked]
@@ -1030,11 +1271,14 @@ class Hand:
         self._collect()
         self.round = None
         contrib = dict(self.committed)
-        back_seat, back = uncalled(contrib)
         payouts: dict[int, int] = {}
+        for s, chips in lowball.sevens_rule(self, set(self.contenders()), seq).items():
+            contrib[s] -= chips  # LOWBALL-SEVENS-RULE: the action after the draw is void
+            payouts[s] = chips
+        back_seat, back = uncalled(contrib)
         if back_seat is not None and back > 0:
             contrib[back_seat] -= back
-            payouts[back_seat] = back
+            payouts[back_seat] = payouts.get(back_seat, 0) + back
         live = self.in_hand()
         pots = build_pots(contrib, live, sum(self.dead.values()))
         contenders = set(self.contenders()) or set(live)
@@ -1048,7 +1292,12 @@ class Hand:
                 part = Pot(share + (odd if i == 0 else 0), pot.eligible)
                 reader = Reader.of(self.spec, self.hands_for_showdown(), board)
                 (a,) = award_pots(
-                    [part], contenders, reader, profile=self.profile, button=self.button
+                    [part],
+                    contenders,
+                    reader,
+                    profile=self.profile,
+                    button=self.button,
+                    unit=self.profile.odd_chip_unit or self.min_chip or 1,
                 )
                 for s, chips in a.won.items():
                     won[s] = won.get(s, 0) + chips

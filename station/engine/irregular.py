@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from station.engine import burn_errors, deal_errors, recovery, stud
 from station.engine.cards import Card
-from station.engine.decisions import Action, ActionKind, DrawRole, Role, Ruling
+from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.events import Key, KeyPress
-from station.engine.games import Family
+from station.engine.games import Family, Structure
 from station.engine.profiles import MisdealCutoff, OotPolicy, StudPremature
 from station.engine.recovery import Expect, Recovery
 from station.engine.snapshot import Phase
@@ -54,6 +54,12 @@ class State:
     exposed_burn: bool = False
     burn_select: bool = False  # GN four-card flop: waiting for BURN_SELECT
     extra_streets: set[int] = field(default_factory=set)
+    after_hand_draws: int = 0  # cards off the shoe once the hand was over
+    extra_burns: int = 0  # BURN-ERROR-ANY-STREET: burns owed before the next street's cards
+    checks: set[tuple[int, int]] = field(default_factory=set)  # (street, seat) of every check
+    predraw: dict[int, int] | None = None  # chips committed before the (first) draw
+    time_called: set[int] = field(default_factory=set)  # BET-RIGHT-TO-ACT: TIME keyed this round
+    clock: tuple[int, float] | None = None  # MISC-CLOCK: (seat, time by which he must act)
 
     def extra_street_seen(self, street: int) -> bool:
         """Only the first card too many of a street is a burn error; more are premature."""
@@ -65,15 +71,51 @@ class State:
 # --- deck integrity ---------------------------------------------------------------------------
 
 
-def after_hand(hand: Hand, card: Card | None, seq: int) -> None:
-    """DECK-NO-RABBIT-HUNT: no card is dealt once the hand is over."""
+def after_hand(hand: Hand, card: Card | None, seq: int, *, back_ok: bool = True) -> None:
+    """A card off the shoe once the hand is over: it never plays. The first is the card that
+    would have come next (DECK-NO-RABBIT-HUNT, 001-RR11 §2 r24); more are a look through the
+    stub (NO-STUB-PEEK, r23). A foreign back found there leaves the result standing
+    (DECK-FOREIGN-BACK, 001-RR11 §3 r3: "discovered in the stub, all action stands")."""
     code = card.code if card is not None else "??"
     hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    st = hand.state
+    st.after_hand_draws += 1
+    if not back_ok:
+        _foreign_back_in_stub(hand, code, seq)
+        return
+    if st.after_hand_draws == 1:
+        hand.incident(
+            seq,
+            "DECK-NO-RABBIT-HUNT",
+            Ruling.WARNING,
+            f"HAND IS OVER: {code} MUST NOT BE SHOWN (NO RABBIT HUNTING)",
+        )
+        return
     hand.incident(
         seq,
-        "DECK-NO-RABBIT-HUNT",
+        "NO-STUB-PEEK",
         Ruling.WARNING,
-        f"HAND IS OVER: {code} MUST NOT BE SHOWN (NO RABBIT HUNTING)",
+        f"HAND IS OVER: {code} FROM THE STUB. LOOKING THROUGH THE STUB IS NOT ALLOWED",
+    )
+
+
+def _foreign_back_in_stub(hand: Hand, code: str, seq: int) -> None:
+    """DECK-FOREIGN-BACK found in the stub after the hand: it played no part, action stands.
+    GN (004-GN r110, D09) also wants substantial action; without it the floor decides."""
+    if hand.profile.foreign_back_stub_needs_substantial and not hand.cutoff_passed():
+        hand.incident(
+            seq,
+            "DECK-FOREIGN-BACK",
+            Ruling.FLOOR,
+            f"{code} WITH A FOREIGN BACK IN THE STUB, NO SUBSTANTIAL ACTION: FLOOR DECIDES "
+            "WHETHER THE RESULT STANDS. CHANGE THE DECK",
+        )
+        return
+    hand.incident(
+        seq,
+        "DECK-FOREIGN-BACK",
+        Ruling.WARNING,
+        f"{code} WITH A FOREIGN BACK FOUND IN THE STUB: THE RESULT STANDS. CHANGE THE DECK",
     )
 
 
@@ -290,6 +332,20 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
         f"OUT OF TURN ({what}) BY SEAT {seat}: ACTION IS ON SEAT {to_act}",
         seat=seat,
     )
+    behind = len(hand.state.pending)
+    if behind == hand.profile.time_forfeit_count and to_act not in hand.state.time_called:
+        # BET-RIGHT-TO-ACT (D41): RR three, GN two players acting behind a player who did not
+        # call time may cost him the right to act: the floor decides.
+        hand.state.floor_call = True
+        hand.incident(
+            seq,
+            "BET-RIGHT-TO-ACT",
+            Ruling.FLOOR,
+            f"SEAT {to_act} DID NOT CALL TIME AND {behind} PLAYERS ACTED BEHIND: FLOOR DECIDES "
+            "IF HE KEEPS THE RIGHT TO ACT",
+            seat=to_act,
+            events=tuple(p.seq for p in hand.state.pending.values()),
+        )
 
 
 def _changed(hand: Hand, p: Pending) -> bool:
@@ -406,21 +462,77 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
         case Key.BURN_SELECT:
             if not burn_errors.burn_select(hand, k.card, seq):
                 unexpected_key(hand, k.key, seat, seq)
+        case Key.ELIMINATE:
+            if not _eliminate_due(hand):
+                unexpected_key(hand, k.key, seat, seq)
         case Key.EXPOSED | Key.FLASH if seat is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
         case Key.FLOOR:
             hand.state.floor_call = True
             hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")
+        case Key.TIME if seat is not None:
+            hand.state.time_called.add(seat)  # BET-RIGHT-TO-ACT: he stopped the action
+        case Key.CLOCK if seat is not None:
+            start_clock(hand, seat, seq)
         case Key.CONFIRM | Key.CANCEL | Key.TIME | Key.CLOCK:
             pass  # acknowledgements with nothing pending: nothing to do
         case _:
             unexpected_key(hand, k.key, seat, seq)
 
 
+def start_clock(hand: Hand, seat: int, seq: int) -> None:
+    """MISC-CLOCK: the floor put the clock on the seat: one more minute, then a ten-second
+    warning (RR11 §14 r16; GN r180). The time comes from the events, never from a clock here."""
+    p = hand.profile
+    if hand.now is None:
+        hand.prompt(seq, f"CLOCK ON SEAT {seat}: TIME IT BY HAND (NO EVENT TIMES)", PromptCode.INFO)
+        return
+    hand.state.clock = (seat, hand.now + p.clock_seconds + p.clock_warning_seconds)
+    hand.prompt(
+        seq,
+        f"CLOCK ON SEAT {seat}: {p.clock_seconds} SECONDS, THEN A {p.clock_warning_seconds}-SECOND "
+        "WARNING",
+        PromptCode.INFO,
+    )
+
+
+def clock_tick(hand: Hand, seq: int) -> None:
+    """DEAD-CLOCK-EXPIRED: the clock ran out before the seat acted: facing a bet his hand is
+    dead; otherwise the floor decides."""
+    clock, rnd, now = hand.state.clock, hand.round, hand.now
+    if clock is None or now is None or now <= clock[1]:
+        return
+    hand.state.clock = None
+    seat = clock[0]
+    if rnd is None or not hand.betting() or rnd.to_act() != seat:
+        return  # he acted in time
+    if rnd.max_bet > rnd.seat(seat).bet:
+        hand.incident(
+            seq,
+            "DEAD-CLOCK-EXPIRED",
+            Ruling.DEAD_HAND,
+            f"TIME: SEAT {seat}'S CLOCK EXPIRED FACING A BET: HAND DEAD",
+            seat=seat,
+        )
+        hand.fold(seat, seq)
+        return
+    hand.state.floor_call = True
+    hand.incident(
+        seq, "MISC-CLOCK", Ruling.FLOOR, f"TIME: SEAT {seat}'S CLOCK EXPIRED: FLOOR", seat=seat
+    )
+
+
+def _eliminate_due(hand: Hand) -> bool:
+    """PREMATURE-STUD-STREET (RR): the ELIMINATE key confirms the cards taken out of play; it
+    applies once the betting is over and those cards are due."""
+    return any(slot.role is Role.ELIMINATED for slot in hand.slots)
+
+
 def round_complete(hand: Hand, seq: int) -> None:
     """The betting round just closed: clear a STOP and move any recovery on."""
     st = hand.state
     st.pending.clear()
+    st.time_called.clear()
     if st.premature_street == hand.street:
         hand.stop_text = None
         hand.stop_seat = None
@@ -448,17 +560,29 @@ def street_cards_done(hand: Hand) -> None:
 
 
 def stud_first_to_act(hand: Hand, live: list[int]) -> int:
-    showing = {s: [c for c, up in hand.cards[s] if up] for s in live}
-    return stud.first_to_act(hand.spec, showing, hand.dealt)
+    # A common card (STUD-CARD-SHORTAGE) counts in every hand showing.
+    return stud.first_to_act(hand.spec, stud.showing(hand, live), hand.dealt)
 
 
 def show_first(hand: Hand) -> int:
     """SHOW-ORDER: the last bettor or raiser of the final round shows first; if everyone
-    checked, the first player to act."""
+    checked, the first player to act. With side pots the players of the last side pot show
+    before a player all-in for less (RR11 §3 showdown r7-r8, GN r144); GN no-limit: when the
+    betting ended before the river, the player who pushed all-in shows first (GN r144)."""
     live = hand.contenders() or hand.in_hand()
+    top = max(hand.committed.get(s, 0) for s in live)
+    live = [s for s in live if hand.committed.get(s, 0) == top] or live
     aggressor = hand.last_aggressor
     if aggressor is not None and aggressor in live:
         return aggressor
+    pusher = hand.pusher
+    if (
+        hand.profile.show_allin_pusher_first
+        and hand.spec.structure is Structure.NO_LIMIT
+        and pusher is not None
+        and pusher in live
+    ):
+        return pusher
     if hand.spec.family is Family.STUD:
         return stud_first_to_act(hand, live)
     assert hand.layout is not None
@@ -471,6 +595,8 @@ def bring_in(hand: Hand, seat: int, total: int, seq: int) -> bool:
     rnd = hand.round
     assert rnd is not None
     if seat != hand.bring_in_seat:
+        if stud.wrong_bring_in_stands(hand, seat, seq):
+            return False  # the wrong bring-in stands: `seat` acts in turn after it
         hand.incident(
             seq,
             "STUD-BRINGIN-WRONG-PLAYER",
@@ -478,15 +604,12 @@ def bring_in(hand: Hand, seat: int, total: int, seq: int) -> bool:
             f"SEAT {seat} IS NOT LOW: SEAT {hand.bring_in_seat} BRINGS IN. TAKE BACK {total}",
             seat=seat,
         )
+        hand.stud_state.wrong_bring_in = (seat, total, seq)
         return True
     bring = hand.stakes.bring_in or 0
     if total <= bring:
-        rnd.post(seat, total)
-        rnd.max_bet = max(total, bring)  # a short all-in bring-in still sets the full amount
-        s = rnd.seat(seat)
-        s.acted, s.level = True, rnd.max_bet
-        rnd.last_actor = seat
-        hand.out.append(Action(hand.number, seq, seat, ActionKind.BRING_IN, total, s.allin))
+        stud.post_bring_in(hand, seat, total, seq)
         hand.after_bring_in(seq)
         return True
+    stud.complete_from_bring_in(hand, seat, total)  # 001-RR11 §8 r3: open for a full bet
     return False

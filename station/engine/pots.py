@@ -59,12 +59,16 @@ def build_pots(contrib: Mapping[int, int], live: Sequence[int], dead: int = 0) -
     return pots
 
 
-def split(amount: int, winners_in_odd_chip_order: Sequence[int]) -> dict[int, int]:
-    """Split `amount` evenly; each odd chip goes one per player in the given order
-    (CHIP-ODD-UNIT and CHIP-ODD-ONE-PER-PLAYER: no player receives more than one odd chip)."""
+def split(amount: int, winners_in_odd_chip_order: Sequence[int], unit: int = 1) -> dict[int, int]:
+    """Split `amount` evenly; each odd chip, of `unit` (the smallest chip used in the game),
+    goes one per player in the given order (CHIP-ODD-UNIT and CHIP-ODD-ONE-PER-PLAYER: no player
+    receives more than one odd chip). Less than a unit left over goes with the first odd chip."""
     n = len(winners_in_odd_chip_order)
-    share, odd = divmod(amount, n)
-    out = dict.fromkeys(winners_in_odd_chip_order, share)
+    unit = max(1, unit)
+    units, rest = divmod(amount, unit)
+    share, odd = divmod(units, n)
+    out = dict.fromkeys(winners_in_odd_chip_order, share * unit)
     for seat in winners_in_odd_chip_order[:odd]:
-        out[seat] += 1
+        out[seat] += unit
+    out[winners_in_odd_chip_order[0]] += rest
     return out

@@ -13,6 +13,14 @@ from enum import StrEnum
 from typing import Final
 
 
+class AbsentKill(StrEnum):
+    """When an absent player's hand is killed (DEAD-ABSENT, TOURN-ABSENT; D73)."""
+
+    NEVER = "never"
+    DEAL_END = "deal_end"  # not at the seat when every starting hand is complete
+    TURN = "turn"  # not at the seat when the action reaches him
+
+
 class MisdealCutoff(StrEnum):
     TWO_ACTIONS = "two_actions"  # RR/USPA: two players after the blinds have acted (D01)
     SUBSTANTIAL = "substantial"  # GN: substantial action (D01)
@@ -89,6 +97,7 @@ class Profile:
     raise_cap_multi_round: int = 3  # D21: raises after the bet, games with 3+ rounds
     raise_cap_two_round: int = 4  # D21: raises after the bet, games with two rounds
     headsup_uncap: HeadsUpUncap = HeadsUpUncap.BEFORE_CAP  # D23
+    headsup_uncap_in_tournaments: bool = False  # D23: USPA states no tournament exception
     limit_short_allin_option: ShortAllinOption = ShortAllinOption.COMPLETE  # D24
     aggregate_short_allins: bool = True  # D25
     odd_chip_stud: OddChipStud = OddChipStud.ALL_CARDS  # D31
@@ -100,15 +109,34 @@ class Profile:
     pl_sb_counts_as_bb: bool = False  # D47: strict pot limit; GN counts the SB as a BB
     pl_round_unit: int = 0  # D47; 0 = no rounding
     straddle_button_allowed: bool = False  # D48
+    straddle_limit_allowed: bool = False  # D48: GN allows a live straddle in limit games
+    missed_blind_straddle: bool = False  # D51: GN: a returning player may come back as the straddle
+    newcomer_free_nl_pl: bool = False  # D50: GN: new NL/PL players need not post
+    newcomer_buy_button: bool = False  # D49: GN: a new player may buy the button (BB + dead SB)
+    lowball_newcomer_post_bb: bool = False  # D50: RR lowball: kill or wait; GN: may post the BB
+    tourn_newcomer_takes_position: bool = False  # D71: RRPG/RR5: even the SB or button seat
+    absent_kill_cash: AbsentKill = AbsentKill.NEVER  # DEAD-ABSENT: GN r79 at the deal's end
+    absent_kill_tournament: AbsentKill = AbsentKill.DEAL_END  # D73: USPA when his turn comes
+    show_allin_pusher_first: bool = False  # SHOW-ORDER: GN r144 (no limit, all in early)
+    odd_chip_unit: int = 0  # CHIP-ODD-UNIT: 0 = the smallest chip seen in the forced bets, else 1
+    clock_seconds: int = 60  # MISC-CLOCK: time to act once the clock is put on (RR NL r16, GN r180)
+    clock_warning_seconds: int = 10  # MISC-CLOCK: the warning before the hand is dead
+    button_draw_low_in_low_games: bool = True  # BUTTON-INITIAL-DRAW: RRPG and GN: always high
+    button_draw_ace_high: bool = True  # D55: GN ace of spades highest; RRPG: the game's ranking
+    absence_pickup_minutes: int = 30  # MISC-ABSENCE: RRPG 15
+    min_chip_from_big_blind: bool = False  # D28: GN: the smallest chip used to make the big blind
+    small_chips_play_allin: bool = False  # D29: GN: smaller chips play for face value all-in
     stud_exposed_three_misdeal: bool = False  # D06: GN misdeal only when all three exposed
     exposed_holecard_floor: bool = False  # D05: GN: the floor decides take or replacement
     stud_seventh_gn: bool = False  # D18: GN seventh-street exposure procedure
+    stud_shortage_gn: bool = False  # D20: GN r226 counts players + 2 and adds the burns first
     draw_max_consecutive: int = 4  # D57
     joker_in_use_a5: bool = True  # D60
     sevens_rule: bool = True  # D59
     faceup_draw_policy: FaceUpPolicy = FaceUpPolicy.EXPOSED
     require_explicit_checks: bool = True
     tournament: bool = False
+    a5_limit_check_raise: bool = False  # D58: RR/USPA: not permitted unless announced; GN: yes
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Profile:
         """A copy with single switches replaced; raises ValueError naming a bad switch."""
@@ -156,6 +184,10 @@ PROFILES: Final[dict[str, Profile]] = {
             holdem_exposed_misdeal_cards=1,
             raise_cap_two_round=3,
             oot_policy=OotPolicy.RR,
+            tourn_newcomer_takes_position=True,
+            button_draw_low_in_low_games=False,
+            button_draw_ace_high=False,
+            absence_pickup_minutes=15,
         ),
         Profile(
             "RR5",
@@ -163,6 +195,7 @@ PROFILES: Final[dict[str, Profile]] = {
             "003-RR5",
             burn_error_rule=BurnErrorRule.RR5,
             oot_policy=OotPolicy.RR,
+            tourn_newcomer_takes_position=True,
         ),
         Profile(
             "USPA",
@@ -170,6 +203,8 @@ PROFILES: Final[dict[str, Profile]] = {
             "000-USPA",
             holdem_exposed_misdeal_cards=1,
             oot_policy=OotPolicy.RR,
+            headsup_uncap_in_tournaments=True,
+            absent_kill_tournament=AbsentKill.TURN,
         ),
         Profile(
             "GN",
@@ -194,12 +229,24 @@ PROFILES: Final[dict[str, Profile]] = {
             gn_overcall_min_raise=True,
             pl_sb_counts_as_bb=True,
             straddle_button_allowed=True,
+            straddle_limit_allowed=True,
+            missed_blind_straddle=True,
+            newcomer_free_nl_pl=True,
+            newcomer_buy_button=True,
+            lowball_newcomer_post_bb=True,
+            absent_kill_cash=AbsentKill.DEAL_END,
+            show_allin_pusher_first=True,
+            button_draw_low_in_low_games=False,
+            min_chip_from_big_blind=True,
+            small_chips_play_allin=True,
             stud_exposed_three_misdeal=True,
             exposed_holecard_floor=True,
             stud_seventh_gn=True,
+            stud_shortage_gn=True,
             draw_max_consecutive=5,
             joker_in_use_a5=False,
             sevens_rule=False,
+            a5_limit_check_raise=True,
         ),
     )
 }

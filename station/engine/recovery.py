@@ -30,6 +30,7 @@ class Step:
     text: str
     expect: Expect
     no_burn: bool = False  # CARDS: the street is dealt without a burn
+    burn_optional: bool = False  # CARDS: a burn is expected, but action after one card takes it
 
 
 @dataclass(slots=True)
@@ -165,15 +166,21 @@ def premature(
             reshuffle=list(exposed),
         ).start()
     if street == 1:
-        # 004-GN §VII r166: the premature turn card goes back to the stub; the next card is the
-        # turn without a burn; the river is burned and dealt as usual.
+        # 004-GN §VII r166: the premature turn card goes back to the stub and "what would have
+        # been the river card" is put out as the turn: burned and turned like the river would
+        # have been (catalog D13: with or without a burn draw, action after one card takes it
+        # as the turn); the river is burned and dealt as usual.
         return Recovery(
             rule,
             [
                 Step("LEAVE THE BURN CARD", Expect.DONE),
                 Step(f"RETURN {_cards(exposed)} TO THE STUB", Expect.DONE),
                 finish,
-                Step("DEAL THE TURN WITHOUT BURNING", Expect.CARDS, no_burn=True),
+                Step(
+                    "BURN AND TURN WHAT WOULD HAVE BEEN THE RIVER CARD AS THE TURN",
+                    Expect.CARDS,
+                    burn_optional=True,
+                ),
             ],
             returned=list(exposed),
         ).start()

@@ -119,6 +119,7 @@ def award_pots(
     *,
     profile: Profile,
     button: int | None,
+    unit: int = 1,
 ) -> list[Award]:
     spec = reader.spec
     out: list[Award] = []
@@ -137,7 +138,7 @@ def award_pots(
         )
         won: dict[int, int] = {}
         if high and low:
-            low_amount = pot.amount // 2
+            low_amount = pot.amount // unit // 2 * unit  # the high half gets the odd chip
             parts = [(high, pot.amount - low_amount, False), (low, low_amount, True)]
         elif high:
             parts = [(high, pot.amount, False)]
@@ -149,7 +150,7 @@ def award_pots(
             order = _odd_chip_order(
                 winners, spec=spec, profile=profile, button=button, reader=reader, low_half=is_low
             )
-            for seat, chips in split(amount, order).items():
+            for seat, chips in split(amount, order, unit).items():
                 won[seat] = won.get(seat, 0) + chips
         out.append(Award(pot, won, high, low))
     return out

@@ -11,13 +11,15 @@ straddle or other live post (PRODUCT.md §4 conventions).
 
 from __future__ import annotations
 
+from station.engine import seating
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Incident, Prompt, PromptCode, Role, Ruling
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
-from station.engine.games import Family, GameSpec, game_spec
+from station.engine.games import Family, GameSpec, HighEval, LowEval, Structure, game_spec
 from station.engine.hand import Hand
 from station.engine.positions import (
     TABLE_SEATS,
+    ButtonLayout,
     button_layout,
     clockwise_after,
     dead_button_next,
@@ -27,6 +29,8 @@ from station.engine.profiles import ButtonMethod, Profile, profile
 from station.engine.rulebook import citation
 from station.engine.snapshot import TableSnapshot
 from station.engine.view import table_snapshot
+
+DECK_DEFECTS = frozenset({"DECK-DUPLICATE-CARD", "DECK-FOREIGN-BACK"})
 
 
 class Table:
@@ -48,18 +52,34 @@ class Table:
         self.posted: dict[int, int] = {}  # forced bets posted for the next hand
         self.antes: dict[int, int] = {}  # forced bets already taken in (dead money)
         self.back: str = self.registry.decks[0].back if self.registry.decks else "blue"
+        self.deck_hands = 0  # DECK-CHANGE: hands dealt with the deck in play
+        self.deck_round = 0  # players dealt in the last hand: a full round with this deck
+        self.deck_defective = False  # the deck in play was found defective (may be changed)
         self.floor_call = False
         self.newcomers: set[int] = set()  # seated since the setup, not yet dealt in
         self.missed: dict[int, set[str]] = {}  # BLIND-MISSED: seat -> {"sb", "bb"} passed by
         self.last_blinds: tuple[int | None, int] | None = None  # (small, big) of the last hand
+        self.last_button: int | None = None
         self.posts_prompt = ""
         self.last_players = 0
+        self.straddle_keys: set[int] = set()  # STRADDLE pressed for the next hand
+        self.kill_keys: set[int] = set()  # KILL pressed for the next hand
+        self.seat_wait: dict[int, int] = {}  # BLIND-SEAT-CHANGE: seat -> hands still to wait
+        self.post_chips: dict[int, tuple[int, ...]] = {}  # denominations of the forced bets
+        self.button_draw: list[tuple[int, Card]] = []  # BUTTON-INITIAL-DRAW: (seat, card)
+        self.away_since: dict[int, float] = {}  # MISC-ABSENCE: seat -> event time he left
+        self.away_flagged: set[int] = set()
+        self.min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
         self.out: list[Decision] = []
 
     # --- input --------------------------------------------------------------------------------
 
     def feed(self, event: InputEvent, *, seq: int, at: float | None = None) -> list[Decision]:
         hand = self.hand
+        if hand is not None and hand.result is None:
+            hand.tick(at, seq)
+        if at is not None and self.away_since:
+            self._absence(at, seq)
         match event:
             case Zone():
                 if hand is not None and hand.result is None and event.seat in hand.seats:
@@ -77,9 +97,17 @@ class Table:
                     self.occupied.add(event.seat)
                     if event.seat not in before and event.seat not in self.stacks:
                         self.newcomers.add(event.seat)
+                    self.away_since.pop(event.seat, None)
+                    self.away_flagged.discard(event.seat)
                 else:
                     self.occupied.discard(event.seat)
                     self.newcomers.discard(event.seat)
+                    if self.stacks.get(event.seat, None) == 0:
+                        del self.stacks[event.seat]  # out of chips and gone: the seat is free
+                    elif at is not None and event.seat in self.stacks:
+                        self.away_since.setdefault(event.seat, at)
+                if hand is not None and hand.result is None and event.seat in hand.seats:
+                    hand.seat_sensor(event.seat, event.occupied, seq)
                 if self.occupied != before and (hand is None or hand.result is not None):
                     self._prompt_posts(seq)  # who posts what changes with who is seated
                     if event.occupied and self.missed.get(event.seat):
@@ -133,9 +161,13 @@ class Table:
         self.last_players = 0
         self.hand = None
         self.posted, self.antes = {}, {}
+        self.straddle_keys, self.kill_keys, self.seat_wait = set(), set(), {}
+        self.post_chips, self.min_chip = {}, None
+        self.button_draw = []
+        self.away_since, self.away_flagged = {}, set()
         self.offset = dict(self.zone)
         if event.deck is not None:
-            self.back = event.deck
+            self._deck_change(event.deck, seq)
         self._prompt_posts(seq)
 
     def _zone_between(self, event: Zone, seq: int) -> None:
@@ -145,6 +177,8 @@ class Table:
                 self._incident(seq, "STATION-EMPTY-SEAT", f"CHIPS AT EMPTY SEAT {seat}")
             )
         self.zone[seat] = reading
+        if event.chips and reading > 0:
+            self.post_chips[seat] = event.chips
         base = self.offset.get(seat, 0)
         posted = self.posted.get(seat, 0)
         if reading >= base + posted:
@@ -170,9 +204,22 @@ class Table:
             self.out.append(self._incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
             return
         self.hand_no += 1
+        self.deck_hands += 1
+        self.deck_round = len(dealt)
         button, blinds = self._positions(dealt)
+        button = self._button_not_moved(dealt, button, blinds, seq)
         self._note_missed_blinds(dealt, button, blinds)
+        self._refuse_waiting_posts(dealt, seq)
+        kill = self._kill(dealt, seq)
+        straddle = self._straddle(dealt, button, blinds, kill, seq)
+        if straddle is not None and self.profile.missed_blind_straddle:
+            self.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
+        elif straddle is not None and self.missed.get(straddle):
+            straddle = None  # RR: the missed blinds are made up first (BLIND-MISSED)
         posts, dead = self._split_missed_posts(dealt)
+        self.seat_wait = seating.waiting(self.seat_wait, dealt)
+        self._note_min_chip(dealt, button, blinds)
+        self.straddle_keys, self.kill_keys = set(), set()
         self.hand = Hand.start(
             number=self.hand_no,
             spec=self.spec,
@@ -187,15 +234,134 @@ class Table:
             seq=seq,
             puck=self.puck,
             blinds=blinds,
+            straddle=straddle,
+            kill=kill,
+            absent=frozenset(s for s in dealt if s not in self.occupied),
+            min_chip=self.min_chip,
         )
+        for seat in set(self.zone) - set(dealt):
+            self.offset[seat] = self.zone[seat]  # chips left at a seat not dealt in are his own
         self.posted, self.antes = {}, {}
         self._absorb()
+
+    def _note_min_chip(
+        self, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+    ) -> None:
+        """BET-SMALLEST-CHIP (D28): the smallest chip used in the antes and blinds (GN: in the
+        big blind), when the zone sensors reported denominations."""
+        assert self.profile is not None
+        seen = self.post_chips
+        self.post_chips = {}
+        if self.profile.min_chip_from_big_blind and button is not None:
+            bb = button_layout(dealt, button, blinds).big_blind
+            seen = {bb: seen[bb]} if bb in seen else {}
+        chips = [c for cs in seen.values() for c in cs if c > 0]
+        if chips:
+            self.min_chip = min(chips)
+
+    def _kill(self, dealt: list[int], seq: int) -> tuple[int, int] | None:
+        """KILL-POTS: the KILL key and a kill-sized post (2x or 1.5x the big blind) in a limit
+        game: the limits of this hand go up with it."""
+        assert self.setup is not None
+        assert self.spec is not None
+        bb = self.setup.stakes.bb or 0
+        for seat in sorted(self.kill_keys):
+            amount = self.posted.get(seat, 0)
+            if seat not in dealt:
+                continue
+            if self.spec.structure is Structure.FIXED_LIMIT and seating.kill_amount(amount, bb):
+                return seat, amount
+            self.out.append(
+                self._incident(
+                    seq,
+                    "KILL-POTS",
+                    f"SEAT {seat}: A KILL IS {2 * bb} (HALF KILL {3 * bb // 2}) IN A LIMIT GAME",
+                    Ruling.CORRECT_BET,
+                    seat=seat,
+                )
+            )
+        return None
+
+    def _straddle(
+        self,
+        dealt: list[int],
+        button: int | None,
+        blinds: tuple[int | None, int] | None,
+        kill: tuple[int, int] | None,
+        seq: int,
+    ) -> int | None:
+        """BLIND-STRADDLE: the one straddle declared with the STRADDLE key that the profile
+        allows (GN: the button has precedence); a refused straddle is flagged and its chips are
+        not part of the hand."""
+        assert self.setup is not None
+        assert self.spec is not None
+        assert self.profile is not None
+        if button is None or not self.straddle_keys:
+            return None
+        layout = button_layout(dealt, button, blinds)
+        bb = self.setup.stakes.bb or 0
+        chosen: int | None = None
+        for seat in sorted(self.straddle_keys, key=lambda s: s != layout.button):
+            amount = self.posted.get(seat, 0)
+            if seat not in dealt or amount <= 0:
+                continue
+            why = seating.straddle_refusal(
+                seat,
+                amount,
+                spec=self.spec,
+                profile=self.profile,
+                layout=layout,
+                bb=bb,
+                kill=kill is not None,
+            )
+            if why is None and chosen is not None:
+                why = "ONE STRADDLE ONLY"
+            if why is None:
+                chosen = seat
+                continue
+            self.out.append(
+                self._incident(
+                    seq,
+                    "BLIND-STRADDLE",
+                    f"SEAT {seat}: {why}: TAKE BACK {amount}",
+                    Ruling.CORRECT_BET,
+                    seat=seat,
+                )
+            )
+            self.posted.pop(seat, None)  # his chips, not part of the hand
+        return chosen
+
+    def _refuse_waiting_posts(self, dealt: list[int], seq: int) -> None:
+        """A new player who posted but may not be dealt in yet is told why (BLIND-NEW-PLAYER,
+        LOWBALL-BLINDS); his chips stay his own."""
+        assert self.setup is not None
+        assert self.spec is not None
+        bb = self.setup.stakes.bb or 0
+        for seat in sorted(self.newcomers):
+            posted = self.posted.get(seat, 0)
+            if seat in dealt or posted <= 0:
+                continue
+            if seating.is_lowball(self.spec) and seat not in self.kill_keys:
+                r = seating.lowball_refusal(seat, posted, bb)
+                text, rule = r.text, r.rule
+            else:
+                text = (
+                    f"SEAT {seat} IS NOT DEALT IN: WAIT UNTIL THE BUTTON PASSES "
+                    f"(TAKE BACK {posted})"
+                )
+                rule = "BLIND-NEW-PLAYER"
+            self.out.append(self._incident(seq, rule, text, seat=seat))
+            self.posted.pop(seat, None)
 
     def _dealt_in(self, *, commit: bool = True) -> list[int]:
         """Seats dealt in: entitled players, plus a waiting player whom the big blind reaches
         (BLIND-NEW-PLAYER, BLIND-MISSED: "wait for the big blind"). `commit` records that a
         waiting player came in; without it this only looks ahead (for the posting prompt)."""
-        dealt = sorted(s for s in self.occupied if self._entitled(s, commit=commit))
+        present = set(self.occupied)
+        if self.profile is not None and self.profile.tournament:
+            # TOURN-ABSENT: a no-show or absent player is always dealt a hand.
+            present |= {s for s, st in self.stacks.items() if st != 0}
+        dealt = sorted(s for s in present if self._entitled(s, commit=commit))
         if self.spec is None or self.spec.family is Family.STUD or len(dealt) < 2:
             return dealt
         waiting = sorted(
@@ -220,7 +386,8 @@ class Table:
         if last is None or button is None:
             return
         layout = button_layout(dealt, button, blinds)
-        away = [s for s, st in self.stacks.items() if st != 0 and s not in self.occupied]
+        gone = set(self.stacks) - self.occupied - set(dealt)
+        away = [s for s in sorted(gone) if self.stacks[s] != 0]
         for name, before, now in (
             ("sb", last[0], layout.small_blind),
             ("bb", last[1], layout.big_blind),
@@ -264,18 +431,88 @@ class Table:
     def _entitled(self, seat: int, *, commit: bool = True) -> bool:
         """Dealt in this hand? A seated player with chips; a new player only once he has posted
         a big blind (BLIND-NEW-PLAYER: "post an amount equal to the big blind and be dealt in
-        immediately", or wait for the big blind)."""
+        immediately", or wait for the big blind; the profile's variants in `seating`); a player
+        who changed seats away from the big blind after his wait or a big-blind post."""
         if self.stacks.get(seat, None) == 0:
             return False
+        assert self.setup is not None
+        assert self.spec is not None
+        assert self.profile is not None
+        st = self.setup.stakes
+        posted = self.posted.get(seat, 0) + self.antes.get(seat, 0)
+        if self.seat_wait.get(seat):
+            return posted >= (st.bb or 0)
         if seat not in self.newcomers and not self.missed.get(seat):
             return True
-        assert self.setup is not None
-        due = self.setup.stakes.bb or self.setup.stakes.ante or 0
-        if self.posted.get(seat, 0) + self.antes.get(seat, 0) >= due:
+        due: int | None = st.bb or st.ante or 0
+        if seat in self.newcomers and self.spec.family is not Family.STUD:
+            due = seating.newcomer_due(
+                seat,
+                spec=self.spec,
+                profile=self.profile,
+                layout=self._regulars_layout(),
+                bb=st.bb or 0,
+                sb=st.sb or 0,
+                killed=seat in self.kill_keys,
+            )
+        if due is not None and posted >= due:
             if commit:
                 self.newcomers.discard(seat)
             return True
         return False
+
+    def _regulars_layout(self) -> ButtonLayout | None:
+        """The next hand's button and blinds among the players already in the game."""
+        regulars = sorted(
+            s
+            for s in self.occupied
+            if self.stacks.get(s, None) != 0
+            and s not in self.newcomers
+            and not self.missed.get(s)
+            and not self.seat_wait.get(s)
+        )
+        if len(regulars) < 2:
+            return None
+        button, blinds = self._positions(regulars)
+        return button_layout(regulars, button, blinds) if button is not None else None
+
+    def _seat_change(self, event: KeyPress, seq: int) -> None:
+        """BLIND-SEAT-CHANGE: the player moves with his chips. Moving closer to the big blind is
+        free; moving away he waits until the same relative position, or posts the big blind."""
+        frm, to = event.seat, event.to_seat
+        if frm is None or to is None or frm not in self.stacks or to == frm or to in self.stacks:
+            self.out.append(
+                self._incident(
+                    seq,
+                    "BLIND-SEAT-CHANGE",
+                    f"SEAT CHANGE {frm} TO {to} NOT POSSIBLE: CHECK THE SEATS",
+                    seat=frm,
+                )
+            )
+            return
+        before = self._regulars_layout()
+        self.stacks[to] = self.stacks.pop(frm)
+        if frm in self.missed:
+            self.missed[to] = self.missed.pop(frm)
+        self.newcomers.discard(frm)
+        self.newcomers.discard(to)
+        self.occupied.discard(frm)
+        self.occupied.add(to)
+        after = self._regulars_layout()
+        if self.spec is None or self.spec.family is Family.STUD or before is None or after is None:
+            return
+        wait = seating.hands_to_big_blind(to, after) - seating.hands_to_big_blind(frm, before)
+        if wait > 0:
+            self.seat_wait[to] = wait
+            self.out.append(
+                Prompt(
+                    self.hand_no + 1,
+                    f"SEAT {to} (FROM {frm}) WAITS {wait} HAND{'S' if wait > 1 else ''} OR POSTS "
+                    f"{self.setup.stakes.bb if self.setup else ''}",
+                    seq,
+                    PromptCode.POST,
+                )
+            )
 
     def _positions(self, dealt: list[int]) -> tuple[int | None, tuple[int | None, int] | None]:
         """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""
@@ -335,6 +572,8 @@ class Table:
 
     def _hand_ended(self, hand: Hand) -> None:
         assert hand.result is not None
+        if any(i.rule in DECK_DEFECTS for i in hand.incidents):
+            self.deck_defective = True
         for s, st in hand.result.stacks.items():
             self.stacks[s] = st
         self.offset = {s: self.zone.get(s, 0) for s in set(self.zone) | set(hand.seats)}
@@ -350,6 +589,7 @@ class Table:
                 and not self.missed.get(s)
             ]
             self.button = next_seat(movers, hand.button)
+            self.last_button = hand.button
             if hand.layout is not None and hand.layout.big_blind is not None:
                 self.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
             self.last_players = len(hand.dealt)
@@ -395,6 +635,8 @@ class Table:
                 back = back if back is not None else info.back
         back_ok = back is None or back == self.back
         hand = self.hand
+        if hand is None and card is not None and event.face_up and self._button_draw(card, seq):
+            return
         if hand is None:
             code = card.code if card is not None else "??"
             self.out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
@@ -404,6 +646,96 @@ class Table:
             return
         hand.on_draw(card, event.tag, event.face_up, back_ok, seq)
 
+    def _button_not_moved(
+        self, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None, seq: int
+    ) -> int | None:
+        """The same seats posted the same blinds as last hand: the button was not moved. The hand
+        is played as posted (the dealer deals from last hand's button) and the button is put right
+        for the next one, so every player still gets each position once (BUTTON-MISPLACED-EARLIER,
+        001-RR11 §3 "Irregularities" r1)."""
+        st = self.setup.stakes if self.setup is not None else None
+        last, old = self.last_blinds, self.last_button
+        if button is None or blinds is not None or last is None or old is None or st is None:
+            return button
+        if old not in dealt or not st.sb or not st.bb or last[0] is None:
+            return button
+        expected = button_layout(dealt, button)
+        posted = self.posted
+        if (
+            posted.get(last[0]) == st.sb
+            and posted.get(last[1]) == st.bb
+            and expected.big_blind not in posted
+            and button_layout(dealt, old).small_blind == last[0]
+        ):
+            self.out.append(
+                self._incident(
+                    seq,
+                    "BUTTON-MISPLACED-EARLIER",
+                    f"BUTTON NOT MOVED: SEATS {last[0]} AND {last[1]} POSTED THE BLINDS AGAIN. "
+                    f"THIS HAND IS PLAYED FROM BUTTON SEAT {old}; THE NEXT HAND PUTS IT RIGHT",
+                )
+            )
+            return old
+        return button
+
+    def _absence(self, at: float, seq: int) -> None:
+        """MISC-ABSENCE: away from the table longer than the profile allows (RR11 30 minutes,
+        RRPG 15): the floor may pick up the chips. Times come from the events."""
+        assert self.profile is not None
+        limit = self.profile.absence_pickup_minutes * 60
+        for seat, since in sorted(self.away_since.items()):
+            if at - since > limit and seat not in self.away_flagged:
+                self.away_flagged.add(seat)
+                self.floor_call = True
+                self.out.append(
+                    self._incident(
+                        seq,
+                        "MISC-ABSENCE",
+                        f"SEAT {seat} AWAY MORE THAN {self.profile.absence_pickup_minutes} "
+                        "MINUTES: FLOOR MAY PICK UP THE CHIPS",
+                        Ruling.FLOOR,
+                        seat=seat,
+                    )
+                )
+
+    def _button_draw(self, card: Card, seq: int) -> bool:
+        """BUTTON-INITIAL-DRAW: a new button game with no button yet; one card face up to each
+        active player from the dealer's left decides it: the highest card by suit (RR11: the
+        lowest in low games)."""
+        spec, prof = self.spec, self.profile
+        if (
+            spec is None
+            or prof is None
+            or self.button is not None
+            or self.hand_no
+            or spec.family is Family.STUD
+        ):
+            return False
+        players = sorted(self.occupied)
+        seat = players[len(self.button_draw) % len(players)]
+        self.button_draw.append((seat, card))
+        self.out.append(DrawRole(0, seq, card.code, Role.BUTTON_DRAW, seat))
+        if len(self.button_draw) < len(players):
+            return True
+        low = prof.button_draw_low_in_low_games and spec.high is HighEval.NONE
+        if low and spec.low is LowEval.D27:
+            seat, _ = min(self.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+        elif low:
+            seat, _ = min(self.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+        elif (
+            not prof.button_draw_ace_high
+            and spec.low in (LowEval.A5, LowEval.BADUGI)
+            and (spec.high is HighEval.NONE)
+        ):
+            # RRPG: the highest card by suit, aces low in a game that plays them low.
+            seat, _ = max(self.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+        else:
+            seat, _ = max(self.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+        self.button_draw = []
+        self.button = seat
+        self._prompt_posts(seq)
+        return True
+
     def _key(self, event: KeyPress, seq: int) -> None:
         if event.key is Key.NEW_HAND:
             self._new_hand(seq)
@@ -412,6 +744,13 @@ class Table:
         if hand is not None and hand.result is not None and event.key in (Key.TABLED, Key.MUCK):
             return  # showing or mucking after the pot is pushed changes nothing
         if hand is None or hand.result is not None:
+            if event.key in (Key.STRADDLE, Key.KILL) and event.seat is not None:
+                keys = self.straddle_keys if event.key is Key.STRADDLE else self.kill_keys
+                keys.add(event.seat)
+                return
+            if event.key is Key.SEAT_CHANGE:
+                self._seat_change(event, seq)
+                return
             if event.key is Key.FLOOR:
                 self.floor_call = True
                 self.out.append(
@@ -426,8 +765,33 @@ class Table:
             return
         hand.key(event, seq)
 
+    def _deck_change(self, back: str, seq: int) -> None:
+        """DECK-CHANGE (001-RR11 §2 r22): a new deck is used for at least a full round (once
+        around the table) before it may be changed, unless it is defective or damaged. A setup
+        line naming another back is the deck change; one too early is flagged, play goes on."""
+        if back == self.back:
+            return
+        if 0 < self.deck_hands < self.deck_round and not self.deck_defective:
+            self.out.append(
+                self._incident(
+                    seq,
+                    "DECK-CHANGE",
+                    f"DECK CHANGED AFTER {self.deck_hands} HAND(S): A NEW DECK STAYS IN PLAY FOR "
+                    f"A FULL ROUND ({self.deck_round} HANDS) UNLESS IT IS DEFECTIVE",
+                )
+            )
+        self.back = back
+        self.deck_hands = 0
+        self.deck_defective = False
+
     def _incident(
-        self, seq: int, rule: str, text: str, ruling: Ruling = Ruling.WARNING
+        self,
+        seq: int,
+        rule: str,
+        text: str,
+        ruling: Ruling = Ruling.WARNING,
+        *,
+        seat: int | None = None,
     ) -> Incident:
         source = self.profile.citation_source if self.profile is not None else "001-RR11"
         return Incident(
@@ -438,6 +802,8 @@ class Table:
             event=seq,
             citation=citation(rule, source),
             events=(seq,),
+            seat=seat,
+            seats=(seat,) if seat is not None else (),
         )
 
     # --- output -------------------------------------------------------------------------------
