@@ -3,8 +3,8 @@
 A check takes the `CheckInputs` (which files to check) and returns a `CheckResult`: the problems
 it found (each `FILE: KEY: problem`) and a one-line summary for the "ok" report. `CHECKS` lists
 them in order; `run_checks` runs every one, so one run reports every problem in every file.
-To check another file (station.toml, the deck registry, a profile), add a field to `CheckInputs`,
-write a function returning a `CheckResult` and add it to `CHECKS`.
+To check another file, add a field to `CheckInputs`, write a function returning a `CheckResult`
+and add it to `CHECKS`. A check with nothing to check returns an empty summary (no "ok" line).
 """
 
 from __future__ import annotations
@@ -39,10 +39,13 @@ class CheckResult:
 
 @dataclass(frozen=True, slots=True)
 class CheckInputs:
-    """What to check. `None` means the embedded default (or: not configured)."""
+    """What to check. `None` means the embedded default (or: not configured). With `station`
+    (a station.toml), the pin map and deck registry it names are checked unless `pinmap` says
+    otherwise."""
 
     pinmap: Path | None = None
     extra: dict[str, Path] = field(default_factory=dict)  # room for the daemon's files
+    station: Path | None = None
 
 
 Check = Callable[[CheckInputs], CheckResult]
@@ -59,7 +62,11 @@ def lazy(target: str) -> Check:
     return check
 
 
-CHECKS: tuple[tuple[str, Check], ...] = (("pinmap", lazy("station.config.pinmap_check:check")),)
+CHECKS: tuple[tuple[str, Check], ...] = (
+    ("pinmap", lazy("station.config.pinmap_check:check")),
+    ("station", lazy("station.config.station_check:check_station")),
+    ("registry", lazy("station.config.station_check:check_registry")),
+)
 
 
 def run_checks(

@@ -1,57 +1,76 @@
-"""`station demo`: an emulated table. Edge adapter (RNG, stdout, files).
+"""`station demo`: an emulated table dealing real hands through the daemon's own core, with
+injected irregularities. Edge adapter (CLI).
 
-Foundation stage: it shuffles an emulated deck, deals hold'em hands through the same runner the
-daemon uses and prints every card as the engine labels it.
+Headless (with `--headless`, or when there is no DISPLAY/WAYLAND_DISPLAY) it prints a live log
+and, with `--out DIR`, PNG frames of every screen; otherwise the station's screen opens in a
+window. Exit status 0 when every hand was played and every injected irregularity caught.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
-
-from station.engine.cards import STANDARD_DECK
-from station.engine.decisions import DrawRole
-from station.engine.events import Draw, Key, KeyPress, Setup, Stakes, Zone
-from station.runner import TableRunner
+import tempfile
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=3, help="stop after N hands (default 3)")
+    parser.add_argument(
+        "--hands", type=int, default=6, help="stop after N hands (default 6: every irregularity)"
+    )
     parser.add_argument(
         "--headless", action="store_true", help="no window, even when a display is available"
     )
-    parser.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
+    parser.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="write PNG frames of every screen"
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder for the journal, config and ptys (default: a new temporary folder)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="hand choice and deck seed (default 1)")
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=0.0,
+        help="pace: 1 = a live dealer, 2 = twice as fast; 0 = as fast as the table allows "
+        "(default)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("station demo: --hands must be at least 1", file=sys.stderr)
         return 2
+    if args.speed < 0:
+        print("station demo: --speed must be 0 (fast) or more", file=sys.stderr)
+        return 2
+    folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-demo-"))
+    if (folder / "journal.sqlite").exists():
+        print(
+            f"station demo: {folder} already holds a demo journal; name a new --dir",
+            file=sys.stderr,
+        )
+        return 2
     headless = args.headless or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    rng = random.Random(args.seed)
-    runner = TableRunner()
-    seq = 0
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if headless:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from station.config.model import LogLevel  # noqa: PLC0415
+    from station.daemon.logsetup import configure  # noqa: PLC0415 (the CLI parser stays light)
+    from station.demo.run import DemoOptions, run_demo  # noqa: PLC0415
 
-    def feed(event: Setup | KeyPress | Draw | Zone) -> list[DrawRole]:
-        nonlocal seq
-        seq += 1
-        return [d for d in runner.feed(event, seq=seq) if isinstance(d, DrawRole)]
+    handler = configure(LogLevel.WARNING)
+    try:
+        return run_demo(
+            DemoOptions(args.hands, folder, args.seed, headless, args.out, args.speed), sys.stdout
+        )
+    finally:
+        import logging  # noqa: PLC0415
 
-    seats = {1: 200, 2: 200, 3: 200, 4: 200}
-    feed(Setup("nlhe", "RR11", Stakes(sb=1, bb=2), seats, button=4))
-    print(
-        f"demo: emulated nlhe table, seats {sorted(seats)}, {'headless' if headless else 'window'}"
-    )
-    for hand in range(1, args.hands + 1):
-        deck = list(STANDARD_DECK)
-        rng.shuffle(deck)
-        feed(Zone(1, 1))
-        feed(Zone(2, 2))
-        feed(KeyPress(Key.NEW_HAND))
-        dealt = []
-        for card in deck[: 2 * len(seats) + 8]:
-            dealt += [role.card for role in feed(Draw(card))]
-        print(f"hand {hand}: {' '.join(dealt)}")
-    return 0
+        logging.getLogger().removeHandler(handler)

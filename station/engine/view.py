@@ -120,6 +120,9 @@ def table_snapshot(t: Table) -> TableSnapshot:
             )
         )
     rng = rnd.raise_range(to_act) if rnd is not None and to_act is not None else None
+    to_call = rnd.to_call(to_act) if rnd is not None and to_act is not None else 0
+    if to_act is not None and hand.bring_in_pending() and to_act == hand.bring_in_seat:
+        to_call = hand.stakes.bring_in or to_call  # STUD-BRINGIN: the forced bet is owed
     rec = hand.state.recovery
     recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
     return TableSnapshot(
@@ -132,7 +135,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
         board=tuple(c.code for c in hand.board),
         pots=_pots(hand),
         to_act=to_act,
-        to_call=rnd.to_call(to_act) if rnd is not None and to_act is not None else 0,
+        to_call=to_call,
         min_raise_to=rng[0] if rng else None,
         max_raise_to=rng[1] if rng else None,
         next_step=t.posts_prompt

@@ -1,0 +1,110 @@
+"""The station config (`station.toml`) as typed, frozen records. Pure.
+
+`station.config.station_toml` reads and validates the file into these; the daemon reads nothing
+else. The format is documented in `station/config/example.toml`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from station.display.panel import PANEL_10_1, PanelConfig
+from station.engine.events import Setup, Stakes
+
+
+class GpioBackend(StrEnum):
+    LGPIO = "lgpio"  # the Raspberry Pi (5): gpiozero over lgpio, one factory per gpiochip
+    MOCK = "mock"  # gpiozero MockFactory pins: development, the demo, tests
+
+
+class DisplayDriver(StrEnum):
+    KMSDRM = "kmsdrm"  # the Pi's panel without X (SDL kmsdrm)
+    DUMMY = "dummy"  # SDL's off-screen driver (tests, a station without a panel)
+    AUTO = "auto"  # let SDL choose (a window on a desktop)
+    NONE = "none"  # no display thread at all
+
+
+class LogLevel(StrEnum):
+    DEBUG = "debug"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    game: str
+    profile: str
+    stakes: Stakes
+    seats: tuple[int, ...]  # seat numbers in play
+    stacks: Mapping[int, int]  # tracked stacks; seats not listed are not tracked
+    button: int | None = None
+    deck: str | None = None  # back colour in play (default: the registry's first deck)
+    rules: Mapping[str, object] = field(default_factory=dict)
+
+    def setup(self) -> Setup:
+        """The engine's setup event for this table."""
+        return Setup(
+            game=self.game,
+            profile=self.profile,
+            stakes=self.stakes,
+            seats={s: self.stacks.get(s) for s in self.seats},
+            button=self.button,
+            deck=self.deck,
+            rules=dict(self.rules),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConfig:
+    """A USB serial device (shoe or bet-zone board). `port=None`: not fitted at this table."""
+
+    port: str | None
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True, slots=True)
+class BetZoneConfig:
+    device: DeviceConfig
+    settle_s: float = 0.4
+    unstable_s: float = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class InputsConfig:
+    backend: GpioBackend = GpioBackend.LGPIO
+    pinmap: Path | None = None  # None: the embedded revision A map
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    driver: DisplayDriver = DisplayDriver.KMSDRM
+    panel: PanelConfig = PANEL_10_1
+
+
+@dataclass(frozen=True, slots=True)
+class PeopleConfig:
+    """Who the PIN pad signs in. The pad asks for a PIN only; when a role has more than one
+    person, the config names the one its pad is for."""
+
+    floor_pad: str | None = None
+    tech_pad: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StationConfig:
+    source: Path  # the file it came from (messages, the journal's config row)
+    sha256: str  # of the file's bytes
+    station_id: str
+    table: TableConfig
+    shoe: DeviceConfig
+    betzones: BetZoneConfig
+    inputs: InputsConfig
+    registry: Path | None  # None: the embedded emulated registry
+    display: DisplayConfig
+    journal: Path
+    log_level: LogLevel = LogLevel.INFO
+    people: PeopleConfig = PeopleConfig()

@@ -1,0 +1,332 @@
+"""`station.toml`: read, validate, and load with the files it names. Edge adapter (files); the
+validation itself is pure.
+
+`load_station(path)` returns the config, the pin map and the deck registry, or raises
+`ConfigError` holding every problem as `FILE: KEY: reason` (unknown keys included, with a
+suggestion). Nothing is opened before this has passed: `station run` exits 2 on any problem.
+The format is documented in `station/config/example.toml`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hardware.inputs.exc import PinMapError
+from hardware.inputs.pinmap import PinMap
+from hardware.inputs.pinmap_load import default_pinmap, load_pinmap
+from station.config.checks import Problem
+from station.config.model import (
+    BetZoneConfig,
+    DeviceConfig,
+    DisplayConfig,
+    DisplayDriver,
+    GpioBackend,
+    InputsConfig,
+    LogLevel,
+    PeopleConfig,
+    StationConfig,
+    TableConfig,
+)
+from station.config.registry import RegistryError, load_registry
+from station.config.schema import Problems, Section
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.engine.cards import DeckRegistry, default_registry
+from station.engine.events import Setup
+from station.engine.games import GAMES
+from station.engine.profiles import PROFILES
+from station.session_format import MAX_SEAT, STAKE_KEYS, SessionFormatError, event_from_dict
+
+STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+PANELS = {"10.1": PANEL_10_1, "7": PANEL_7}
+PANEL_FIELDS = ("width_mm", "height_mm", "width_px", "height_px", "viewing_distance_mm")
+
+
+class ConfigError(ValueError):
+    """The config (or a file it names) is not valid; `problems` holds every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedConfig:
+    config: StationConfig
+    pinmap: PinMap
+    registry: DeckRegistry
+
+
+# --- reading one file -----------------------------------------------------------------------
+
+
+def parse_station(data: bytes, source: Path) -> StationConfig:
+    """Validate station.toml's bytes; relative paths are relative to `source`'s folder."""
+    problems = Problems(str(source))
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError([Problem(str(source), "file", "not UTF-8 text")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([Problem(str(source), "toml", str(exc))]) from None
+    base = source.parent
+    top = Section(doc, "", problems)
+    station_id = top.text("station_id", required=True)
+    if station_id is not None and not STATION_ID.match(station_id):
+        top.bad("station_id", f"{station_id!r}: letters, digits, '-' and '_' only (up to 32)")
+    level = top.text("log_level", choices=[lv.value for lv in LogLevel], default="info")
+    table = _table(top.table("table", required=True))
+    shoe = _device(top.table("shoe", required=True))
+    betzones = _betzones(top.table("betzones", required=True))
+    inputs = _inputs(top.table("inputs"), base)
+    reg_sec = top.table("registry")
+    registry = None
+    if reg_sec is not None:
+        registry = reg_sec.path("file", base, required=True)
+        reg_sec.done()
+    display = _display(top.table("display"))
+    journal_sec = top.table("journal", required=True)
+    journal = None
+    if journal_sec is not None:
+        journal = journal_sec.path("path", base, required=True)
+        journal_sec.done()
+    people = _people(top.table("people"))
+    top.done()
+    if problems or station_id is None or table is None or shoe is None or betzones is None:
+        raise ConfigError(problems.items)
+    assert journal is not None
+    return StationConfig(
+        source=source,
+        sha256=hashlib.sha256(data).hexdigest(),
+        station_id=station_id,
+        table=table,
+        shoe=shoe,
+        betzones=betzones,
+        inputs=inputs,
+        registry=registry,
+        display=display,
+        journal=journal,
+        log_level=LogLevel(level or "info"),
+        people=people,
+    )
+
+
+def _seat_list(sec: Section) -> tuple[int, ...] | None:
+    raw = sec.raw("seats")
+    if raw is None:
+        sec.bad("seats", "missing (required): the seat numbers in play, e.g. [1, 2, 3, 4]")
+        return None
+    ok = isinstance(raw, list) and all(
+        isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_SEAT for s in raw
+    )
+    if not ok:
+        sec.bad("seats", f"must be a list of seat numbers 1-{MAX_SEAT}, not {raw!r}")
+        return None
+    if len(set(raw)) != len(raw):
+        sec.bad("seats", "a seat is listed twice")
+        return None
+    if len(raw) < 2:
+        sec.bad("seats", "a table needs at least two seats")
+        return None
+    return tuple(sorted(raw))
+
+
+def _table(sec: Section | None) -> TableConfig | None:
+    if sec is None:
+        return None
+    before = len(sec.problems.items)
+    game = sec.text("game", required=True, choices=list(GAMES))
+    profile = sec.text("profile", choices=list(PROFILES), default="RR11")
+    seats = _seat_list(sec)
+    button = sec.integer("button", low=1, high=MAX_SEAT)
+    deck = sec.text("deck")
+    stakes: dict[str, int] = {}
+    stakes_sec = sec.table("stakes", required=True)
+    if stakes_sec is not None:
+        for name in STAKE_KEYS:
+            value = stakes_sec.integer(name, low=0)
+            if value is not None:
+                stakes[name] = value
+        stakes_sec.done()
+    stacks: dict[int, int] = {}
+    stacks_sec = sec.table("stacks")
+    if stacks_sec is not None:
+        for name in list(stacks_sec.doc):
+            value = stacks_sec.integer(name, low=0)
+            if not name.isdigit() or seats is None or int(name) not in seats:
+                stacks_sec.bad(name, "not one of the table's seats")
+            elif value is not None:
+                stacks[int(name)] = value
+    rules_sec = sec.table("rules")
+    rules: dict[str, Any] = dict(rules_sec.doc) if rules_sec is not None else {}
+    if rules_sec is not None:
+        for name in rules:
+            rules_sec.has(name)
+    sec.done()
+    if game is None or profile is None or seats is None or len(sec.problems.items) > before:
+        return None
+    setup: dict[str, Any] = {
+        "type": "setup",
+        "game": game,
+        "profile": profile,
+        "stakes": stakes,
+        "seats": {str(s): stacks.get(s) for s in seats},
+        "rules": rules,
+    }
+    if button is not None:
+        setup["button"] = button
+    if deck is not None:
+        setup["deck"] = deck
+    try:
+        _, event = event_from_dict(setup)
+    except SessionFormatError as exc:
+        message = exc.problems[0]
+        key = "table.stakes" if "stake" in message else "table.rules" if "rule" in message else ""
+        sec.problems.add(key or "table", message)
+        return None
+    assert isinstance(event, Setup)
+    return TableConfig(game, profile, event.stakes, seats, stacks, button, deck, rules)
+
+
+def _device(sec: Section | None) -> DeviceConfig | None:
+    if sec is None:
+        return None
+    enabled = sec.flag("enabled", True)
+    port = sec.text("port", required=enabled)
+    baud = sec.integer("baudrate", low=1200, high=4_000_000)
+    sec.done()
+    return DeviceConfig(port if enabled else None, baud or 115200)
+
+
+def _betzones(sec: Section | None) -> BetZoneConfig | None:
+    if sec is None:
+        return None
+    settle = sec.integer("settle_ms", low=10, high=5000)
+    unstable = sec.integer("unstable_ms", low=100, high=60000)
+    device = _device(sec)  # reads port, enabled, baudrate and reports the rest as unknown
+    if device is None:
+        return None
+    settle_s = (settle if settle is not None else 400) / 1000
+    unstable_s = (unstable if unstable is not None else 3000) / 1000
+    if unstable_s <= settle_s:
+        sec.bad("unstable_ms", "must be longer than settle_ms")
+    return BetZoneConfig(device, settle_s, unstable_s)
+
+
+def _inputs(sec: Section | None, base: Path) -> InputsConfig:
+    if sec is None:
+        return InputsConfig()
+    backend = sec.text("backend", choices=[b.value for b in GpioBackend], default="lgpio")
+    pinmap = sec.path("pinmap", base)
+    sec.done()
+    return InputsConfig(GpioBackend(backend or "lgpio"), pinmap)
+
+
+def _display(sec: Section | None) -> DisplayConfig:
+    if sec is None:
+        return DisplayConfig()
+    driver = sec.text("driver", choices=[d.value for d in DisplayDriver], default="kmsdrm")
+    panel = PANEL_10_1
+    if sec.has("panel"):
+        raw = sec.doc["panel"]
+        if isinstance(raw, str):
+            chosen = sec.text("panel", choices=list(PANELS))
+            panel = PANELS.get(chosen or "", PANEL_10_1)
+        else:
+            custom = sec.table("panel")
+            if custom is not None:
+                panel = _panel(custom) or PANEL_10_1
+    sec.done()
+    return DisplayConfig(DisplayDriver(driver or "kmsdrm"), panel)
+
+
+def _panel(sec: Section) -> PanelConfig | None:
+    values = {name: sec.number(name) for name in PANEL_FIELDS}
+    sec.done()
+    if any(values[name] is None for name in PANEL_FIELDS[:4]):
+        for name in PANEL_FIELDS[:4]:
+            if name not in sec.doc:
+                sec.bad(name, "missing (required for a custom panel)")
+        return None
+    w_mm, h_mm, w_px, h_px, dist = (values[n] or 0.0 for n in PANEL_FIELDS)
+    return PanelConfig(w_mm, h_mm, int(w_px), int(h_px), dist or 800.0, name="custom")
+
+
+def _people(sec: Section | None) -> PeopleConfig:
+    if sec is None:
+        return PeopleConfig()
+    floor = sec.text("floor_pad")
+    tech = sec.text("tech_pad")
+    sec.done()
+    return PeopleConfig(floor, tech)
+
+
+# --- the config and the files it names --------------------------------------------------------
+
+
+def load_station(path: str | Path, *, pinmap_override: Path | None = None) -> LoadedConfig:
+    """Validate station.toml, the pin map and the deck registry it names, and check them
+    against each other. Raises ConfigError with every problem of every file."""
+    source = Path(path)
+    try:
+        data = source.read_bytes()
+    except OSError as exc:
+        raise ConfigError([Problem(str(source), "file", f"cannot read: {exc.strerror}")]) from None
+    config = parse_station(data, source)
+    problems: list[Problem] = []
+    pinmap = _pinmap(config, pinmap_override, problems)
+    registry = _registry(config, problems)
+    if pinmap is not None:
+        beyond = [s for s in config.table.seats if s > pinmap.seats]
+        if beyond:
+            problems.append(
+                Problem(
+                    str(source),
+                    "table.seats",
+                    f"seat {beyond[0]} is not on the {pinmap.seats}-seat pin map {pinmap.source}",
+                )
+            )
+    deck = config.table.deck
+    if registry is not None and deck is not None and deck not in registry.backs():
+        problems.append(
+            Problem(
+                str(source),
+                "table.deck",
+                f"no enrolled deck has the back {deck!r} (backs: {', '.join(registry.backs())})",
+            )
+        )
+    if problems or pinmap is None or registry is None:
+        raise ConfigError(problems)
+    return LoadedConfig(config, pinmap, registry)
+
+
+def _pinmap(config: StationConfig, override: Path | None, out: list[Problem]) -> PinMap | None:
+    path = override if override is not None else config.inputs.pinmap
+    if path is None:
+        return default_pinmap()
+    if not path.is_file():
+        out.append(Problem(str(config.source), "inputs.pinmap", f"no such file: {path}"))
+        return None
+    try:
+        return load_pinmap(path)
+    except PinMapError as exc:
+        out.extend(Problem(exc.source, p.key, p.message) for p in exc.problems)
+        return None
+
+
+def _registry(config: StationConfig, out: list[Problem]) -> DeckRegistry | None:
+    path = config.registry
+    if path is None:
+        return default_registry()
+    if not path.is_file():
+        out.append(Problem(str(config.source), "registry.file", f"no such file: {path}"))
+        return None
+    try:
+        return load_registry(path)
+    except RegistryError as exc:
+        out.extend(exc.problems)
+        return None

@@ -1,0 +1,8 @@
+"""The station daemon (`station run`): the composition root, the single-threaded core loop, the
+systemd notification protocol and journald logging. Package.
+
+Modules: `daemon` (the composition root), `core` (the loop), `items` (what the queue carries),
+`translate` (adapter records -> engine events, LEDs, status; pure), `commands` (display
+commands), `views` (floor and diagnostics data), `sink` (display sinks: thread, frames, none),
+`resume` (where a restart resumes), `notify` (sd_notify), `logsetup` (journald), `cli`.
+"""

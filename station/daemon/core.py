@@ -1,0 +1,449 @@
+"""The core loop: one thread, one queue, the journal first. Application service (single-threaded).
+
+Every input reaches the engine here and only here: an item is taken from the `Inbox`, turned
+into an engine event, recorded through the journal's `Recorder` (event and decisions committed
+in one transaction), and only then is the new snapshot published to the display, the LEDs and
+buzzer set from it, the systemd status updated and the observers told. Timers (debounce and
+panel deadlines, bet-zone settling, LED patterns, the watchdog, the diagnostics refresh) run
+between items on the same thread, from one injected monotonic clock.
+
+The watchdog is petted from here only, after a health check, at half of `WATCHDOG_USEC`: a
+wedged core stops petting, and systemd restarts the station, which replays the journal.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from firmware_bridge import (
+    BetZoneTotals,
+    CardDrawn,
+    DeckScan,
+    DeviceIdentity,
+    DeviceRebooted,
+    EventsLost,
+    LinkState,
+    Message,
+    SensorFault,
+    ShoeStatus,
+    Snapshot,
+)
+from hardware.betzone.settling import ZoneEvent, ZoneFault, ZoneSettled, ZoneSettler
+from hardware.inputs.events import (
+    InputStuck,
+    KeyPressed,
+    LevelMismatch,
+    PanelRejected,
+    PanelStatus,
+    PuckConflict,
+    PuckMoved,
+    SeatChanged,
+    TableInputEvent,
+)
+from hardware.inputs.signals import Signal, SignalDriver
+from hardware.inputs.table import TableInputs
+from station.daemon.commands import DisplayCommands
+from station.daemon.items import (
+    Device,
+    DisplayCommand,
+    GpioEdges,
+    Inbox,
+    Item,
+    LinkChanged,
+    LinkMessage,
+    PinCheck,
+    Reseat,
+    Stop,
+)
+from station.daemon.news import (
+    LinkNews,
+    LinkPort,
+    Observer,
+    OpsNews,
+    PanelNews,
+    Recorded,
+)
+from station.daemon.notify import Notifier
+from station.daemon.sink import DisplaySink
+from station.daemon.translate import (
+    Provenance,
+    draw_event,
+    key_event,
+    sensor_event,
+    status_line,
+    wanted_signals,
+    zone_event,
+)
+from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
+from station.display.dealer_view import StationStatus
+from station.display.diag_view import EnrolmentView
+from station.engine.cards import STANDARD_DECK
+from station.engine.decisions import Decision, HandEnd, Incident
+from station.engine.events import InputEvent, Setup
+from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
+from station.journal import ActorRole, Recorder, StationOps
+from station.journal.codes import TiltCode
+
+log = logging.getLogger(__name__)
+
+LINK_GRACE_S = 2.0  # a device not up this long after start is reported down
+DIAG_EVERY_S = 1.0
+IDLE_CHECK_S = 5.0
+MAX_WAIT_S = 0.5
+BETWEEN_HANDS = frozenset({Phase.IDLE, Phase.BETWEEN, Phase.ENDED})
+
+
+@dataclass
+class CoreParts:
+    """Everything the core drives; built by the composition root (or a test)."""
+
+    recorder: Recorder
+    inbox: Inbox
+    display: DisplaySink
+    notifier: Notifier
+    commands: DisplayCommands
+    settler: ZoneSettler
+    clock: Callable[[], float]
+    inputs: TableInputs | None = None
+    signals: SignalDriver | None = None
+    links: dict[Device, LinkPort] = field(default_factory=dict)
+    observers: list[Observer] = field(default_factory=list)
+    on_item: Callable[[Item], None] | None = None  # test hook, called before each item
+    pending_setup: Setup | None = None  # the config's table, applied between hands
+    initial_inputs: list[TableInputEvent] = field(default_factory=list)  # sensors at start
+    t_base: float = 0.0  # session time of the last journaled input (t goes on from there)
+    gpio_pending: threading.Event | None = None  # a GpioEdges item is queued (one is enough)
+
+
+class Core:
+    def __init__(self, parts: CoreParts, devices: tuple[Device, ...]) -> None:
+        self.p = parts
+        self.recorder = parts.recorder
+        self.ops = StationOps(parts.recorder)
+        self.devices = devices  # configured devices (a table may lack one)
+        self.started_at = parts.clock()
+        self.identity: dict[Device, DeviceIdentity] = {}
+        self.link_up: dict[Device, bool | None] = dict.fromkeys(devices)
+        self.last_t = parts.t_base
+        self.zone_source: dict[int, Provenance] = {}
+        self.enrolment: EnrolmentView | None = None
+        self.floor = FloorViews(parts.recorder)
+        self.stop_reason = ""
+        self._signals: frozenset[Signal] = frozenset()
+        self._next_pet: float | None = None
+        self._next_diag = self.started_at
+        self._next_idle = self.started_at + IDLE_CHECK_S
+        self._floor_dirty = True
+        self._unhealthy = ""
+        tilts = parts.recorder.op_state().tilts
+        self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    def run(self) -> str:
+        """Serve until a `Stop` item; returns its reason. READY=1 goes out first."""
+        snapshot = self.recorder.snapshot()
+        self.p.notifier.ready(self._status(snapshot))
+        self._publish(snapshot)
+        self._publish_status()
+        self._refresh_diag(self.p.clock())
+        if self.p.notifier.watchdog_s is not None:
+            self._next_pet = self.p.clock()
+        log.info("station ready (hand %d, %s)", snapshot.hand, snapshot.phase.value)
+        self._initial_sensors(snapshot)
+        self._apply_pending_setup(self.recorder.snapshot())
+        while True:
+            now = self.p.clock()
+            item = self.p.inbox.get(max(0.0, min(self._deadline(now), now + MAX_WAIT_S) - now))
+            if item is not None:
+                if self.p.on_item is not None:
+                    self.p.on_item(item)
+                if isinstance(item, Stop):
+                    self.stop_reason = item.reason
+                    return item.reason
+                self._handle(item)
+            self._timers(self.p.clock())
+
+    def _deadline(self, now: float) -> float:
+        times = [now + MAX_WAIT_S, self._next_diag]
+        if self._next_pet is not None:
+            times.append(self._next_pet)
+        if self.p.inputs is not None:
+            due = self.p.inputs.next_deadline()
+            if due is not None:
+                times.append(due)
+        due = self.p.settler.deadline()
+        if due is not None:
+            times.append(due)
+        if self.p.signals is not None:
+            due = self.p.signals.next_deadline(now)
+            if due is not None:
+                times.append(due)
+        return min(times)
+
+    def _timers(self, now: float) -> None:
+        if self.p.inputs is not None:
+            due = self.p.inputs.next_deadline()
+            if due is not None and now >= due:
+                self._table_inputs(self.p.inputs.poll())
+        self._zone_events(self.p.settler.advance(now))
+        if self.p.signals is not None:
+            self.p.signals.tick(now)
+        if now >= self._next_diag:
+            self._link_grace(now)
+            self._refresh_diag(now)
+            self._next_diag = now + DIAG_EVERY_S
+        if now >= self._next_idle:
+            self._next_idle = now + IDLE_CHECK_S
+            if self.ops.expire_idle():
+                self._after_ops()
+        if self._floor_dirty:
+            self._floor_dirty = False
+            self.p.display.publish_floor(self.floor.build())
+        self._pet(now)
+
+    def _pet(self, now: float) -> None:
+        interval = self.p.notifier.watchdog_s
+        if self._next_pet is None or interval is None or now < self._next_pet:
+            return
+        late_s = now - self._next_pet
+        if late_s > interval / 2:  # one item took long (a slow disk?): alive, but say so
+            log.warning("core loop %.2f s late for the watchdog", late_s)
+        problem = self.health()
+        if problem:
+            if problem != self._unhealthy:
+                log.error("health check failed, not petting the watchdog: %s", problem)
+            self._unhealthy = problem
+        else:
+            self._unhealthy = ""
+            self.p.notifier.watchdog()
+        self._next_pet = now + interval
+
+    def health(self) -> str:
+        """Empty when the station is sound; else what is wrong (a dead adapter thread)."""
+        for device, link in self.p.links.items():
+            if not link.alive:
+                return f"the {device.value} link thread has stopped"
+        alive = getattr(self.p.display, "alive", True)
+        if not alive:
+            return "the display thread has stopped"
+        return ""
+
+    # --- items ------------------------------------------------------------------------------
+
+    def _handle(self, item: Item) -> None:
+        match item:
+            case LinkMessage(device=device, message=message):
+                self._link_message(device, message)
+            case LinkChanged(device=device, change=change):
+                self._link_changed(device, change.state, change.reason, change.identity)
+            case GpioEdges():
+                if self.p.gpio_pending is not None:
+                    self.p.gpio_pending.clear()  # edges after this point queue a new item
+                if self.p.inputs is not None:
+                    self._table_inputs(self.p.inputs.poll())
+            case DisplayCommand(command=command):
+                self.p.commands.handle(command)
+                self._after_ops()
+            case PinCheck(role=role, pin=pin, reply=reply):
+                reply.answer(self.p.commands.check_pin(role, pin))
+            case Reseat(setup=setup, actor=actor):
+                self.record(setup, actor, self.p.clock(), ActorRole.STATION)
+            case Stop():
+                pass
+
+    def record(
+        self, event: InputEvent, actor: str, at: float, role: ActorRole = ActorRole.DEVICE
+    ) -> list[Decision]:
+        """Journal one input with its decisions, then show the result (never before)."""
+        t = max(self.last_t, round(self.p.t_base + (at - self.started_at), 3))
+        self.last_t = t
+        decisions = self.recorder.record(event, actor=actor, role=role, at=t)
+        snapshot = self.recorder.snapshot()
+        self._publish(snapshot)
+        if any(isinstance(d, Incident | HandEnd) for d in decisions):
+            self._floor_dirty = True
+        for decision in decisions:
+            if isinstance(decision, Incident):
+                log.info(
+                    "hand %d: incident %s (%s) at input %d",
+                    decision.hand,
+                    decision.rule,
+                    decision.ruling.value,
+                    self.recorder.last_input_seq,
+                )
+        news = Recorded(self.recorder.last_input_seq, event, actor, tuple(decisions), snapshot)
+        for observer in self.p.observers:
+            observer(news)
+        self._apply_pending_setup(snapshot)
+        return decisions
+
+    def _apply_pending_setup(self, snapshot: TableSnapshot) -> None:
+        setup = self.p.pending_setup
+        if setup is not None and snapshot.phase in BETWEEN_HANDS:
+            self.p.pending_setup = None
+            log.info("table set up from the config: %s %s", setup.game, setup.profile)
+            self.record(setup, "config", self.p.clock(), ActorRole.STATION)
+
+    def _publish(self, snapshot: TableSnapshot) -> None:
+        self.p.display.publish(snapshot)
+        attention = bool(self.recorder.op_state().tilts) or any(
+            up is False for up in self.link_up.values()
+        )
+        wanted = wanted_signals(snapshot, attention)
+        signals = self.p.signals
+        if signals is not None and wanted != self._signals:
+            now = self.p.clock()
+            for signal in sorted(wanted - self._signals):
+                signals.play(signal, now)
+            for signal in sorted(self._signals - wanted):
+                signals.stop(signal, now)
+        self._signals = wanted
+        self.p.notifier.status(self._status(snapshot))
+
+    def _status(self, snapshot: TableSnapshot) -> str:
+        return status_line(snapshot, self.link_up, self.recorder.op_state().play_blocked)
+
+    def _after_ops(self) -> None:
+        """An operational row was journaled (floor call cleared, link, login): show it."""
+        self._floor_dirty = True
+        snapshot = self.recorder.snapshot()
+        self._publish(snapshot)
+        news = OpsNews(snapshot, self.recorder.op_state().play_blocked)
+        for observer in self.p.observers:
+            observer(news)
+
+    # --- the links --------------------------------------------------------------------------
+
+    def _link_message(self, device: Device, message: Message) -> None:
+        serial = self.identity[device].serial if device in self.identity else "?"
+        match message:
+            case CardDrawn():
+                prov = Provenance(device, serial, message.event_id)
+                self.record(draw_event(message), prov.actor, message.at)
+            case BetZoneTotals():
+                self.zone_source[message.seat] = Provenance(device, serial, message.event_id)
+                self._zone_events(
+                    self.p.settler.reading(message.seat, message.amount, message.at, message.chips)
+                )
+            case Snapshot(zones=zones, at=at):
+                for z in zones:  # the board's state after a (re)connect: changes while away
+                    self._zone_events(self.p.settler.reading(z.seat, z.amount, at, z.chips))
+            case DeckScan(tags=tags, complete=complete):
+                pairs = tuple((t, c.code) for t, c in zip(tags, STANDARD_DECK, strict=False))
+                self.enrolment = EnrolmentView("new deck", pairs, scanning=not complete)
+                log.info("deck scan: %d tags (%s)", len(tags), "complete" if complete else "part")
+            case ShoeStatus():
+                log.info("shoe status: deck %s, lid %s", message.deck_present, message.lid_closed)
+            case DeviceRebooted():
+                log.info("%s booted (boot %d)", device.value, message.boot_id)
+            case EventsLost():
+                log.error(
+                    "%s: events lost from %d (%s)",
+                    device.value,
+                    message.first_event_id,
+                    message.reason,
+                )
+                self.ops.raise_tilt(
+                    TiltCode.LINK_LOST, f"events lost: {message.reason}", f"{device.value}-events"
+                )
+                self._after_ops()
+            case SensorFault():
+                log.warning("%s: sensor %s %s fault", device.value, message.sensor, message.fault)
+
+    def _link_changed(
+        self, device: Device, state: LinkState, reason: str, identity: DeviceIdentity | None
+    ) -> None:
+        up = state is LinkState.UP
+        if identity is not None:
+            self.identity[device] = identity
+        was = self.link_up.get(device)
+        self.link_up[device] = up
+        if up:
+            assert identity is not None
+            self.ops.link_up(
+                device.value, f"{identity.serial} firmware {identity.firmware_version}"
+            )
+            self._down_journaled[device] = False
+        elif was is not False and not self._down_journaled.get(device):
+            self.ops.link_down(device.value, reason)
+            self._down_journaled[device] = True
+        if state is LinkState.REFUSED:
+            log.error("%s refused: %s", device.value, reason)
+        self._publish_status()
+        self._refresh_diag(self.p.clock())
+        self._after_ops()
+        for observer in self.p.observers:
+            observer(LinkNews(device, up, reason))
+
+    def _link_grace(self, now: float) -> None:
+        if now - self.started_at < LINK_GRACE_S:
+            return
+        for device in self.devices:
+            if self.link_up.get(device) is None and not self._down_journaled[device]:
+                link = self.p.links.get(device)
+                reason = link.stats().reason if link is not None else "not started"
+                self._link_changed(device, LinkState.DOWN, f"not found at start: {reason}", None)
+
+    def _publish_status(self) -> None:
+        shoe = self.link_up.get(Device.SHOE) if Device.SHOE in self.devices else None
+        self.p.display.publish_status(StationStatus(shoe_ok=shoe))
+
+    def _refresh_diag(self, now: float) -> None:
+        views = []
+        for device in (Device.SHOE, Device.BETZONES):
+            link = self.p.links.get(device)
+            views.append(link_view(device, link.stats(), now) if link else absent_link(device))
+        levels = self.p.inputs.believed() if self.p.inputs is not None else {}
+        self.p.display.publish_diagnostics(
+            diagnostics(self.recorder, tuple(views), levels, self.enrolment)
+        )
+
+    # --- bet zones and table inputs ---------------------------------------------------------
+
+    def _initial_sensors(self, snapshot: TableSnapshot) -> None:
+        """The seat and puck sensors at start, journaled where they differ from the table the
+        journal rebuilt (a player left while the station was down)."""
+        occupied = {v.seat for v in snapshot.seats if v.status is not SeatStatus.EMPTY}
+        puck = self.recorder.runner.table.puck
+        for ev in self.p.initial_inputs:
+            seat_moved = isinstance(ev, SeatChanged) and (ev.seat in occupied) != ev.occupied
+            puck_moved = isinstance(ev, PuckMoved) and ev.seat != puck
+            if seat_moved or puck_moved:
+                assert isinstance(ev, SeatChanged | PuckMoved)
+                self.record(sensor_event(ev), "sensors", ev.at)
+        self.p.initial_inputs = []
+
+    def _zone_events(self, events: list[ZoneEvent]) -> None:
+        for ev in events:
+            if isinstance(ev, ZoneSettled):
+                prov = self.zone_source.get(ev.seat)
+                actor = prov.actor if prov is not None else Device.BETZONES.value
+                self.record(zone_event(ev), actor, ev.at)
+            elif isinstance(ev, ZoneFault):
+                log.warning("bet zone reading refused: %s", ev.reason)
+            else:
+                log.info("bet zone seat %s: %s", ev.seat, type(ev).__name__)
+
+    def _table_inputs(self, events: list[TableInputEvent]) -> None:
+        for ev in events:
+            match ev:
+                case KeyPressed():
+                    if self.p.signals is not None:
+                        self.p.signals.play(Signal.KEY_ACK, self.p.clock())
+                    self.record(key_event(ev, self.recorder.snapshot()), "panel", ev.at)
+                case PuckMoved() | SeatChanged():
+                    self.record(sensor_event(ev), "sensors", ev.at)
+                case PanelRejected():
+                    if self.p.signals is not None:
+                        self.p.signals.play(Signal.KEY_REJECT, self.p.clock())
+                    log.info("panel: %s refused (%s)", ev.button, ev.reason.value)
+                case PanelStatus():
+                    log.debug("panel: %s %s", ev.mode.value, ev.pending or "")
+                    for observer in self.p.observers:
+                        observer(PanelNews(ev))
+                case PuckConflict() | InputStuck() | LevelMismatch():
+                    log.warning("table input: %s", ev)

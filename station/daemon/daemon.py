@@ -1,0 +1,277 @@
+"""The composition root: the one place where the real adapters are built from the config and
+wired to the core. Edge adapter.
+
+Order of opening (each step is closed again, in reverse, if a later one fails):
+journal (recover by replay, journal the config) -> display -> GPIO inputs and outputs -> the
+shoe and bet-zone links (resuming each device after its last journaled event) -> the core.
+READY=1 goes out from the core's first loop, once all of these are up; a missing shoe is not a
+reason to wait (it shows as link down). `close()` stops threads first, then closes the journal.
+`open`, `run` and `close` are called on one thread, the core's: the journal's SQLite connection
+belongs to the thread that opened it.
+
+Threads and what each may touch:
+- core (the caller of `run`, the main thread under `station run`): the journal's connection, the
+  engine, `TableInputs.poll`, the LED/buzzer driver, the bet-zone settler, the notify socket;
+- one link thread per device: its serial port; hands items to the `Inbox` only;
+- the GPIO back end's callback thread (lgpio): `TableInputs`' edge queue, then the `Inbox`;
+- the display thread: pygame; reads `LatestBox`es, puts commands and PIN checks on the `Inbox`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+from firmware_bridge import DeviceKind, DeviceLink, LinkStateChange, Message, SerialOpener
+from hardware.betzone.settling import ZoneSettler
+from hardware.inputs.factories import close_factories, lgpio_factories, mock_factories
+from hardware.inputs.gpio import GpioOutputs, PinFactory
+from hardware.inputs.signals import SignalDriver
+from hardware.inputs.table import TableInputs
+from station import __version__
+from station.config.model import DisplayDriver, GpioBackend
+from station.config.station_toml import LoadedConfig
+from station.daemon.commands import DisplayCommands
+from station.daemon.core import Core, CoreParts
+from station.daemon.items import (
+    Device,
+    DisplayCommand,
+    GpioEdges,
+    Inbox,
+    Item,
+    LinkChanged,
+    LinkMessage,
+    PinCheck,
+    Reply,
+    Stop,
+)
+from station.daemon.news import LinkPort, Observer
+from station.daemon.notify import Notifier
+from station.daemon.resume import device_cursors, last_input_t, setup_differs
+from station.daemon.sink import DisplaySink, FanOut, NullSink
+from station.display.nav import Command
+from station.display.pinpad import Role
+from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.journal.clock import Clock
+
+log = logging.getLogger(__name__)
+
+FIRST_FRAME_S = 2.0
+PIN_CHECK_S = 5.0
+KINDS = {Device.SHOE: DeviceKind.SHOE, Device.BETZONES: DeviceKind.BET_ZONES}
+
+
+@dataclass
+class Overrides:
+    """What a test or the demo supplies instead of the real thing."""
+
+    factories: Mapping[str, PinFactory] | None = None  # mock pins shared with an emulator
+    display: DisplaySink | None = None  # replaces the configured display
+    extra_display: DisplaySink | None = None  # in addition to it (the demo's frames)
+    environ: Mapping[str, str] | None = None  # NOTIFY_SOCKET, WATCHDOG_USEC
+    clock: Callable[[], float] = time.monotonic
+    journal_clock: Clock | None = None
+    observers: list[Observer] = field(default_factory=list)
+    on_item: Callable[[Item], None] | None = None
+
+
+class Daemon:
+    def __init__(self, loaded: LoadedConfig, overrides: Overrides | None = None) -> None:
+        self.loaded = loaded
+        self.config = loaded.config
+        self.o = overrides or Overrides()
+        self.inbox = Inbox()
+        self.core: Core | None = None
+        self.journal: Journal | None = None
+        self.recorder: Recorder | None = None
+        self.links: dict[Device, DeviceLink] = {}
+        self.display: DisplaySink | None = None
+        self.opened_at = self.o.clock()
+        self.ready_s: float | None = None
+        self._stack = ExitStack()
+        self._gpio_pending = threading.Event()
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def open(self) -> Core:
+        try:
+            return self._open()
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def _open(self) -> Core:
+        cfg, stack = self.config, self._stack
+        cfg.journal.parent.mkdir(parents=True, exist_ok=True)
+        journal = Journal.open(
+            cfg.journal,
+            clock=self.o.journal_clock or SystemClock(),
+            station_id=cfg.station_id,
+            create=True,
+        )
+        stack.callback(journal.close)
+        self.journal = journal
+        recorder = Recorder(journal, registry=self.loaded.registry)
+        _, head = recorder.recover()
+        self.recorder = recorder
+        ops = StationOps(recorder)
+        ops.config_loaded(str(cfg.source), cfg.sha256, __version__)
+        log.info("journal %s recovered to seq %d", cfg.journal, head)
+
+        commands = DisplayCommands(
+            ops,
+            cfg.people,
+            deck_scan=self._deck_scan,
+            enrol_dir=cfg.registry.parent if cfg.registry is not None else cfg.journal.parent,
+        )
+        self.display = self._open_display()
+
+        factories = self.o.factories
+        if factories is None:
+            factories = self._factories()
+            stack.callback(close_factories, factories)
+        pinmap = self.loaded.pinmap
+        inputs = TableInputs(pinmap, factories, self.o.clock, notify=self._gpio_edges)
+        stack.callback(inputs.close)
+        outputs = GpioOutputs(pinmap.outputs, factories)
+        stack.callback(outputs.close)
+        initial = inputs.start() if cfg.inputs.backend is GpioBackend.LGPIO else []
+
+        settler = self._settler(recorder)
+        cursors = device_cursors(journal)
+        devices: list[Device] = []
+        for device, dev_cfg in ((Device.SHOE, cfg.shoe), (Device.BETZONES, cfg.betzones.device)):
+            if dev_cfg.port is None:
+                continue
+            devices.append(device)
+            self.links[device] = self._link(device, dev_cfg.port, dev_cfg.baudrate, cursors)
+        for link in self.links.values():
+            link.start()
+            stack.callback(link.stop)
+
+        setup = cfg.table.setup()
+        parts = CoreParts(
+            recorder=recorder,
+            inbox=self.inbox,
+            display=self.display,
+            notifier=Notifier(self.o.environ) if self.o.environ is not None else Notifier(),
+            commands=commands,
+            settler=settler,
+            clock=self.o.clock,
+            inputs=inputs,
+            signals=SignalDriver(outputs),
+            links=dict[Device, LinkPort](self.links.items()),
+            observers=list(self.o.observers),
+            on_item=self.o.on_item,
+            pending_setup=setup if setup_differs(journal, setup) else None,
+            t_base=last_input_t(journal, recorder.last_input_seq),
+            initial_inputs=initial,
+            gpio_pending=self._gpio_pending,
+        )
+        self.core = Core(parts, tuple(devices))
+        return self.core
+
+    def _open_display(self) -> DisplaySink:
+        cfg = self.config.display
+        if self.o.display is not None:
+            main = self.o.display
+        elif cfg.driver is DisplayDriver.NONE:
+            main = NullSink()
+        else:
+            from station.display import DisplayThread  # noqa: PLC0415 (lazy: pygame)
+
+            thread = DisplayThread(
+                cfg.panel,
+                None if cfg.driver is DisplayDriver.AUTO else cfg.driver.value,
+                verify_pin=self.verify_pin,
+                on_command=self._command,
+            )
+            thread.start()
+            self._stack.callback(thread.stop)
+            if not thread.wait_frames(1, FIRST_FRAME_S):
+                log.warning("the display shows nothing yet (%s)", thread.last_fault or "slow")
+            main = thread
+        if self.o.extra_display is not None:
+            return FanOut(main, self.o.extra_display)
+        return main
+
+    def _factories(self) -> Mapping[str, PinFactory]:
+        if self.config.inputs.backend is GpioBackend.MOCK:
+            return mock_factories(self.loaded.pinmap)
+        return lgpio_factories(self.loaded.pinmap)
+
+    def _settler(self, recorder: Recorder) -> ZoneSettler:
+        cfg = self.config.betzones
+        settler = ZoneSettler(10, settle_s=cfg.settle_s, unstable_s=cfg.unstable_s)
+        # Start from what the engine holds, so a board that reports the same totals after a
+        # restart settles nothing new.
+        now = self.o.clock()
+        for seat, amount in recorder.runner.table.zone.items():
+            settler.reading(seat, amount, now)
+        settler.advance(now + cfg.settle_s)
+        return settler
+
+    def _link(
+        self, device: Device, port: str, baudrate: int, cursors: dict[Device, dict[str, int]]
+    ) -> DeviceLink:
+        resume = cursors.get(device) or None
+        if resume:
+            log.info("%s: resuming after event %s", device.value, resume)
+        return DeviceLink(
+            SerialOpener(port, baudrate),
+            on_message=lambda m: self._put_message(device, m),
+            on_link_state=lambda c: self._put_change(device, c),
+            clock=self.o.clock,
+            expect=KINDS[device],
+            resume=resume,
+            name=device.value,
+        )
+
+    def _gpio_edges(self) -> None:
+        """On the GPIO back end's thread: wake the core once for a burst of edges (a bouncing
+        contact makes a dozen)."""
+        if not self._gpio_pending.is_set():
+            self._gpio_pending.set()
+            self.inbox.put(GpioEdges())
+
+    def _put_message(self, device: Device, message: Message) -> None:
+        self.inbox.put(LinkMessage(device, message))
+
+    def _put_change(self, device: Device, change: LinkStateChange) -> None:
+        self.inbox.put(LinkChanged(device, change))
+
+    # --- the display thread's side ----------------------------------------------------------
+
+    def verify_pin(self, role: Role, pin: str) -> bool:
+        """Called on the display thread: the core checks the PIN (it owns the journal)."""
+        reply = Reply()
+        self.inbox.put(PinCheck(role, pin, reply))
+        return reply.wait(PIN_CHECK_S)
+
+    def _command(self, command: Command) -> None:
+        self.inbox.put(DisplayCommand(command))
+
+    def _deck_scan(self) -> None:
+        link = self.links.get(Device.SHOE)
+        if link is not None:
+            link.request_deck_scan()
+
+    # --- running and closing ----------------------------------------------------------------
+
+    def run(self) -> str:
+        core = self.core if self.core is not None else self.open()
+        self.ready_s = self.o.clock() - self.opened_at
+        return core.run()
+
+    def stop(self, reason: str) -> None:
+        """Thread-safe (and signal-safe): the core finishes the item in hand, then returns."""
+        self.inbox.put(Stop(reason))
+
+    def close(self) -> None:
+        if self.core is not None:
+            self.core.p.notifier.stopping()
+        self._stack.close()

@@ -1,0 +1,108 @@
+"""What the adapters hand the core: the items of its one queue, as frozen records. Pure.
+
+Every thread but the core's only ever *puts* one of these on the queue (`Inbox.put`); the core
+takes them one at a time, in arrival order, and is the only one to act on them.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from enum import StrEnum
+from queue import Empty, SimpleQueue
+
+from firmware_bridge import LinkStateChange, Message
+from station.display.nav import Command
+from station.display.pinpad import Role
+from station.engine.events import Setup
+
+
+class Device(StrEnum):
+    """The serial devices, by the name the journal's link rows use."""
+
+    SHOE = "shoe"
+    BETZONES = "betzones"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkMessage:
+    device: Device
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    device: Device
+    change: LinkStateChange
+
+
+@dataclass(frozen=True, slots=True)
+class GpioEdges:
+    """Raw GPIO edges are waiting in `TableInputs` (its notify callback)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayCommand:
+    command: Command
+
+
+@dataclass(eq=False)
+class Reply:
+    """A one-shot answer from the core to a thread waiting for it."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    ok: bool = False
+
+    def answer(self, ok: bool) -> None:
+        self.ok = ok
+        self.done.set()
+
+    def wait(self, timeout_s: float) -> bool:
+        return self.done.wait(timeout_s) and self.ok
+
+
+@dataclass(frozen=True, slots=True)
+class PinCheck:
+    """The PIN pad (display thread) asks whether `pin` opens `role`'s screens. The PIN lives in
+    memory only: it is never logged or journaled."""
+
+    role: Role
+    pin: str = field(repr=False)
+    reply: Reply = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """The floor seats the table anew (config change, or the demo's next hand)."""
+
+    setup: Setup
+    actor: str = "floor"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    reason: str
+
+
+Item = LinkMessage | LinkChanged | GpioEdges | DisplayCommand | PinCheck | Reseat | Stop
+
+
+class Inbox:
+    """The core's queue. Thread-safe `put`; only the core calls `get`."""
+
+    def __init__(self) -> None:
+        self._queue: SimpleQueue[Item] = SimpleQueue()
+
+    def put(self, item: Item) -> None:
+        self._queue.put(item)
+
+    def get(self, timeout_s: float | None) -> Item | None:
+        try:
+            if timeout_s is not None and timeout_s <= 0:
+                return self._queue.get_nowait()
+            return self._queue.get(timeout=timeout_s)
+        except Empty:
+            return None
+
+    def empty(self) -> bool:
+        return self._queue.empty()

@@ -1,0 +1,57 @@
+"""Where a restarted daemon resumes: each device's last journaled event id, the session time
+of the last input, the config's table against the last journaled setup. Edge adapter (reads
+the journal).
+
+The shoe and the bet-zone board keep their events until acknowledged and replay, after a
+reconnect, everything after the cursor the host states. A new process passes the cursor it
+reads here (from the provenance in the actor column of the input rows), so a draw journaled
+before a crash is not delivered again and a draw made while the daemon was down is.
+"""
+
+from __future__ import annotations
+
+import json
+
+from station.daemon.items import Device
+from station.daemon.translate import parse_actor
+from station.engine.events import Setup
+from station.journal import Code, Journal
+from station.session_format import event_to_dict
+
+_DEVICE_CODES = (Code.INPUT_DRAW.value, Code.INPUT_ZONE.value)
+
+
+def device_cursors(journal: Journal) -> dict[Device, dict[str, int]]:
+    """device -> serial -> highest event id journaled (event ids only grow on a device)."""
+    out: dict[Device, dict[str, int]] = {d: {} for d in Device}
+    rows = journal.conn.execute(
+        "SELECT actor FROM log WHERE code IN (?, ?) AND role = 'device'", _DEVICE_CODES
+    )
+    for (actor,) in rows:
+        prov = parse_actor(str(actor))
+        if prov is not None:
+            per = out[prov.device]
+            per[prov.serial] = max(per.get(prov.serial, 0), prov.event_id)
+    return out
+
+
+def last_input_t(journal: Journal, seq: int) -> float:
+    """The session time (`t`) of input row `seq` (0 when there is none)."""
+    row = journal.row(seq) if seq else None
+    if row is None:
+        return 0.0
+    t = row.data().get("t")
+    return float(t) if isinstance(t, int | float) else 0.0
+
+
+def setup_differs(journal: Journal, setup: Setup) -> bool:
+    """Whether the config's table is not the one the journal last set up."""
+    found = journal.conn.execute(
+        "SELECT payload FROM log WHERE code = ? ORDER BY seq DESC LIMIT 1",
+        (Code.INPUT_SETUP.value,),
+    ).fetchone()
+    if found is None:
+        return True
+    last = json.loads(str(found[0]))
+    last.pop("t", None)
+    return bool(last != event_to_dict(setup))

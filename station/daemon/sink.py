@@ -1,0 +1,168 @@
+"""Where the core publishes what the screens show: the display thread, PNG frames, nothing, or
+several at once. Edge adapter (threads, files); the core only ever calls `publish*`, which never
+block on drawing.
+
+`DisplayThread` (station.display) is the table's real screen. `FrameSink` writes PNG frames
+with `FrameWriter` on a thread of its own, always from the newest state (a frame still being
+written when three snapshots arrive is followed by one frame of the newest, never by a backlog),
+so the demo's `--out` can never slow the core down.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from station.display import FrameWriter
+from station.display.dealer_view import StationStatus
+from station.display.diag_view import DiagnosticsData
+from station.display.floor_view import FloorData
+from station.display.latest import LatestBox
+from station.display.panel import PanelConfig
+from station.engine.snapshot import TableSnapshot
+
+log = logging.getLogger(__name__)
+
+
+class DisplaySink(Protocol):
+    def publish(self, snapshot: TableSnapshot) -> int: ...
+    def publish_floor(self, data: FloorData) -> None: ...
+    def publish_diagnostics(self, data: DiagnosticsData) -> None: ...
+    def publish_status(self, status: StationStatus) -> None: ...
+
+
+class NullSink:
+    """No screen (`[display] driver = "none"`): the latest state is kept for tests to read."""
+
+    def __init__(self) -> None:
+        self.snapshot = TableSnapshot.empty()
+        self.floor = FloorData()
+        self.diagnostics = DiagnosticsData()
+        self.status = StationStatus()
+        self.published = 0
+
+    def publish(self, snapshot: TableSnapshot) -> int:
+        self.snapshot = snapshot
+        self.published += 1
+        return self.published
+
+    def publish_floor(self, data: FloorData) -> None:
+        self.floor = data
+
+    def publish_diagnostics(self, data: DiagnosticsData) -> None:
+        self.diagnostics = data
+
+    def publish_status(self, status: StationStatus) -> None:
+        self.status = status
+
+
+class FanOut:
+    def __init__(self, *sinks: DisplaySink) -> None:
+        self.sinks = sinks
+
+    def publish(self, snapshot: TableSnapshot) -> int:
+        return max(sink.publish(snapshot) for sink in self.sinks)
+
+    def publish_floor(self, data: FloorData) -> None:
+        for sink in self.sinks:
+            sink.publish_floor(data)
+
+    def publish_diagnostics(self, data: DiagnosticsData) -> None:
+        for sink in self.sinks:
+            sink.publish_diagnostics(data)
+
+    def publish_status(self, status: StationStatus) -> None:
+        for sink in self.sinks:
+            sink.publish_status(status)
+
+    @property
+    def alive(self) -> bool:
+        return all(getattr(sink, "alive", True) for sink in self.sinks)
+
+
+class FrameSink:
+    """PNG frames of every screen as the table plays (`station demo --out DIR`)."""
+
+    def __init__(self, out_dir: Path, panel: PanelConfig) -> None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self.writer = FrameWriter(out_dir, panel)
+        self._snapshot: LatestBox[TableSnapshot] = LatestBox(TableSnapshot.empty())
+        self._floor: LatestBox[FloorData] = LatestBox(FloorData())
+        self._diag: LatestBox[DiagnosticsData] = LatestBox(DiagnosticsData())
+        self._status: LatestBox[StationStatus] = LatestBox(StationStatus())
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Condition()
+        self._written_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
+        self.files = 0
+        self.faults = 0
+        self._thread = threading.Thread(target=self._run, name="frames", daemon=True)
+        self._thread.start()
+
+    def publish(self, snapshot: TableSnapshot) -> int:
+        version = self._snapshot.put(snapshot)
+        self._wake.set()
+        return version
+
+    def publish_floor(self, data: FloorData) -> None:
+        self._floor.put(data)
+        self._wake.set()
+
+    def publish_diagnostics(self, data: DiagnosticsData) -> None:
+        self._diag.put(data)
+        self._wake.set()
+
+    def publish_status(self, status: StationStatus) -> None:
+        self._status.put(status)
+        self._wake.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def _key(self) -> tuple[int, int, int, int]:
+        return (
+            self._snapshot.get()[0],
+            self._floor.get()[0],
+            self._diag.get()[0],
+            self._status.get()[0],
+        )
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            key = self._key()
+            if key != self._written_key:
+                self._write()
+                with self._idle:
+                    self._written_key = key
+                    self._idle.notify_all()
+            if self._stop.is_set() and self._key() == self._written_key:
+                return
+
+    def _write(self) -> None:
+        try:
+            written = self.writer.write(
+                self._snapshot.get()[1],
+                self._floor.get()[1],
+                self._diag.get()[1],
+                self._status.get()[1],
+            )
+            self.files += len(written)
+        except Exception:  # a frame fault must never reach the core
+            self.faults += 1
+            log.exception("frame writer failed")
+
+    def flush(self, timeout_s: float = 10.0) -> bool:
+        """Wait until the newest state is on disk."""
+        self._wake.set()
+        with self._idle:
+            return self._idle.wait_for(lambda: self._written_key == self._key(), timeout_s)
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout_s)

@@ -1,0 +1,104 @@
+"""From adapter records to engine events, and from table state to LEDs and status. Pure.
+
+- a card drawn (`firmware_bridge.CardDrawn`) -> `Draw(tag=..., face_up=...)`: the engine resolves
+  the tag through the deck registry, so the journal keeps what the shoe really read;
+- a settled bet-zone total (`hardware.betzone.ZoneSettled`) -> `Zone`;
+- panel and sensor events (`hardware.inputs.events`) -> `KeyPress`, `Puck`, `SeatSensor`;
+- the device provenance of an input row: `shoe:SHOE-0001:4711` (device, serial, event id) in the
+  journal's actor column, so that a restarted daemon resumes each device's event log right after
+  the last event it journaled (exactly once across restarts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge import CardDrawn
+from hardware.betzone.settling import ZoneSettled
+from hardware.inputs.events import KeyPressed, PuckMoved, SeatChanged
+from hardware.inputs.signals import Signal
+from station.daemon.items import Device
+from station.engine.events import Draw, Key, KeyPress, Puck, SeatSensor, VerbalAction, Zone
+from station.engine.snapshot import Phase, TableSnapshot
+
+# Showdown keys without a selected seat act on the seat whose turn it is to show.
+_TO_ACT_KEYS = frozenset({Key.TABLED, Key.MUCK})
+
+
+def draw_event(message: CardDrawn) -> Draw:
+    return Draw(None, face_up=message.face_up, tag=message.tag)
+
+
+def zone_event(settled: ZoneSettled) -> Zone:
+    return Zone(settled.seat, settled.amount, settled.chips)
+
+
+def key_event(pressed: KeyPressed, snapshot: TableSnapshot) -> KeyPress:
+    key = Key(pressed.key)
+    seat = pressed.seat
+    if seat is None and key in _TO_ACT_KEYS:
+        seat = snapshot.to_act
+    action = VerbalAction(pressed.action) if pressed.action is not None else None
+    return KeyPress(key, seat, pressed.count, action, pressed.amount, to_seat=pressed.to_seat)
+
+
+def sensor_event(event: PuckMoved | SeatChanged) -> Puck | SeatSensor:
+    if isinstance(event, PuckMoved):
+        return Puck(event.seat)
+    return SeatSensor(event.seat, event.occupied)
+
+
+# --- device provenance ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    device: Device
+    serial: str
+    event_id: int
+
+    @property
+    def actor(self) -> str:
+        return f"{self.device.value}:{self.serial}:{self.event_id}"
+
+
+def parse_actor(actor: str) -> Provenance | None:
+    """The provenance in a journal row's actor, or None (a person, the panel, the station)."""
+    parts = actor.split(":")
+    if len(parts) != 3 or not parts[2].isdigit():
+        return None
+    try:
+        device = Device(parts[0])
+    except ValueError:
+        return None
+    return Provenance(device, parts[1], int(parts[2]))
+
+
+# --- outputs ----------------------------------------------------------------------------------
+
+
+def wanted_signals(snapshot: TableSnapshot, attention: bool) -> frozenset[Signal]:
+    """The repeating LED patterns the table state asks for: STOP while a STOP is open, CALL
+    FLOOR while it is held, ATTENTION for a link down, an open tilt or a recovery in progress."""
+    out: set[Signal] = set()
+    if snapshot.stop is not None:
+        out.add(Signal.STOP)
+    if snapshot.floor_call:
+        out.add(Signal.CALL_FLOOR)
+    if attention or snapshot.recovery is not None or snapshot.phase is Phase.MISDEAL:
+        out.add(Signal.ATTENTION)
+    return frozenset(out)
+
+
+def status_line(
+    snapshot: TableSnapshot, links: dict[Device, bool | None], blocked: tuple[str, ...]
+) -> str:
+    """The one line `systemctl status` shows (sd_notify STATUS=)."""
+    parts = [f"hand {snapshot.hand} {snapshot.phase.value}"]
+    for device, up in links.items():
+        parts.append(f"{device.value} {'up' if up else 'down' if up is False else 'connecting'}")
+    if snapshot.stop is not None:
+        parts.append("STOP")
+    if blocked:
+        parts.append("blocked: " + ", ".join(blocked))
+    return "; ".join(parts)

@@ -1,0 +1,166 @@
+"""The display's floor and diagnostics inputs, built from the journal, the links and the GPIO
+levels. Edge adapter (reads the journal and /sys); runs on the core thread only.
+
+The display depends on plain records (`station.display.*_view`); this is where journal rows and
+link counters become those records. Finished hands do not change, so their recall views are
+cached by hand number; incidents are folded again when something about them changed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from firmware_bridge import LinkState as BridgeLinkState
+from firmware_bridge import LinkStats
+from station.daemon.items import Device
+from station.display.diag_view import (
+    DiagnosticsData,
+    EnrolmentView,
+    GpioLevelsView,
+    JournalHealthView,
+    LinkState,
+    LinkStatusView,
+    PlatformView,
+)
+from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
+from station.engine.decisions import Ruling
+from station.journal import Recorder, load_hand, recent_hands
+from station.journal.clock import format_utc
+from station.journal.hands import RECALL_DEPTH
+from station.journal.workflow import incidents
+
+LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
+THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
+MAX_INCIDENTS = 50
+
+
+def link_view(device: Device, stats: LinkStats, now: float) -> LinkStatusView:
+    last = stats.last_frames[-1].at if stats.last_frames else None
+    return LinkStatusView(
+        name=LINK_NAMES[device],
+        state=LinkState.CONNECTED if stats.state is BridgeLinkState.UP else LinkState.DISCONNECTED,
+        port=stats.port,
+        firmware=stats.identity.firmware_version if stats.identity is not None else "",
+        frames_rx=stats.frames_rx,
+        frames_tx=stats.frames_tx,
+        crc_errors=stats.crc_errors,
+        retransmits=stats.retransmits,
+        duplicates=stats.duplicates,
+        resyncs=stats.resyncs,
+        last_frame_age_s=None if last is None else max(0.0, now - last),
+        last_frames=tuple(
+            f"{f.direction.value.upper()} {f.type_name} #{f.seq} {f.detail}".strip()
+            for f in stats.last_frames[-5:]
+        ),
+    )
+
+
+def absent_link(device: Device) -> LinkStatusView:
+    return LinkStatusView(LINK_NAMES[device], LinkState.DISCONNECTED, port="NOT FITTED")
+
+
+def cpu_temp_c(path: Path = THERMAL) -> float | None:
+    try:
+        return int(path.read_text(encoding="ascii").strip()) / 1000
+    except (OSError, ValueError):
+        return None
+
+
+def diagnostics(
+    recorder: Recorder,
+    links: tuple[LinkStatusView, ...],
+    gpio: Mapping[str, bool],
+    enrolment: EnrolmentView | None,
+) -> DiagnosticsData:
+    journal = recorder.journal
+    head, _ = journal.head()
+    report = recorder.last_recovery
+    try:
+        size_mb = journal.path.stat().st_size / 1e6
+    except OSError:
+        size_mb = 0.0
+    clock = journal.clock
+    return DiagnosticsData(
+        links=links,
+        gpio=GpioLevelsView(tuple(sorted(gpio.items()))),
+        journal=JournalHealthView(
+            ok=report is None or report.ok,
+            events=recorder.last_input_seq,
+            last_seq=head,
+            chain_ok=None if report is None else report.chain is None,
+            size_mb=size_mb,
+        ),
+        platform=PlatformView(
+            clock_utc=format_utc(clock.utc())[:19].replace("T", " "),
+            clock_synced=clock.synced(),
+            cpu_temp_c=cpu_temp_c(),
+        ),
+        enrolment=enrolment,
+    )
+
+
+def _ruling_code(ruled: str, engine: str) -> str:
+    """The ruling in force as a code: the floor's, when it ruled with one, else the engine's."""
+    return ruled if ruled in Ruling.__members__.values() else engine
+
+
+class FloorViews:
+    """Incidents and the last hands for the floor screens, from the journal."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self._hands: dict[int, HandRecallView] = {}
+
+    def build(self) -> FloorData:
+        started = time.monotonic()
+        journal = self.recorder.journal
+        rows = []
+        for rec in sorted(incidents(journal).values(), key=lambda r: r.id, reverse=True):
+            rows.append(
+                IncidentRow(
+                    hand=rec.hand,
+                    event=rec.events[-1] if rec.events else rec.id,
+                    rule=rec.rule,
+                    citation=rec.citation,
+                    ruling=_ruling_code(rec.ruling.text if rec.ruling else "", rec.engine_ruling),
+                    text=rec.text,
+                    status=rec.state.value,
+                    seat=rec.seat,
+                    triggers=tuple(f"input #{e}" for e in rec.events),
+                    at_utc=rec.detected_utc,
+                )
+            )
+            if len(rows) >= MAX_INCIDENTS:
+                break
+        hands = []
+        for summary in reversed(recent_hands(journal, RECALL_DEPTH)):
+            view = self._hands.get(summary.hand)
+            if view is None:
+                view = self._hand(summary.hand, summary.void)
+                if view is None:
+                    continue
+                self._hands[summary.hand] = view
+            hands.append(view)
+        self.build_s = time.monotonic() - started
+        return FloorData(tuple(rows), tuple(hands))
+
+    def _hand(self, number: int, void: bool) -> HandRecallView | None:
+        recall = load_hand(self.recorder.journal, number)
+        if recall is None:
+            return None
+        end = recall.hand_end
+        if end is None:
+            result = ""
+        elif void:
+            result = "VOID"
+        else:
+            result = ", ".join(f"seat {s} wins {a}" for s, a in sorted(end.payouts.items()) if a)
+        return HandRecallView(
+            hand=number,
+            game=recall.game,
+            started_utc=recall.start_utc,
+            steps=tuple(RecallStep(s.seq, s.text) for s in recall.steps),
+            result=result,
+        )

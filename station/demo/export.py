@@ -1,0 +1,86 @@
+"""The recorded session of what the demo played, recovered from its journal, and the proof that
+it replays to the decisions the journal holds. Edge adapter (reads the journal, writes a file).
+
+The journal keeps each draw as the tag the shoe read. The session written here resolves tags
+through the table's deck registry into cards (with `back` when the card's back is not the deck
+in play), so `station replay SESSION.jsonl` reproduces the station's decisions with no registry
+file; an unknown tag stays a tag.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from station.decision_json import decision_to_dict, is_public
+from station.engine.cards import DeckRegistry
+from station.journal import Code, Journal, SystemClock
+from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODES
+from station.runner import TableRunner
+from station.session_format import parse_session
+
+_PUBLIC = frozenset(DECISION_CODE_BY_TYPE[t] for t in ("incident", "prompt", "hand_end"))
+_IGNORED = frozenset({"event", "events", "citation"})  # line numbers differ from journal seqs
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    path: Path
+    inputs: int
+    decisions: int
+    replay_matches: bool
+    first_difference: str = ""
+
+
+def _card_lines(journal: Journal, registry: DeckRegistry) -> Iterator[dict[str, Any]]:
+    back = registry.decks[0].back if registry.decks else None
+    for row in journal.rows(codes=INPUT_CODES - {Code.INPUT_END}):
+        obj = row.data()
+        if obj["type"] == "setup" and obj.get("deck"):
+            back = obj["deck"]
+        if obj["type"] == "draw" and "tag" in obj:
+            info = registry.lookup(str(obj["tag"]))
+            if info is not None:
+                out = {"type": "draw", "t": obj.get("t"), "card": info.card.code}
+                out["face_up"] = bool(obj.get("face_up", False))
+                if info.back != back:
+                    out["back"] = info.back
+                obj = {k: v for k, v in out.items() if v is not None}
+        yield obj
+
+
+def _comparable(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k not in _IGNORED}
+
+
+def export_session(journal_path: Path, registry: DeckRegistry, out: Path) -> Exported:
+    journal = Journal.open(journal_path, clock=SystemClock())
+    try:
+        lines = list(_card_lines(journal, registry))
+        journaled = [
+            _comparable(row.data()) for row in journal.rows(codes=_PUBLIC) if row.ref is not None
+        ]
+    finally:
+        journal.close()
+    header = f"# the demo's table session, recovered from {journal_path.name}\n"
+    text = header + "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    out.write_text(text, encoding="utf-8")
+    session = parse_session(text, str(out))
+    runner = TableRunner()  # the embedded registry, as `station replay` uses
+    replayed = [
+        _comparable(decision_to_dict(d))
+        for line in session.lines
+        for d in runner.feed(line.event, seq=line.line, at=line.t)
+        if is_public(d)
+    ]
+    difference = ""
+    for i, (a, b) in enumerate(zip(journaled, replayed, strict=False)):
+        if a != b:
+            difference = f"decision {i + 1}: journal {a} / replay {b}"
+            break
+    if not difference and len(journaled) != len(replayed):
+        difference = f"{len(journaled)} decisions journaled, {len(replayed)} replayed"
+    return Exported(out, len(lines), len(journaled), not difference, difference)

@@ -1,0 +1,154 @@
+"""The emulated table: the shoe and the bet-zone board behind real ptys under stable names, the
+key panel and sensors on mock pins, and a station config in a folder that `station run` itself
+would accept. Edge adapter (ptys, threads, files).
+
+The daemon runs on this exactly as on a table: it opens the ptys with pyserial through the
+same link code, reads the mock pins through the same `TableInputs`, and journals to SQLite in
+the folder. Only the mock pin factories are shared with the emulated panel (that is what a
+mock pin is), handed to the daemon as an override.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hardware.emulator.shoe import EmulatedShoe
+from hardware.emulator.zones import EmulatedBetZones
+from hardware.inputs.emulator import InputEmulator
+from hardware.inputs.factories import close_factories, mock_factories
+from hardware.inputs.gpio import PinFactory
+from station.config.station_toml import LoadedConfig, load_station
+from station.demo.steps import MAIN_DECK, SPARE_DECK
+from station.engine.events import Setup
+from station.journal import ActorRole, Journal, SystemClock, add_person, authenticate
+from station.journal.exc import WeakPinError
+from station.journal.pins import check_pin_policy
+
+SHOE_SERIAL = "SHOE-DEMO1"
+ZONES_SERIAL = "ZONES-DEMO1"
+STATION_ID = "DEMO"
+FLOOR_NAME = "floor1"
+ADMIN_NAME = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class RigOptions:
+    settle_ms: int = 40  # the emulated board reads clean totals: a short settle keeps it brisk
+    display: str = "none"  # the daemon's own display: none (headless) or auto (a window)
+
+
+def registry_toml() -> str:
+    """The embedded decks plus the house's spare blue deck, in the registry file format."""
+    decks = ((MAIN_DECK, "blue"), ("red-1", "red"), (SPARE_DECK, "blue"))
+    return "".join(
+        f'[[deck]]\nid = "{deck}"\nback = "{back}"\nemulated = true\n\n' for deck, back in decks
+    )
+
+
+def _toml_value(value: object) -> str:
+    return json.dumps(value)  # TOML strings, ints and lists of ints read the same
+
+
+def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
+    stakes = {k: getattr(setup.stakes, k) for k in ("sb", "bb", "ante", "straddle")}
+    lines = [
+        f'station_id = "{STATION_ID}"',
+        'log_level = "warning"',
+        "",
+        "[table]",
+        f'game = "{setup.game}"',
+        f'profile = "{setup.profile}"',
+        f"seats = {_toml_value(sorted(setup.seats))}",
+    ]
+    if setup.button is not None:
+        lines.append(f"button = {setup.button}")
+    lines.append("[table.stakes]")
+    lines += [f"{k} = {v}" for k, v in stakes.items() if v is not None]
+    lines.append("[table.stacks]")
+    lines += [f'"{s}" = {v}' for s, v in sorted(setup.seats.items()) if v is not None]
+    lines += [
+        "",
+        "[shoe]",
+        f"port = {_toml_value(str(folder / 'shoe'))}",
+        "[betzones]",
+        f"port = {_toml_value(str(folder / 'betzones'))}",
+        f"settle_ms = {options.settle_ms}",
+        "[inputs]",
+        'backend = "mock"',
+        "[registry]",
+        'file = "decks.toml"',
+        "[display]",
+        f'driver = "{options.display}"',
+        "[journal]",
+        'path = "journal.sqlite"',
+        "[people]",
+        f'floor_pad = "{FLOOR_NAME}"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Rig:
+    """The emulated table in `folder`; `start()` plugs the devices in, `stop()` unplugs them."""
+
+    folder: Path
+    setup: Setup
+    options: RigOptions = field(default_factory=RigOptions)
+
+    def __post_init__(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "decks.toml").write_text(registry_toml(), encoding="utf-8")
+        self.config_path = self.folder / "station.toml"
+        self.config_path.write_text(
+            station_toml(self.folder, self.setup, self.options), encoding="utf-8"
+        )
+        self.loaded: LoadedConfig = load_station(self.config_path)
+        self.shoe = EmulatedShoe(self.folder / "shoe", serial=SHOE_SERIAL)
+        self.zones = EmulatedBetZones(self.folder / "betzones", serial=ZONES_SERIAL)
+        self.factories: Mapping[str, PinFactory] = {}
+        self.panel: InputEmulator | None = None
+        self.floor_pin = ""  # in memory only: the emulated floor supervisor knows it
+
+    def start(self) -> None:
+        self.shoe.start()
+        self.zones.start()
+        self.factories = mock_factories(self.loaded.pinmap)
+        self.panel = InputEmulator(self.loaded.pinmap, self.factories)
+        self.panel.idle()
+
+    def enrol_people(self) -> None:
+        """An admin and a floor supervisor with fresh random PINs (never printed)."""
+        journal = Journal.open(
+            self.loaded.config.journal,
+            clock=SystemClock(),
+            station_id=STATION_ID,
+            create=True,
+        )
+        try:
+            admin_pin, self.floor_pin = _pin(), _pin()
+            add_person(journal, ADMIN_NAME, ActorRole.ADMIN, admin_pin, by=None)
+            admin = authenticate(journal, ADMIN_NAME, admin_pin, purpose="enrol the floor")
+            add_person(journal, FLOOR_NAME, ActorRole.FLOOR, self.floor_pin, by=admin)
+        finally:
+            journal.close()
+
+    def stop(self) -> None:
+        self.shoe.stop()
+        self.zones.stop()
+        close_factories(self.factories)
+        self.factories = {}
+
+
+def _pin() -> str:
+    """A random 8-digit PIN the policy accepts."""
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(8))
+        try:
+            check_pin_policy(pin)
+        except WeakPinError:
+            continue
+        return pin

@@ -1,0 +1,176 @@
+"""One demo run: plan the hands, bring up the emulated table, run the daemon's core on it with
+the emulated dealer playing, then recover the session from the journal and summarise. Edge
+adapter (threads, files, stdout).
+
+The core runs on the calling (main) thread exactly as under `station run`; the dealer plays on a
+thread of its own and stops the core when the last hand is over.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from station.daemon.daemon import Daemon, Overrides
+from station.daemon.sink import FrameSink
+from station.demo.dealer import Dealer, DealerError, Watcher
+from station.demo.export import export_session
+from station.demo.livelog import HandLog, LiveLog
+from station.demo.plan import PlannedHand, blind_deals, plan_hands
+from station.demo.rig import Rig, RigOptions
+from station.demo.steps import Reseat
+from station.journal import verify_file
+
+
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    hands: int
+    folder: Path
+    seed: int = 1
+    headless: bool = True
+    out: Path | None = None
+    speed: float = 0.0
+
+
+def _first_setup(hands: list[PlannedHand]) -> Reseat:
+    return next(s for s in hands[0].steps if isinstance(s, Reseat))
+
+
+def run_demo(opts: DemoOptions, out: TextIO) -> int:
+    started = time.monotonic()
+    hands = plan_hands(opts.hands, opts.seed)
+    rig = Rig(
+        opts.folder,
+        _first_setup(hands).setup,
+        RigOptions(display="none" if opts.headless else "auto"),
+    )
+    livelog = LiveLog(out)
+    mode = "headless" if opts.headless else "on screen"
+    frames_note = f", PNG frames in {opts.out}" if opts.out is not None else ""
+    livelog.line(
+        f"demo: emulated table in {opts.folder} ({mode}{frames_note}); {opts.hands} hand(s) of "
+        f"the PHH sample, seed {opts.seed}"
+    )
+    watcher = Watcher()
+    frames: FrameSink | None = None
+    daemon: Daemon | None = None
+    errors: list[str] = []
+    rig.start()
+    try:
+        if opts.out is not None:
+            frames = FrameSink(opts.out, rig.loaded.config.display.panel)
+        rig.enrol_people()
+        daemon = Daemon(
+            rig.loaded,
+            Overrides(
+                factories=rig.factories,
+                extra_display=frames,
+                environ={},
+                observers=[watcher, livelog],
+            ),
+        )
+        daemon.open()
+        dealer = Dealer(rig, daemon.inbox, watcher, livelog, speed=opts.speed)
+        thread = threading.Thread(
+            target=_play, args=(dealer, hands, daemon, errors), name="dealer", daemon=True
+        )
+        previous = signal.signal(signal.SIGINT, _on_interrupt(daemon, dealer))
+        try:
+            thread.start()
+            daemon.run()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            dealer.stopping.set()
+            thread.join(30)
+    finally:
+        if daemon is not None:
+            daemon.close()
+        if frames is not None:
+            frames.stop()
+        rig.stop()
+    return _summary(opts, rig, livelog, frames, errors, time.monotonic() - started)
+
+
+def _on_interrupt(daemon: Daemon, dealer: Dealer) -> Callable[[int, FrameType | None], None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        del signum, frame
+        dealer.stopping.set()
+        daemon.stop("interrupted")
+
+    return handler
+
+
+def _play(dealer: Dealer, hands: list[PlannedHand], daemon: Daemon, errors: list[str]) -> None:
+    try:
+        dealer.wait_links()
+        dealer.play(hands)
+    except DealerError as exc:
+        errors.append(str(exc))
+    except Exception as exc:  # thread boundary: report, and stop the core either way
+        errors.append(f"the dealer failed: {exc!r}")
+    finally:
+        daemon.stop("demo finished")
+
+
+def _caught(hand: HandLog) -> tuple[bool, str]:
+    planned = hand.planned
+    if planned.injection is None:
+        found = sorted(set(hand.rules))
+        return True, "dealt clean" if not found else f"raised: {', '.join(found)}"
+    missing = [r for r in planned.expect_rules if r not in hand.rules]
+    if missing:
+        return False, f"NOT CAUGHT: {', '.join(missing)} missing"
+    if blind_deals(planned):
+        down = "never" if hand.link_down_s is None else f"{hand.link_down_s:.2f} s after the pull"
+        return (
+            hand.link_down_s is not None,
+            f"link down {down}; {blind_deals(planned)} draws delivered in order after the replug",
+        )
+    found = sorted({f"{r} ({g})" for r, g in zip(hand.rules, hand.rulings, strict=True)})
+    wanted = [f for f in found if f.split(" ")[0] in planned.expect_rules]
+    others = [f for f in found if f not in wanted]
+    return True, ", ".join(wanted) + (f"; also raised: {', '.join(others)}" if others else "")
+
+
+def _summary(
+    opts: DemoOptions,
+    rig: Rig,
+    livelog: LiveLog,
+    frames: FrameSink | None,
+    errors: list[str],
+    wall_s: float,
+) -> int:
+    ok = not errors
+    for error in errors:
+        livelog.line(f"demo: FAILED: {error}")
+    played = [h for h in livelog.hands if h.done]
+    livelog.line(f"summary: {len(played)} of {opts.hands} hand(s) in {wall_s:.1f} s")
+    for hand in livelog.hands:
+        caught, text = _caught(hand)
+        ok = ok and caught and hand.done
+        what = hand.planned.injection.value if hand.planned.injection else "no injection"
+        livelog.line(f"  hand {hand.planned.number} ({what}): {text}")
+    config = rig.loaded.config
+    report = verify_file(config.journal)
+    ok = ok and report.ok
+    verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
+    livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")
+    exported = export_session(config.journal, rig.loaded.registry, opts.folder / "session.jsonl")
+    ok = ok and exported.replay_matches
+    replay = (
+        f"replays to the same {exported.decisions} decisions"
+        if exported.replay_matches
+        else f"REPLAY DIFFERS: {exported.first_difference}"
+    )
+    livelog.line(f"session: {exported.path} ({exported.inputs} input events), {replay}")
+    if frames is not None:
+        livelog.line(f"frames: {frames.files} PNG file(s) in {opts.out}")
+        ok = ok and frames.files > 0 and frames.faults == 0
+    livelog.line("demo: ok" if ok else "demo: FAILED")
+    return 0 if ok else 1

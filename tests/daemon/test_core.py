@@ -1,0 +1,114 @@
+"""The core without serial devices: a panel key on mock pins becomes a journaled input, CALL
+FLOOR lights its LED pattern until a floor PIN clears it (through the same queue the display's
+PIN pad uses), and nothing secret reaches the log."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from hardware.inputs.clock import FakeClock
+from hardware.inputs.emulator import InputEmulator
+from hardware.inputs.factories import close_factories, mock_factories
+from hardware.inputs.pinmap_load import default_pinmap
+from hardware.inputs.signals import Signal
+from station.daemon.daemon import Overrides
+from station.daemon.items import DisplayCommand, PinCheck, Reply
+from station.daemon.news import OpsNews, Recorded
+from station.daemon.sink import NullSink
+from station.demo.dealer import Watcher
+from station.display.nav import ClearFloorCall, SignedIn
+from station.display.pinpad import Role
+from station.engine.events import Key, KeyPress
+from station.journal import ActorRole, Code, Journal, SystemClock, add_person, authenticate
+from tests.daemon.conftest import Running, start_daemon, write_config
+
+ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"
+START_AT = 1000.0
+
+
+def _enrol(journal_path: Path) -> None:
+    journal = Journal.open(journal_path, clock=SystemClock(), station_id="T07", create=True)
+    try:
+        add_person(journal, "boss", ActorRole.ADMIN, ADMIN_PIN, by=None)
+        admin = authenticate(journal, "boss", ADMIN_PIN, purpose="test")
+        add_person(journal, "flo", ActorRole.FLOOR, FLOOR_PIN, by=admin)
+    finally:
+        journal.close()
+
+
+def test_call_floor_from_the_panel_is_cleared_only_by_a_floor_pin(
+    tmp_path: Path, daemons: list[Running], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    config = write_config(tmp_path)
+    _enrol(tmp_path / "journal.sqlite")
+    pinmap = default_pinmap()
+    factories = mock_factories(pinmap)
+    panel = InputEmulator(pinmap, factories)
+    panel.idle()
+    watcher, sink = Watcher(), NullSink()
+    try:
+        clock = FakeClock(START_AT)  # time moves only when the test presses a key
+        running = start_daemon(
+            config,
+            Overrides(
+                factories=factories, display=sink, observers=[watcher], environ={}, clock=clock
+            ),
+        )
+        daemons.append(running)
+        core = running.daemon.core
+        assert core is not None
+
+        panel.press("FLOOR", START_AT + 1.0, 0.05)
+        panel.run_until(START_AT + 1.5, clock.set)
+        watcher.wait(
+            0,
+            lambda news: next(
+                (i for i, n in enumerate(news) if isinstance(n, Recorded)
+                 and n.event == KeyPress(Key.FLOOR)), None,
+            ),
+            5.0,
+        )  # fmt: skip
+        assert sink.snapshot.floor_call
+        assert core.p.signals is not None and Signal.CALL_FLOOR in core.p.signals.playing()
+
+        wrong = Reply()
+        running.daemon.inbox.put(PinCheck(Role.FLOOR, "11223344", wrong))
+        assert not wrong.wait(5.0)
+        right = Reply()
+        running.daemon.inbox.put(PinCheck(Role.FLOOR, FLOOR_PIN, right))
+        assert right.wait(5.0)
+        start = len(watcher.news)
+        running.daemon.inbox.put(DisplayCommand(SignedIn(Role.FLOOR)))
+        running.daemon.inbox.put(DisplayCommand(ClearFloorCall(Role.FLOOR)))
+        watcher.wait(
+            start,
+            lambda news: next(
+                (i for i, n in enumerate(news)
+                 if isinstance(n, OpsNews) and not n.snapshot.floor_call), None,
+            ),
+            5.0,
+        )  # fmt: skip
+        assert not sink.snapshot.floor_call
+        assert Signal.CALL_FLOOR not in core.p.signals.playing()
+        assert running.stop() == "test over"
+    finally:
+        for running in daemons:
+            if running.thread.is_alive():
+                running.stop()
+        daemons.clear()
+        close_factories(factories)
+
+    journal = Journal.open(tmp_path / "journal.sqlite", clock=SystemClock())
+    try:
+        codes = [(r.code, r.actor) for r in journal.rows()]
+    finally:
+        journal.close()
+    assert (Code.INPUT_KEY, "panel") in codes
+    assert (Code.AUTH_FAILED, "flo") in codes and (Code.VERIFIED, "flo") in codes
+    assert (Code.FLOOR_CALL_CLEARED, "flo") in codes
+    text = caplog.text
+    assert FLOOR_PIN not in text and "11223344" not in text and ADMIN_PIN not in text

@@ -1,0 +1,112 @@
+"""`station demo`: the emulated table deals real hands through the daemon's core, catches the
+injected irregularities, writes PNG frames and a session recoverable from its journal. The
+injections themselves are checked first against the pure engine (fast, no hardware)."""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from station.demo.plan import EXPECTED_RULES, ORDER, Injection, plan_hands
+from station.demo.steps import Deal, FloorClears, demo_registry, expected_events
+from station.engine.cards import default_registry
+from station.engine.decisions import HandEnd, Incident
+from station.runner import TableRunner
+from station.session_format import read_session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_injection_is_caught_by_the_engine_alone() -> None:
+    """The demo's plan fed straight to the engine (the tags resolved by the demo's registry):
+    each injected hand raises the incident its rule id names, and every hand ends."""
+    hands = plan_hands(7, seed=1)
+    assert [h.injection for h in hands] == [*ORDER, None]
+    runner = TableRunner(demo_registry(default_registry()))
+    seq = 0
+    for hand in hands:
+        rules: list[str] = []
+        ends = 0
+        for step in hand.steps:
+            for event in expected_events(step):
+                seq += 1
+                for d in runner.feed(event, seq=seq):
+                    rules += [d.rule] if isinstance(d, Incident) else []
+                    ends += isinstance(d, HandEnd)
+        assert ends == 1, f"hand {hand.number} ends once"
+        expected = EXPECTED_RULES[hand.injection] if hand.injection else ()
+        assert set(rules) == set(expected), (hand.number, hand.injection, rules)
+    duplicate = hands[ORDER.index(Injection.DUPLICATE_CARD)]
+    assert any(isinstance(s, FloorClears) for s in duplicate.steps)
+    unplugged = hands[ORDER.index(Injection.SHOE_UNPLUGGED)]
+    assert sum(1 for s in unplugged.steps if isinstance(s, Deal) and not s.wait) == 4
+
+
+def test_the_plan_is_the_same_for_the_same_seed() -> None:
+    assert plan_hands(3, seed=9) == plan_hands(3, seed=9)
+    assert [h.source for h in plan_hands(3, seed=9)] != [h.source for h in plan_hands(3, seed=2)]
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", path
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+@pytest.mark.slow
+def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
+    out, folder = tmp_path / "frames", tmp_path / "table"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "station.cli", "demo", "--hands", "2", "--headless",
+         "--out", str(out), "--dir", str(folder)],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    log = proc.stdout
+    assert proc.returncode == 0, log + proc.stderr
+    assert "hand 1 starts" in log and "injected: premature flop" in log
+    assert "INCIDENT PREMATURE-FLOP [stop] seat" in log
+    assert "INCIDENT PREMATURE-FLOP [redeal]" in log
+    assert "prompt: RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE" in log
+    assert "injected: boxed card" in log and "INCIDENT DECK-BOXED-SINGLE [replace]" in log
+    assert re.search(r"^hand 2 ends: board .*; payouts seat \d+ \d+", log, re.M), log
+    assert "demo: ok" in log.splitlines()[-1]
+
+    frames = sorted(out.glob("*.png"))
+    screens = {p.stem.split("-", 1)[1] for p in frames}
+    assert screens == {"dealer", "floor", "recall", "diagnostics", "pin"}
+    assert all(_png_size(p) == (1280, 800) for p in frames[:5])
+    assert f"frames: {len(frames)} PNG file(s)" in log
+
+    # What the demo played is recoverable from its journal as a replayable session.
+    session = read_session(folder / "session.jsonl")
+    assert sum(1 for line in session.lines if type(line.event).__name__ == "Setup") >= 2
+    replay = subprocess.run(
+        [sys.executable, "-m", "station.cli", "replay", str(folder / "session.jsonl"), "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )  # fmt: skip
+    assert replay.returncode == 0
+    assert (
+        '"rule":"PREMATURE-FLOP"' in replay.stdout and '"rule":"DECK-BOXED-SINGLE"' in replay.stdout
+    )
+    assert "replays to the same" in log
+
+
+def test_station_demo_refuses_a_folder_that_holds_a_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from station.cli import main
+
+    (tmp_path / "journal.sqlite").write_bytes(b"")
+    assert main(["demo", "--dir", str(tmp_path), "--headless"]) == 2
+    assert "already holds a demo journal" in capsys.readouterr().err
+    assert main(["demo", "--hands", "0"]) == 2

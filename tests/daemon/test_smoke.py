@@ -1,0 +1,171 @@
+"""The real core on the emulated table: the shoe and bet-zone board over real ptys, the key panel
+on mock pins, two real hands. The journal holds every input and every decision; replaying it
+gives the same snapshot; a restarted daemon resumes each device after its last journaled event.
+And `station run` as a process: READY=1, STATUS=, SIGTERM -> exit 0, journald-style logging."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hardware.emulator.shoe import EmulatedShoe
+from hardware.emulator.zones import EmulatedBetZones
+from station.daemon.daemon import Overrides
+from station.daemon.news import News, Recorded
+from station.daemon.sink import NullSink
+from station.decision_json import decision_to_dict
+from station.demo.dealer import Dealer, Watcher
+from station.demo.livelog import LiveLog
+from station.demo.plan import plan_hands
+from station.demo.rig import Rig
+from station.demo.steps import Reseat
+from station.engine.snapshot import Phase, TableSnapshot
+from station.journal import Code, Journal, Recorder, SystemClock, verify_file
+from station.session_format import event_to_dict
+from tests.daemon.conftest import NotifyListener, Running, start_daemon, write_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Snapshots(NullSink):
+    """A display that keeps every snapshot it was shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[TableSnapshot] = []
+
+    def publish(self, snapshot: TableSnapshot) -> int:
+        self.shown.append(snapshot)
+        return super().publish(snapshot)
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    hands = plan_hands(2, seed=5, inject=False)
+    setup = next(s for s in hands[0].steps if isinstance(s, Reseat)).setup
+    table = Rig(tmp_path / "table", setup)
+    table.start()
+    table.enrol_people()
+    yield table
+    table.stop()
+
+
+def _journal_rows(path: Path) -> tuple[dict[int, tuple[str, dict[str, object]]], list]:
+    journal = Journal.open(path, clock=SystemClock())
+    try:
+        rows = list(journal.rows())
+    finally:
+        journal.close()
+    return {r.seq: (r.code, r.data()) for r in rows}, rows
+
+
+def test_two_hands_are_journaled_whole_and_a_restart_recovers_them(
+    rig: Rig, daemons: list[Running]
+) -> None:
+    hands = plan_hands(2, seed=5, inject=False)
+    watcher, sink = Watcher(), Snapshots()
+    overrides = Overrides(factories=rig.factories, display=sink, observers=[watcher], environ={})
+    running = start_daemon(rig.config_path, overrides)
+    daemons.append(running)
+    dealer = Dealer(rig, running.daemon.inbox, watcher, LiveLog(io.StringIO()))
+    dealer.wait_links()
+    dealer.play(hands)
+    assert running.stop() == "test over"
+
+    recorded = [n for n in watcher.news if isinstance(n, Recorded)]
+    ends = [d for n in recorded for d in n.decisions if type(d).__name__ == "HandEnd"]
+    assert len(ends) == 2, "both hands were played to the end"
+    last = recorded[-1].snapshot
+    assert last.phase is Phase.ENDED and last.hand == 2
+
+    by_seq, rows = _journal_rows(rig.loaded.config.journal)
+    for news in recorded:
+        code, payload = by_seq[news.seq]
+        assert code == f"input.{payload['type']}"
+        payload.pop("t", None)
+        assert payload == event_to_dict(news.event), f"input {news.seq}"
+        derived = [r.data() for r in rows if r.ref == news.seq and r.code.startswith("decision.")]
+        assert derived == [decision_to_dict(d) for d in news.decisions], f"decisions of {news.seq}"
+    draws = [r for r in rows if r.code == Code.INPUT_DRAW]
+    assert all(r.actor.startswith("shoe:SHOE-DEMO1:") for r in draws)
+    assert len({r.actor for r in draws}) == len(draws), "every device event journaled once"
+
+    # Replaying the journal rebuilds the table exactly.
+    journal = Journal.open(rig.loaded.config.journal, clock=SystemClock())
+    try:
+        recorder = Recorder(journal, registry=rig.loaded.registry)
+        recorder.recover()
+        assert recorder.snapshot() == last
+        assert recorder.last_recovery is not None and recorder.last_recovery.ok
+    finally:
+        journal.close()
+
+    # A restarted daemon shows the same table and takes no draw twice: the shoe replays only
+    # what comes after the last event journaled.
+    watcher2, sink2 = Watcher(), Snapshots()
+    overrides2 = Overrides(factories=rig.factories, display=sink2, observers=[watcher2], environ={})
+    running2 = start_daemon(rig.config_path, overrides2)
+    daemons.append(running2)
+    Dealer(rig, running2.daemon.inbox, watcher2, LiveLog(io.StringIO())).wait_links()
+    assert rig.shoe.wait_until(lambda s: s.acked == s.recorded, 5.0)
+    assert running2.stop() == "test over"
+    assert sink2.shown[0] == last
+    _, rows2 = _journal_rows(rig.loaded.config.journal)
+    assert [r for r in rows2 if r.code == Code.INPUT_DRAW] == draws
+    assert verify_file(rig.loaded.config.journal).ok
+
+
+def _news_kinds(news: list[News]) -> list[str]:
+    return [type(n).__name__ for n in news]
+
+
+def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> None:
+    shoe = EmulatedShoe(tmp_path / "shoe", serial="SHOE-0007")
+    zones = EmulatedBetZones(tmp_path / "zones", serial="ZONES-0007")
+    shoe.start()
+    zones.start()
+    config = write_config(
+        tmp_path, shoe=f'port = "{tmp_path / "shoe"}"', zones=f'port = "{tmp_path / "zones"}"'
+    )
+    env = dict(os.environ, NOTIFY_SOCKET=str(notify.path), WATCHDOG_USEC="2000000")
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready = notify.until("READY=1", 10.0)[-1]
+        ready_s = ready[0] - started
+        print(f"\nstation run: process start to READY=1 in {ready_s:.3f} s")
+        assert ready_s < 5.0  # the bar is 2 s (PRODUCT.md section 5); a loaded CI gets slack
+        up = notify.until("shoe up; betzones up", 10.0)
+        assert any("STATUS=hand 0 between" in m for _, m in up)
+        notify.until("WATCHDOG=1", 3.0)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        shoe.stop()
+        zones.stop()
+    assert proc.returncode == 0, err
+    lines = err.splitlines()
+    assert lines and all(re.match(r"<[0-7]>", line) for line in lines), err
+    assert not any(re.search(r"\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d", line) for line in lines)
+    assert "<6>station.daemon: stopped (SIGTERM)" in lines
+    assert "<6>station.journal.operations: link to shoe up" in lines
+    report = verify_file(tmp_path / "journal.sqlite")
+    assert report.ok
+    codes = [c for _, (c, _) in _journal_rows(tmp_path / "journal.sqlite")[0].items()]
+    assert codes.count(Code.LINK_UP) == 2 and Code.CONFIG_LOADED in codes
