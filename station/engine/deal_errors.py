@@ -154,13 +154,19 @@ def box_key(hand: Hand, seq: int) -> bool:
 # --- exposed cards ----------------------------------------------------------------------------
 
 
-def expose_key(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
-    """The EXPOSED or FLASH key. When it answers the face-up question for that seat it is the
-    same exposure, not a second one."""
+def expose_key(hand: Hand, seat: int | None, card: Card | None, seq: int) -> None:
+    """The EXPOSED or FLASH key. When it answers the face-up question (for that seat, or with
+    no seat given) it is the same exposure, not a second one."""
     pending = hand.state.faceup
-    if pending is not None and pending.slot.seat == seat and (card is None or card is pending.card):
+    if (
+        pending is not None
+        and seat in (None, pending.slot.seat)
+        and (card is None or card == pending.card)
+    ):
         settle_face_up(hand, seq)
         return
+    if seat is None:
+        return  # the caller reports a seatless key with no face-up question as unexpected
     if card is None:
         card = hand.last_card_of(seat)
     drawn_at = hand.seen.get(card) if card is not None else None

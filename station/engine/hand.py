@@ -77,6 +77,7 @@ class Hand:
     burns: list[Card] = field(default_factory=list)
     seen: dict[Card, int] = field(default_factory=dict)  # card -> seq of its draw
     tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw
+    card_tags: dict[Card, str] = field(default_factory=dict)  # card -> the tag it was read by
     round: BettingRound | None = None
     posts: dict[int, int] = field(default_factory=dict)  # forced bets in front at the deal
     zone: dict[int, int] = field(default_factory=dict)  # physical zone readings
@@ -415,6 +416,8 @@ class Hand:
             self.seen[card] = seq
         if tag is not None:
             self.tags[tag] = seq
+            if card is not None:
+                self.card_tags[card] = tag
         if card is not None and card.is_joker and not self._joker_in_use():
             irregular.joker_not_in_use(self, card, seq)
             return
@@ -594,6 +597,14 @@ class Hand:
         self.now = at
         if self.state.clock is not None:
             irregular.clock_tick(self, seq)
+
+    def return_to_stub(self, card: Card) -> None:
+        """A card went back into the stub (a recovery's reshuffle): it, and its tag, may
+        legitimately come out of the shoe again."""
+        self.seen.pop(card, None)
+        tag = self.card_tags.pop(card, None)
+        if tag is not None:
+            self.tags.pop(tag, None)
 
     def seat_sensor(self, seat: int, occupied: bool, seq: int) -> None:
         """A dealt-in player left or came back to his seat."""

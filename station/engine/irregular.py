@@ -297,7 +297,7 @@ def stub_reshuffled(hand: Hand, seq: int) -> bool:
     if rec is None or rec.current is None or rec.current.expect is not Expect.RESHUFFLE:
         return False
     for c in rec.reshuffle:
-        hand.seen.pop(c, None)  # back in the stub: it may legitimately come out again
+        hand.return_to_stub(c)  # back in the stub: it may legitimately come out again
     rec.reshuffle.clear()
     rec.complete(Expect.RESHUFFLE)
     if hand.round is not None and hand.round.complete():
@@ -465,7 +465,7 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
         case Key.ELIMINATE:
             if not _eliminate_due(hand):
                 unexpected_key(hand, k.key, seat, seq)
-        case Key.EXPOSED | Key.FLASH if seat is not None:
+        case Key.EXPOSED | Key.FLASH if seat is not None or hand.state.faceup is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
         case Key.FLOOR:
             hand.state.floor_call = True
@@ -541,7 +541,7 @@ def round_complete(hand: Hand, seq: int) -> None:
         return
     rec.complete(Expect.BETTING)
     for c in rec.returned:
-        hand.seen.pop(c, None)  # returned to the stub (GN premature turn)
+        hand.return_to_stub(c)  # returned to the stub (GN premature turn)
     rec.returned.clear()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,28 @@ def test_BET_RELEASED_CHIPS_a_zone_falling_mid_street_is_judged() -> None:
     assert incident["ruling"] == "correct_bet"
     assert incident["seat"] == 3
     assert run.snap.to_call == 5  # seat 1 (small blind) still faces the raise to 6
+
+
+def test_PREMATURE_FLOP_a_returned_card_read_again_by_its_tag_is_a_new_draw() -> None:
+    """The premature flop goes back into the stub; when the reshuffled stub gives one of its
+    cards again, the shoe reads the same tag: a card dealt again, not a sensor re-read (found
+    running the demo with tags)."""
+    from station.engine.cards import default_registry
+
+    registry = default_registry()
+    deck = registry.decks[0]
+    tag_of = {card.code: tag for tag, card in deck.tags.items()}
+    path = Path(
+        "tests/scenarios/PREMATURE-FLOP/gn_flop_before_big_blind_option_reshuffled_no_burn.jsonl"
+    )
+    run = Run()
+    for raw in path.read_text().splitlines():
+        if not raw or raw.startswith("#"):
+            continue
+        obj = json.loads(raw)
+        if obj["type"] == "draw":
+            obj = {"type": "draw", "tag": tag_of[obj.pop("card")]}
+        run.feed(obj)
+    board = [d for d in run.out if d["type"] == "draw" and d["role"] == "board"]
+    assert [d["card"] for d in board] == ["8c", "6s", "Kd"]
+    assert not run.incidents("DECK-DUPLICATE-CARD")
