@@ -187,6 +187,18 @@ class BettingRound:
             return 2 * (self.max_bet - s.level) >= self.bet_size
         return self.max_bet - s.level >= self._full_step()
 
+    def not_reopened(self, seat: int) -> bool:
+        """The seat faces more chips but may only call or fold because the wager since its last
+        action was not a full raise (the re-opening rule, and nothing else, stops a raise)."""
+        s = self._by_seat[seat]
+        if not s.live or not s.acted or self.capped or s.no_raise or self.max_bet <= s.bet:
+            return False
+        if s.stack is not None and s.stack <= self.max_bet - s.bet:
+            return False
+        if not any(self._could_call_more(o) for o in self.seats if o is not s):
+            return False
+        return not self.may_raise(seat)
+
     def _could_call_more(self, o: Seat) -> bool:
         """Could this player put in more than the current wager (and so answer a raise)?"""
         cap = o.cap_total()

@@ -92,6 +92,7 @@ class Hand:
     allin_pending: set[int] = field(default_factory=set)
     declared_raise: set[int] = field(default_factory=set)
     raise_motion: dict[int, int] = field(default_factory=dict)  # TOURN-STRING-BET: first motion
+    info_told: set[tuple[int, int, int]] = field(default_factory=set)  # BET-INFO-RIGHTS prompts
     voluntary_actions: int = 0  # misdeal cutoff: actions after the forced bets
     chip_actions: int = 0
     incidents: list[Incident] = field(default_factory=list)
@@ -699,10 +700,31 @@ class Hand:
                 return
         if not rnd.complete():
             irregular.apply_pending_oot(self, seq)
+            self._tell_not_reopened(seq)
             return
         self._collect()
         irregular.round_complete(self, seq)
         self._next_street(seq)
+
+    def _tell_not_reopened(self, seq: int) -> None:
+        """BET-INFO-RIGHTS (001-RR11 §2 "Decision-Making" r9): before he acts a player is entitled
+        to know whether a wager is big enough to reopen the betting; the station says it when it is
+        not, as the action reaches him."""
+        rnd = self.round
+        if rnd is None or self.phase is not Phase.BETTING or rnd.complete():
+            return
+        seat = rnd.to_act()
+        if seat is None or not rnd.not_reopened(seat):
+            return
+        told = (self.street, seat, rnd.max_bet)
+        if told in self.info_told:
+            return
+        self.info_told.add(told)
+        self._prompt(
+            seq,
+            f"SEAT {seat}: CALL {rnd.to_call(seat)} OR FOLD - THE BETTING WAS NOT REOPENED",
+            PromptCode.ACTION,
+        )
 
     def bring_in_pending(self) -> bool:
         return (

@@ -68,6 +68,8 @@ class Table:
         self.post_chips: dict[int, tuple[int, ...]] = {}  # denominations of the forced bets
         self.button_draw: list[tuple[int, Card]] = []  # BUTTON-INITIAL-DRAW: (seat, card)
         self.away_since: dict[int, float] = {}  # MISC-ABSENCE: seat -> event time he left
+        self.time_flop_due = False  # MISC-TIME-COLLECTION: the next flop names who pays time
+        self.time_flop_next: float | None = None  # event time from which the next one is due
         self.away_flagged: set[int] = set()
         self.min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
         self.out: list[Decision] = []
@@ -80,6 +82,11 @@ class Table:
             hand.tick(at, seq)
         if at is not None and self.away_since:
             self._absence(at, seq)
+        if at is not None and self.profile is not None and self.profile.time_flop:
+            if self.time_flop_next is None:
+                self.time_flop_next = at + 30 * 60
+            elif at >= self.time_flop_next and not self.time_flop_due:
+                self.time_flop_due = True  # a new half hour: the next flop names the payer
         match event:
             case Zone():
                 if hand is not None and hand.result is None and event.seat in hand.seats:
@@ -165,6 +172,8 @@ class Table:
         self.post_chips, self.min_chip = {}, None
         self.button_draw = []
         self.away_since, self.away_flagged = {}, set()
+        self.time_flop_due = self.profile.time_flop
+        self.time_flop_next = None
         self.offset = dict(self.zone)
         if event.deck is not None:
             self._deck_change(event.deck, seq)
@@ -644,7 +653,10 @@ class Table:
                 self._incident(seq, "STATION-UNEXPECTED-KEY", "NO HAND IN PROGRESS: PRESS NEW HAND")
             )
             return
+        board_before = len(hand.board)
         hand.on_draw(card, event.tag, event.face_up, back_ok, seq)
+        if self.time_flop_due and board_before < 3 and len(hand.board) > board_before:
+            self._time_flop(hand.board[board_before:3], seq)
 
     def _button_not_moved(
         self, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None, seq: int
@@ -677,6 +689,28 @@ class Table:
             )
             return old
         return button
+
+    def _time_flop(self, cards: list[Card], seq: int) -> None:
+        """MISC-TIME-COLLECTION, GN time flop (004-GN §I r28): the first card seen off the flop
+        names the seat that pays everyone's time for the half hour. The catalog leaves ranks
+        without a seat open; the station's reading: ace = seat 1, 2-9 = that seat, ten = seat 10;
+        a jack, queen or king, or a seat nobody sits in, passes to the next flop card; if no flop
+        card names a player, the next flop decides."""
+        for card in cards:
+            seat = 1 if card.rank == 14 else card.rank
+            if 1 <= seat <= TABLE_SEATS and seat in self.occupied:
+                self.time_flop_due = False
+                if self.time_flop_next is not None:
+                    self.time_flop_next += 30 * 60
+                self.out.append(
+                    Prompt(
+                        self.hand_no,
+                        f"TIME FLOP: {card.code} - SEAT {seat} PAYS EVERYONE'S TIME",
+                        seq,
+                        PromptCode.INFO,
+                    )
+                )
+                return
 
     def _absence(self, at: float, seq: int) -> None:
         """MISC-ABSENCE: away from the table longer than the profile allows (RR11 30 minutes,

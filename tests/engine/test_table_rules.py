@@ -1,0 +1,60 @@
+"""Table-level rules with no hand state of their own (catalog §11-§12), worked out by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.engine.tablekit import Run, draw, key, setup, zone
+
+
+def _limped_flop(flop: list[str], rules: dict[str, Any]) -> Run:
+    """GN, seats 1, 2, 3, button 3: everyone limps, the big blind checks, burn and flop."""
+    run = Run()
+    run.feed(
+        setup(
+            "nlhe",
+            {1: 200, 2: 200, 3: 200},
+            profile="GN",
+            stakes={"sb": 1, "bb": 2},
+            button=3,
+            rules=rules,
+        )
+    )
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
+    run.feed(draw(c) for c in ["4h", "5h", "6h", "4c", "5c", "6c"])
+    run.feed(zone(3, 2), zone(1, 2), key("CHECK", 2))
+    run.feed(zone(1, 0), zone(2, 0), zone(3, 0))
+    run.feed(draw("2d"), *(draw(c) for c in flop))
+    return run
+
+
+def _time_prompts(run: Run) -> list[str]:
+    return [d["text"] for d in run.out if d["type"] == "prompt" and "TIME FLOP" in d["text"]]
+
+
+def test_MISC_TIME_COLLECTION_ace_names_seat_one() -> None:
+    run = _limped_flop(["Ac", "Kd", "Qs"], {"time_flop": True})
+    assert _time_prompts(run) == ["TIME FLOP: Ac - SEAT 1 PAYS EVERYONE'S TIME"]
+
+
+def test_MISC_TIME_COLLECTION_empty_seat_passes_to_the_next_card() -> None:
+    run = _limped_flop(["8c", "Kd", "3s"], {"time_flop": True})  # nobody in seat 8
+    assert _time_prompts(run) == ["TIME FLOP: 3s - SEAT 3 PAYS EVERYONE'S TIME"]
+
+
+def test_MISC_TIME_COLLECTION_only_when_the_house_plays_the_time_flop() -> None:
+    assert _time_prompts(_limped_flop(["Ac", "Kd", "Qs"], {})) == []
+
+
+def test_BET_INFO_RIGHTS_silent_when_the_betting_was_reopened() -> None:
+    # Seat 2's all-in to 300 is a full raise over seat 1's 100: seat 1 may re-raise, so the
+    # station has nothing to tell him.
+    run = Run()
+    run.feed(setup("nlhe", {1: 1000, 2: 302, 3: 1000}, stakes={"sb": 1, "bb": 2}, button=3))
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
+    run.feed(draw(c) for c in ["As", "7d", "9c", "Ks", "7h", "9d"])
+    run.feed(zone(3, 2), zone(1, 2), key("CHECK", 2), zone(1, 0), zone(2, 0), zone(3, 0))
+    run.feed(draw("2c"), draw("Qh"), draw("Jd"), draw("3s"))
+    out = run.feed(zone(1, 100), zone(2, 300), zone(3, 300))
+    assert not [d for d in out if d["type"] == "prompt" and "NOT REOPENED" in d["text"]]
+    assert run.snap.to_act == 1 and run.snap.min_raise_to is not None
