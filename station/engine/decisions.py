@@ -99,6 +99,7 @@ class Role(StrEnum):
     ELIMINATED = "eliminated"  # stud premature-card procedure
     STRAY = "stray"  # a card the sequence has no place for (after the hand, extra cards)
     BUTTON_DRAW = "button_draw"  # face up, one per player, to decide the first button
+    AUDIT = "audit"  # a card run through the shoe to check the deck between hands
 
 
 class ActionKind(StrEnum):

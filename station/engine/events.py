@@ -44,6 +44,7 @@ class Key(StrEnum):
     BURN_SELECT = "BURN_SELECT"
     CHOP = "CHOP"
     SEAT_CHANGE = "SEAT_CHANGE"
+    DECK_CHECK = "DECK_CHECK"  # extension: the next draws, up to CONFIRM, are a deck audit
 
 
 class VerbalAction(StrEnum):

@@ -11,7 +11,7 @@ straddle or other live post (PRODUCT.md §4 conventions).
 
 from __future__ import annotations
 
-from station.engine import seating
+from station.engine import deck_audit, seating
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Incident, Prompt, PromptCode, Role, Ruling
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
@@ -69,6 +69,7 @@ class Table:
         self.button_draw: list[tuple[int, Card]] = []  # BUTTON-INITIAL-DRAW: (seat, card)
         self.away_since: dict[int, float] = {}  # MISC-ABSENCE: seat -> event time he left
         self.time_flop_due = False  # MISC-TIME-COLLECTION: the next flop names who pays time
+        self.deck_check: list[Card] | None = None  # DECK_CHECK: cards scanned so far
         self.time_flop_next: float | None = None  # event time from which the next one is due
         self.away_flagged: set[int] = set()
         self.min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
@@ -644,6 +645,12 @@ class Table:
                 back = back if back is not None else info.back
         back_ok = back is None or back == self.back
         hand = self.hand
+        if self.deck_check is not None and (hand is None or hand.result is not None):
+            code = card.code if card is not None else "??"
+            self.out.append(DrawRole(self.hand_no, seq, code, Role.AUDIT))
+            if card is not None:
+                self.deck_check.append(card)
+            return
         if hand is None and card is not None and event.face_up and self._button_draw(card, seq):
             return
         if hand is None:
@@ -711,6 +718,35 @@ class Table:
                     )
                 )
                 return
+
+    def _deck_checked(self, seq: int) -> None:
+        """The deck audit is complete: name missing and extra cards (DECK-MISSING-CARDS,
+        DECK-EXTRA-CARD-IN-DECK). Hands already played stand either way."""
+        assert self.spec is not None
+        assert self.profile is not None
+        scanned, self.deck_check = self.deck_check or [], None
+        result = deck_audit.audit(scanned, deck_audit.game_deck(self.spec, self.profile))
+        if result.missing:
+            self.out.append(
+                self._incident(
+                    seq,
+                    "DECK-MISSING-CARDS",
+                    f"DECK SHORT: {_codes(result.missing)}. HANDS PLAYED STAND; CHANGE THE DECK",
+                )
+            )
+        if result.extra:
+            self.out.append(
+                self._incident(
+                    seq,
+                    "DECK-EXTRA-CARD-IN-DECK",
+                    f"DEFECTIVE DECK, EXTRA CARDS: {_codes(result.extra)}. REPLACE THE DECK",
+                    Ruling.REPLACE,
+                )
+            )
+        if result.ok:
+            self.out.append(
+                Prompt(self.hand_no, f"DECK CHECK OK: {len(scanned)} CARDS", seq, PromptCode.INFO)
+            )
 
     def _absence(self, at: float, seq: int) -> None:
         """MISC-ABSENCE: away from the table longer than the profile allows (RR11 30 minutes,
@@ -785,6 +821,20 @@ class Table:
             if event.key is Key.SEAT_CHANGE:
                 self._seat_change(event, seq)
                 return
+            if event.key is Key.DECK_CHECK:
+                self.deck_check = []
+                self.out.append(
+                    Prompt(
+                        self.hand_no,
+                        "DECK CHECK: RUN EVERY CARD THROUGH THE SHOE, THEN PRESS CONFIRM",
+                        seq,
+                        PromptCode.INFO,
+                    )
+                )
+                return
+            if event.key is Key.CONFIRM and self.deck_check is not None:
+                self._deck_checked(seq)
+                return
             if event.key is Key.FLOOR:
                 self.floor_call = True
                 self.out.append(
@@ -844,3 +894,7 @@ class Table:
 
     def snapshot(self) -> TableSnapshot:
         return table_snapshot(self)
+
+
+def _codes(cards: tuple[Card, ...]) -> str:
+    return " ".join(c.code for c in cards)

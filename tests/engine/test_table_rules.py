@@ -58,3 +58,23 @@ def test_BET_INFO_RIGHTS_silent_when_the_betting_was_reopened() -> None:
     out = run.feed(zone(1, 100), zone(2, 300), zone(3, 300))
     assert not [d for d in out if d["type"] == "prompt" and "NOT REOPENED" in d["text"]]
     assert run.snap.to_act == 1 and run.snap.min_raise_to is not None
+
+
+def test_DECK_MISSING_CARDS_and_extras_in_one_audit() -> None:
+    from station.engine.cards import JOKER, STANDARD_DECK
+    from station.engine.deck_audit import audit
+
+    deck = list(STANDARD_DECK)
+    scanned = [c for c in deck if c.code != "7h"] + [deck[0], JOKER]
+    result = audit(scanned, deck)
+    assert [c.code for c in result.missing] == ["7h"]
+    assert sorted(c.code for c in result.extra) == sorted([deck[0].code, "JOKER"])
+    assert audit(deck, deck).ok
+
+
+def test_DECK_CHECK_cards_are_not_strays_or_a_new_hand() -> None:
+    run = Run()
+    run.feed(setup("nlhe", {1: 200, 2: 200}, stakes={"sb": 1, "bb": 2}, button=1))
+    out = run.feed(key("DECK_CHECK"), draw("Ah"), draw("Kd"))
+    assert [d["role"] for d in out if d["type"] == "draw"] == ["audit", "audit"]
+    assert not run.incidents()
