@@ -99,6 +99,9 @@ class EmulatedDevice:
         self._timers: list[tuple[float, Callable[[], None]]] = []
         self._totals = dict.fromkeys(_TOTALS, 0)
         self._status = self._snapshot()
+        # A measuring probe (station bench latency): called on the device thread with each frame
+        # and the clock just before its first byte is written to the pty. None: no probe.
+        self.on_frame_sent: Callable[[bytes, float], None] | None = None
 
     # ---- subclass hooks -------------------------------------------------------------------------
 
@@ -257,12 +260,16 @@ class EmulatedDevice:
     def _send(self, frames: list[bytes]) -> None:
         if not self._pty.plugged:
             return  # the cable is out: the frames go nowhere (the firmware retransmits)
+        probe = self.on_frame_sent
         for frame in frames:
+            sent_at = self._clock()
             chunks = self._injector.outgoing(frame)
             for i, chunk in enumerate(chunks):
                 if i == 1:
                     time.sleep(SPLIT_PAUSE_S)  # let the host read the first piece on its own
                 self._pty.write(chunk)
+            if probe is not None:
+                probe(frame, sent_at)
 
     def _snapshot(self) -> DeviceStatus:
         fw = self._firmware

@@ -40,6 +40,7 @@ CATALOG_KEYS: tuple[str, ...] = (
     "BURN_SELECT",
     "CHOP",
     "SEAT_CHANGE",
+    "DECK_CHECK",
 )
 
 # Panel buttons that are not catalog keys: they produce a catalog key (VERBAL) with an action.

@@ -38,7 +38,7 @@ def test_config_check_accepts_the_default_pin_map(capsys: pytest.CaptureFixture[
     assert config(["check"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok: pin map ")
-    assert "rev-a.toml: revision A, 10 seats: 38 keys, 10 puck sensors" in out
+    assert "rev-a.toml: revision A, 10 seats: 39 keys, 10 puck sensors" in out
 
 
 def test_config_check_refuses_duplicate_pin(

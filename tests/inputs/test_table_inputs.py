@@ -232,4 +232,4 @@ def test_probe_reports_devices_gpiozero_cannot_open_by_key() -> None:
         x3.close()
     assert [p.key for p in found][:2] == ["keys.SEAT_CHANGE", "keys.CLOCK"]
     assert found[0].message == "no pin factory for chip 'x3'"
-    assert len(found) == 3 + 10  # three keys and the ten seat sensors live on x3
+    assert len(found) == 4 + 10  # four keys and the ten seat sensors live on x3
