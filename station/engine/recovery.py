@@ -68,7 +68,7 @@ class Recovery:
         return self.at >= len(self.steps)
 
     def texts(self) -> tuple[str, ...]:
-        return tuple(f"{i + 1}. {s.text}" for i, s in enumerate(self.steps))
+        return tuple(s.text for s in self.steps)  # the display numbers them
 
 
 def _cards(cards: list[Card]) -> str:

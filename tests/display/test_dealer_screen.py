@@ -110,3 +110,26 @@ def test_the_7_inch_panel_keeps_the_glance_numbers_and_says_what_it_left_out(sce
     assert {"TO ACT", "TO CALL", "RAISE", "POT"} <= labels
     assert model.clipped == ()
     assert any("stacks and bets" in d for d in model.dropped)
+
+
+def test_recovery_steps_from_the_engine_are_numbered_once() -> None:
+    """The engine's recovery, not a hand-built scene: each step reads "1. ...", never "1. 1. ..."
+    (found in the demo's frames)."""
+    from pathlib import Path
+
+    from station.engine.table import Table
+    from station.session_format import read_session
+
+    scenario = Path(
+        "tests/scenarios/PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl"
+    )
+    table = Table()
+    for line in read_session(scenario).lines:
+        table.feed(line.event, seq=line.line)
+        if table.snapshot().recovery is not None:
+            break
+    snap = table.snapshot()
+    assert snap.recovery is not None, "the premature flop starts a guided recovery"
+    joined = dealer_screen(dealer_view(snap, OK), PANEL_10_1).all_text()
+    assert "1. " in joined
+    assert "1. 1." not in joined
