@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from station.engine import deal_plan
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.games import Family, LowEval, Structure
@@ -20,7 +21,8 @@ from station.engine.profiles import FaceUpPolicy
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
-    from station.engine.hand import Hand, Slot
+    from station.engine.deal_plan import Slot
+    from station.engine.hand import Hand
 
 
 @dataclass(slots=True)
@@ -144,7 +146,7 @@ def box_key(hand: Hand, seq: int) -> bool:
         hand.take_back(seat, pending.card)
     late = hand.slots_since(pending.seq)
     if late:
-        hand.owe_after_round(pending.slot)
+        deal_plan.owe_after_round(hand, pending.slot)
     else:
         hand.slots.appendleft(pending.slot)
     boxed(hand, pending.slot, pending.card, seq, immediate=not late)
@@ -244,7 +246,7 @@ def exposed(
     if card is not None:
         hand.take_back(seat, card)
         hand.burns.append(card)
-    hand.owe_after_deal(seat)
+    deal_plan.owe_after_deal(hand, seat)
     hand.state.skip_next_burn = True
     hand.incident(
         seq,
@@ -285,7 +287,7 @@ def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None
             hand.burns.append(card)
             hand.state.exposed_burn = True
             hand.state.skip_next_burn = True  # the first exposed card is the burn
-    hand.owe_after_deal(seat)
+    deal_plan.owe_after_deal(hand, seat)
     hand.incident(
         seq,
         "EXPOSE-LOWBALL-BEFORE-DRAW",
@@ -335,7 +337,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
             first = hand.first_to_receive(4) == seat
             if hand.profile.stud_seventh_gn and first:
                 # 004-GN r228: the first player's card exposed: everyone's last card face up.
-                hand.seventh_up()
+                deal_plan.seventh_up(hand)
                 text = f"{_code(card)} OF SEAT {seat} IS UP: DEAL EVERY LAST CARD FACE UP"
             else:
                 text = f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE "
@@ -372,7 +374,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
         hand.kill(seat, refund_dead=True, seq=seq)
         return
     if len(mine) == 1:
-        hand.third_card_down(seat)
+        deal_plan.third_card_down(hand, seat)
         if card is not None:
             hand.exposed_downcards.add(card)
         hand.incident(

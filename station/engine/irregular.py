@@ -20,7 +20,8 @@ from station.engine.recovery import Expect, Recovery
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
-    from station.engine.hand import Hand, Slot
+    from station.engine.deal_plan import Slot
+    from station.engine.hand import Hand
 
 
 @dataclass(slots=True)

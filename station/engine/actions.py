@@ -1,0 +1,212 @@
+"""Keyed actions in a hand: the key dispatch, fold, check, all-in, verbal, show, muck, run it. Pure.
+
+Checks and folds are keys; so are the verbal declarations that bind a player before his chips
+come in (BET-VERBAL-BINDING), showing and mucking at the showdown, and RUN_IT. Keys this module
+does not know in the flow of the hand are irregularities (`irregular.key`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import (
+    burn_errors,
+    deal_errors,
+    draw_round,
+    irregular,
+    rounds,
+    settlement,
+    stub,
+    stud,
+    wagers,
+)
+from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
+from station.engine.events import Key, KeyPress, VerbalAction
+from station.engine.games import Family
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+def key(hand: Hand, k: KeyPress, seq: int) -> None:
+    """A key pressed during the hand (the seat defaults to the one to act)."""
+    if k.key not in (Key.BOXED, Key.EXPOSED, Key.FLASH):
+        deal_errors.settle_face_up(hand, seq)  # any other key answers "exposed"
+    if (
+        hand.phase is Phase.DEALING
+        and hand.round is None
+        and k.key in (Key.FOLD, Key.CHECK)
+        and not deal_errors.short_deal(hand, seq)
+    ):
+        return
+    if (
+        hand.phase is Phase.STREET
+        and hand.slots
+        and k.key in (Key.FOLD, Key.CHECK)
+        and burn_errors.missing_burn(hand, seq)
+        and not hand.betting()
+    ):
+        return  # the action found the missing burn; the street is being corrected
+    seat = k.seat
+    to_act = hand.round.to_act() if hand.round is not None and hand.phase is Phase.BETTING else None
+    if seat is None and k.key in (Key.FOLD, Key.CHECK, Key.ALLIN, Key.VERBAL):
+        seat = to_act
+    if seat is not None and seat not in hand.seats:
+        irregular.unexpected_key(hand, k.key, seat, seq)
+        return
+    match k.key:
+        case Key.FOLD if seat is not None:
+            if hand.phase is Phase.SHOWDOWN:
+                muck(hand, seat, seq)
+            else:
+                fold(hand, seat, seq)
+        case Key.CHECK if seat is not None:
+            check(hand, seat, seq)
+        case Key.ALLIN if seat is not None:
+            allin(hand, seat, seq)
+        case Key.VERBAL if seat is not None:
+            verbal(hand, seat, k, seq)
+        case Key.TABLED if seat is not None:
+            table_hand(hand, seat, seq)
+        case Key.MUCK if seat is not None:
+            muck(hand, seat, seq)
+        case Key.DRAW if seat is not None:
+            draw_round.request_draw(hand, seat, k.count or 0, k.cards, seq)
+        case Key.RUN_IT:
+            run_it(hand, k.count or 1, seq)
+        case _:
+            irregular.key(hand, k, seat, seq)
+
+
+def fold(hand: Hand, seat: int, seq: int) -> None:
+    """FOLD: in turn during a betting round; outside one the hand is dead where it stands."""
+    rnd = hand.round
+    stud_hand = hand.spec.family is Family.STUD
+    if stud_hand and hand.bring_in_pending():
+        stud.wrong_bring_in_stands(hand, seat, seq)
+    if rnd is not None and hand.phase is Phase.BETTING and seat in rnd:
+        to_act = rnd.to_act()
+        if seat != to_act:
+            irregular.out_of_turn_key(hand, Key.FOLD, seat, to_act, seq)
+            return
+        if stud_hand:
+            stud.on_fold(hand, seat)
+        rnd.fold(seat)
+    else:
+        if stud_hand:
+            stud.on_fold(hand, seat)
+        hand.seats[seat].folded = True
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
+    wagers.count_action(hand, chips=False)
+    if hand.phase is Phase.BETTING:
+        rounds.after_action(hand, seq)
+    elif len(hand.in_hand()) == 1:
+        settlement.end(hand, seq)
+    elif hand.phase is Phase.SHOWDOWN:
+        settlement.try_resolve(hand, seq)
+
+
+def check(hand: Hand, seat: int, seq: int) -> None:
+    """CHECK, in turn, when there is nothing to call."""
+    rnd = hand.round
+    if rnd is None or hand.phase is not Phase.BETTING or seat not in rnd:
+        irregular.unexpected_key(hand, Key.CHECK, seat, seq)
+        return
+    to_act = rnd.to_act()
+    if seat != to_act:
+        irregular.out_of_turn_key(hand, Key.CHECK, seat, to_act, seq)
+        return
+    if hand.bring_in_pending():
+        stud.refuse_check(hand, seat, seq)  # STUD-BRINGIN: third street is never checked
+        return
+    if not rnd.check(seat):
+        owe = rnd.to_call(seat)
+        hand.incident(
+            seq,
+            "BET-UNDERSIZED-CORRECTION",
+            Ruling.CORRECT_BET,
+            f"SEAT {seat} CANNOT CHECK: CALL {owe} MORE OR FOLD",
+            seat=seat,
+        )
+        return
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.CHECK, hand.seats[seat].bet))
+    hand.state.checks.add((hand.street, seat))
+    wagers.count_action(hand, chips=False)
+    rounds.after_action(hand, seq)
+
+
+def allin(hand: Hand, seat: int, seq: int) -> None:
+    """ALLIN: the chips that follow (or came just before) are the whole stack."""
+    rnd = hand.round
+    s = hand.seats[seat]
+    if rnd is not None and rnd.last_actor == seat and s.stack is None:
+        rnd.mark_allin(seat)  # the chips are already in: they were the whole stack
+        return
+    hand.allin_pending.add(seat)
+
+
+def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
+    """BET-VERBAL-BINDING: a declaration in turn binds; the chips must follow."""
+    match k.action:
+        case VerbalAction.FOLD:
+            fold(hand, seat, seq)
+        case VerbalAction.CHECK:
+            check(hand, seat, seq)
+        case VerbalAction.CALL:
+            if hand.round is not None and hand.phase is Phase.BETTING:
+                wagers.wager(hand, seat, max(hand.round.max_bet, hand.seats[seat].bet), seq)
+        case VerbalAction.ALLIN:
+            hand.allin_pending.add(seat)
+        case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
+            hand.declared_raise.add(seat)
+            if k.amount is not None and hand.round is not None and hand.phase is Phase.BETTING:
+                wagers.wager(hand, seat, k.amount, seq)
+        case None:
+            pass
+
+
+def table_hand(hand: Hand, seat: int, seq: int) -> None:
+    """TABLED: the seat shows its hand."""
+    if hand.seats[seat].folded:
+        irregular.unexpected_key(hand, Key.TABLED, seat, seq)
+        return
+    hand.tabled.add(seat)
+    hand.mucked.discard(seat)
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
+    if hand.phase is Phase.SHOWDOWN:
+        settlement.try_resolve(hand, seq)
+
+
+def muck(hand: Hand, seat: int, seq: int) -> None:
+    """MUCK: the seat throws its hand away (a fold while the betting is open)."""
+    if hand.phase is Phase.BETTING:
+        fold(hand, seat, seq)
+        return
+    hand.mucked.add(seat)
+    hand.tabled.discard(seat)
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.MUCK, 0))
+    if hand.phase is Phase.SHOWDOWN:
+        settlement.try_resolve(hand, seq)
+
+
+def run_it(hand: Hand, count: int, seq: int) -> None:
+    """RUN_IT n: deal the rest of the board n times (004-GN r203-r211; 001-RR11 §14 r17
+    "deal twice"): allowed when a player is all-in and no action is pending."""
+    cards_out = any(role is not Role.BURN for _, role, _ in hand.street_log)
+    if (
+        hand.spec.family is not Family.FLOP
+        or count < 2
+        or hand.runs > 1
+        or not rounds.round_skippable(hand)
+        or hand.phase is not Phase.STREET
+        or cards_out
+        or hand.street == 0
+    ):
+        irregular.unexpected_key(hand, Key.RUN_IT, None, seq)
+        return
+    hand.runs = count
+    hand.run_from = hand.street
+    hand.shared_board = list(hand.board)
+    hand.prompt(seq, f"RUN IT {count} TIMES: DEAL BOARD 1", PromptCode.INFO)
+    stub.rit_agreed(hand, seq)

@@ -1,0 +1,118 @@
+"""The deal plan: the slots, in order, that the coming draws are expected to fill. Pure.
+
+The shoe cannot see where a card goes, so every draw takes the role of the next expected slot
+(catalog §1, "deal sequence model"): hole card for seat N, burn, board, stud up/down card, draw
+replacement. This module lays out those slots for the starting hands and for each street, and
+edits them when a deal error owes a seat a card or turns a card up or down; `deal_sequence` gives
+the drawn cards their roles and `draw_round` queues the draws of draw games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from station.engine import stud
+from station.engine.decisions import Role
+from station.engine.games import Family
+from station.engine.recovery import Expect
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+@dataclass(slots=True)
+class Slot:
+    """One expected draw: its role, the seat it goes to, its street, face up or down."""
+
+    role: Role
+    seat: int | None = None
+    street: int = 0
+    up: bool = False
+    k: int = 0  # dealing round of the starting hands (each player's k-th card)
+
+
+def plan_initial_deal(hand: Hand) -> None:
+    """The starting hands: one card at a time to every seat in deal order."""
+    if hand.spec.family is Family.STUD:
+        for k in range(3):
+            for s in hand.dealt:
+                hand.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2, k))
+    else:
+        for k in range(hand.spec.hole_cards):
+            for s in hand.dealt:
+                hand.slots.append(Slot(Role.HOLE, s, 0, False, k))
+
+
+def plan_street(hand: Hand, street: int) -> None:
+    """Expected draws for the cards of betting round `street` (> 0)."""
+    hand.street_log = []
+    rec = hand.state.recovery
+    step = rec.current if rec is not None else None
+    burn = not hand.state.skip_next_burn and not (step is not None and step.no_burn)
+    hand.state.skip_next_burn = False
+    if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
+        for _ in range(rec.eliminate):
+            hand.slots.append(Slot(Role.ELIMINATED, None, street))
+    if hand.spec.family is Family.FLOP:
+        if burn:
+            hand.slots.append(Slot(Role.BURN, None, street))
+        for _ in range(hand.state.extra_burns):  # BURN-ERROR-ANY-STREET
+            hand.slots.append(Slot(Role.BURN, None, street))
+        hand.state.extra_burns = 0
+        for _ in range(hand.spec.board[street - 1]):
+            hand.slots.append(Slot(Role.BOARD, None, street, True))
+    elif hand.spec.family is Family.STUD:
+        burn, seats, common = stud.street_plan(hand, street, burn)
+        if burn:
+            hand.slots.append(Slot(Role.BURN, None, street))
+        if common:  # STUD-CARD-SHORTAGE: one common card in the centre
+            hand.slots.append(Slot(Role.BOARD, None, street, True))
+        up = street < 4
+        for s in seats:
+            hand.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
+
+
+def street_prompt(hand: Hand, street: int) -> str:
+    """What the dealer is asked to deal for `street`, from the slots planned for it."""
+    roles = [slot.role for slot in hand.slots]
+    burn = Role.BURN in roles
+    if Role.ELIMINATED in roles:
+        n = roles.count(Role.ELIMINATED)
+        return f"ELIMINATE {n} CARDS, THEN BURN & DEAL {hand.street_name(street).upper()}"
+    if hand.spec.family is Family.FLOP:
+        what = ("FLOP", "TURN", "RIVER")[street - 1]
+    else:
+        what = f"{hand.street_name(street).upper()}"
+    return f"BURN & {what}" if burn else f"{what} (NO BURN)"
+
+
+def owe_after_round(hand: Hand, slot: Slot) -> None:
+    """DECK-BOXED-LATE: the seat gets its card after the current round of dealing."""
+    i = 0
+    while i < len(hand.slots) and hand.slots[i].k <= slot.k and hand.slots[i].street == 0:
+        i += 1
+    hand.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
+
+
+def owe_after_deal(hand: Hand, seat: int) -> None:
+    """The seat gets a replacement card once the starting hands are dealt."""
+    hand.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
+    if hand.phase is Phase.BETTING and hand.street == 0:
+        hand.phase = Phase.DEALING  # the replacement is due before the betting goes on
+
+
+def third_card_down(hand: Hand, seat: int) -> None:
+    """EXPOSE-STUD-DOWNCARD-INITIAL: the seat's third-street up-card is dealt down."""
+    for slot in hand.slots:
+        if slot.seat == seat and slot.street == 0 and slot.role is Role.UP:
+            slot.role, slot.up = Role.DOWN, False
+            return
+
+
+def seventh_up(hand: Hand) -> None:
+    """004-GN r228: the remaining seventh-street cards are dealt face up."""
+    for slot in hand.slots:
+        if slot.street == 4 and slot.role is Role.DOWN:
+            slot.role, slot.up = Role.UP, True

@@ -1,0 +1,96 @@
+"""The dealer button off its normal move: the draw for the button, a button not moved. Pure.
+
+The button normally moves after each hand (`hand_cycle`) to where the profile's method puts it
+(`lineup.positions`). Two cases need the dealer's cards or the posts to settle it:
+BUTTON-INITIAL-DRAW (a new game with no button yet: a card to each player decides it) and
+BUTTON-MISPLACED-EARLIER (the same seats posted the same blinds again: the button was not moved).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import lineup
+from station.engine.cards import Card
+from station.engine.decisions import DrawRole, Role
+from station.engine.games import Family, HighEval, LowEval
+from station.engine.positions import button_layout
+
+if TYPE_CHECKING:
+    from station.engine.table import Table
+
+
+def draw_for_button(table: Table, card: Card, seq: int) -> bool:
+    """BUTTON-INITIAL-DRAW: a new button game with no button yet; one card face up to each
+    active player from the dealer's left decides it: the highest card by suit (RR11: the
+    lowest in low games)."""
+    spec, prof = table.spec, table.profile
+    if (
+        spec is None
+        or prof is None
+        or table.button is not None
+        or table.hand_no
+        or spec.family is Family.STUD
+    ):
+        return False
+    players = sorted(table.occupied)
+    seat = players[len(table.button_draw) % len(players)]
+    table.button_draw.append((seat, card))
+    table.out.append(DrawRole(0, seq, card.code, Role.BUTTON_DRAW, seat))
+    if len(table.button_draw) < len(players):
+        return True
+    low = prof.button_draw_low_in_low_games and spec.high is HighEval.NONE
+    if low and spec.low is LowEval.D27:
+        seat, _ = min(table.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+    elif low:
+        seat, _ = min(table.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+    elif (
+        not prof.button_draw_ace_high
+        and spec.low in (LowEval.A5, LowEval.BADUGI)
+        and (spec.high is HighEval.NONE)
+    ):
+        # RRPG: the highest card by suit, aces low in a game that plays them low.
+        seat, _ = max(table.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+    else:
+        seat, _ = max(table.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+    table.button_draw = []
+    table.button = seat
+    lineup.prompt_posts(table, seq)
+    return True
+
+
+def not_moved(
+    table: Table,
+    dealt: list[int],
+    button: int | None,
+    blinds: tuple[int | None, int] | None,
+    seq: int,
+) -> int | None:
+    """The same seats posted the same blinds as last hand: the button was not moved. The hand
+    is played as posted (the dealer deals from last hand's button) and the button is put right
+    for the next one, so every player still gets each position once (BUTTON-MISPLACED-EARLIER,
+    001-RR11 §3 "Irregularities" r1)."""
+    st = table.setup.stakes if table.setup is not None else None
+    last, old = table.last_blinds, table.last_button
+    if button is None or blinds is not None or last is None or old is None or st is None:
+        return button
+    if old not in dealt or not st.sb or not st.bb or last[0] is None:
+        return button
+    expected = button_layout(dealt, button)
+    posted = table.posted
+    if (
+        posted.get(last[0]) == st.sb
+        and posted.get(last[1]) == st.bb
+        and expected.big_blind not in posted
+        and button_layout(dealt, old).small_blind == last[0]
+    ):
+        table.out.append(
+            table.incident(
+                seq,
+                "BUTTON-MISPLACED-EARLIER",
+                f"BUTTON NOT MOVED: SEATS {last[0]} AND {last[1]} POSTED THE BLINDS AGAIN. "
+                f"THIS HAND IS PLAYED FROM BUTTON SEAT {old}; THE NEXT HAND PUTS IT RIGHT",
+            )
+        )
+        return old
+    return button

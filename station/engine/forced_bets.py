@@ -1,0 +1,146 @@
+"""The forced bets of the next hand: which chips posted between hands play, live or dead. Pure.
+
+The table reads the zones between hands into antes (taken in again) and live posts (still in
+front: `Table`). At NEW_HAND the posts are sorted out: a player not dealt in takes his post back
+(BLIND-NEW-PLAYER, LOWBALL-BLINDS); a kill (KILL-POTS) and a straddle (BLIND-STRADDLE) declared
+with their keys play when the game and the profile allow them; missed blinds made up are split
+into the live big blind and dead money (BLIND-MISSED); the smallest chip in the forced bets is
+noted (BET-SMALLEST-CHIP).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import seating
+from station.engine.decisions import Ruling
+from station.engine.games import Structure
+from station.engine.positions import button_layout
+
+if TYPE_CHECKING:
+    from station.engine.table import Table
+
+
+def refuse_waiting_posts(table: Table, dealt: list[int], seq: int) -> None:
+    """A new player who posted but may not be dealt in yet is told why (BLIND-NEW-PLAYER,
+    LOWBALL-BLINDS); his chips stay his own."""
+    assert table.setup is not None
+    assert table.spec is not None
+    bb = table.setup.stakes.bb or 0
+    for seat in sorted(table.newcomers):
+        posted = table.posted.get(seat, 0)
+        if seat in dealt or posted <= 0:
+            continue
+        if seating.is_lowball(table.spec) and seat not in table.kill_keys:
+            r = seating.lowball_refusal(seat, posted, bb)
+            text, rule = r.text, r.rule
+        else:
+            text = f"SEAT {seat} IS NOT DEALT IN: WAIT UNTIL THE BUTTON PASSES (TAKE BACK {posted})"
+            rule = "BLIND-NEW-PLAYER"
+        table.out.append(table.incident(seq, rule, text, seat=seat))
+        table.posted.pop(seat, None)
+
+
+def kill(table: Table, dealt: list[int], seq: int) -> tuple[int, int] | None:
+    """KILL-POTS: the KILL key and a kill-sized post (2x or 1.5x the big blind) in a limit
+    game: the limits of this hand go up with it."""
+    assert table.setup is not None
+    assert table.spec is not None
+    bb = table.setup.stakes.bb or 0
+    for seat in sorted(table.kill_keys):
+        amount = table.posted.get(seat, 0)
+        if seat not in dealt:
+            continue
+        if table.spec.structure is Structure.FIXED_LIMIT and seating.kill_amount(amount, bb):
+            return seat, amount
+        table.out.append(
+            table.incident(
+                seq,
+                "KILL-POTS",
+                f"SEAT {seat}: A KILL IS {2 * bb} (HALF KILL {3 * bb // 2}) IN A LIMIT GAME",
+                Ruling.CORRECT_BET,
+                seat=seat,
+            )
+        )
+    return None
+
+
+def straddle(
+    table: Table,
+    dealt: list[int],
+    button: int | None,
+    blinds: tuple[int | None, int] | None,
+    kill: tuple[int, int] | None,
+    seq: int,
+) -> int | None:
+    """BLIND-STRADDLE: the one straddle declared with the STRADDLE key that the profile
+    allows (GN: the button has precedence); a refused straddle is flagged and its chips are
+    not part of the hand."""
+    assert table.setup is not None
+    assert table.spec is not None
+    assert table.profile is not None
+    if button is None or not table.straddle_keys:
+        return None
+    layout = button_layout(dealt, button, blinds)
+    bb = table.setup.stakes.bb or 0
+    chosen: int | None = None
+    for seat in sorted(table.straddle_keys, key=lambda s: s != layout.button):
+        amount = table.posted.get(seat, 0)
+        if seat not in dealt or amount <= 0:
+            continue
+        why = seating.straddle_refusal(
+            seat,
+            amount,
+            spec=table.spec,
+            profile=table.profile,
+            layout=layout,
+            bb=bb,
+            kill=kill is not None,
+        )
+        if why is None and chosen is not None:
+            why = "ONE STRADDLE ONLY"
+        if why is None:
+            chosen = seat
+            continue
+        table.out.append(
+            table.incident(
+                seq,
+                "BLIND-STRADDLE",
+                f"SEAT {seat}: {why}: TAKE BACK {amount}",
+                Ruling.CORRECT_BET,
+                seat=seat,
+            )
+        )
+        table.posted.pop(seat, None)  # his chips, not part of the hand
+    return chosen
+
+
+def split_missed_posts(table: Table, dealt: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """(live posts, dead money) at the deal. A player making up missed blinds posts them
+    all: the big blind is live, the rest is dead (BLIND-MISSED; GN: only the big blind is
+    live, D51, which is the same split here)."""
+    assert table.setup is not None
+    bb = table.setup.stakes.bb or 0
+    posts = {s: a for s, a in table.posted.items() if a > 0}
+    dead = {s: a for s, a in table.antes.items() if a > 0}
+    for seat in dealt:
+        if table.missed.pop(seat, None) and posts.get(seat, 0) > bb:
+            dead[seat] = dead.get(seat, 0) + posts[seat] - bb
+            posts[seat] = bb
+    return posts, dead
+
+
+def note_min_chip(
+    table: Table, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+) -> None:
+    """BET-SMALLEST-CHIP (D28): the smallest chip used in the antes and blinds (GN: in the
+    big blind), when the zone sensors reported denominations."""
+    assert table.profile is not None
+    seen = table.post_chips
+    table.post_chips = {}
+    if table.profile.min_chip_from_big_blind and button is not None:
+        bb = button_layout(dealt, button, blinds).big_blind
+        seen = {bb: seen[bb]} if bb in seen else {}
+    chips = [c for cs in seen.values() for c in cs if c > 0]
+    if chips:
+        table.min_chip = min(chips)

@@ -1,0 +1,148 @@
+"""The table's side of a hand's life: NEW_HAND starts one, a finished one settles the table. Pure.
+
+NEW_HAND deals in the line-up (`lineup`) with the forced bets that play (`forced_bets`), or
+redeals a misdealt hand; a hand left unfinished by a new setup or NEW_HAND is closed (void if it
+cannot be settled). When a hand ends its stacks become the table's and the button moves to the
+next player who will be dealt in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import dealer_button, forced_bets, lineup, seating
+from station.engine.decisions import Ruling
+from station.engine.games import Family
+from station.engine.hand import Hand
+from station.engine.positions import next_seat
+
+if TYPE_CHECKING:
+    from station.engine.table import Table
+
+DECK_DEFECTS = frozenset({"DECK-DUPLICATE-CARD", "DECK-FOREIGN-BACK"})
+
+
+def new_hand(table: Table, seq: int) -> None:
+    """NEW_HAND: deal the next hand in, or redeal the misdealt one."""
+    if table.setup is None or table.spec is None or table.profile is None:
+        table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "SET UP THE TABLE FIRST"))
+        return
+    if table.hand is not None and table.hand.phase.value == "misdeal":
+        _redeal(table, seq)
+        return
+    close_unfinished(table, seq)
+    dealt = lineup.dealt_in(table)
+    if len(dealt) < 2:
+        table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
+        return
+    table.hand_no += 1
+    table.deck_hands += 1
+    table.deck_round = len(dealt)
+    button, blinds = lineup.positions(table, dealt)
+    button = dealer_button.not_moved(table, dealt, button, blinds, seq)
+    lineup.note_missed_blinds(table, dealt, button, blinds)
+    forced_bets.refuse_waiting_posts(table, dealt, seq)
+    kill = forced_bets.kill(table, dealt, seq)
+    straddle = forced_bets.straddle(table, dealt, button, blinds, kill, seq)
+    if straddle is not None and table.profile.missed_blind_straddle:
+        table.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
+    elif straddle is not None and table.missed.get(straddle):
+        straddle = None  # RR: the missed blinds are made up first (BLIND-MISSED)
+    posts, dead = forced_bets.split_missed_posts(table, dealt)
+    table.seat_wait = seating.waiting(table.seat_wait, dealt)
+    forced_bets.note_min_chip(table, dealt, button, blinds)
+    table.straddle_keys, table.kill_keys = set(), set()
+    table.hand = Hand.start(
+        number=table.hand_no,
+        spec=table.spec,
+        profile=table.profile,
+        stakes=table.setup.stakes,
+        dealt=dealt,
+        stacks={s: table.stacks.get(s) for s in dealt},
+        button=button,
+        posts=posts,
+        antes=dead,
+        zone=table.zone,
+        seq=seq,
+        puck=table.puck,
+        blinds=blinds,
+        straddle=straddle,
+        kill=kill,
+        absent=frozenset(s for s in dealt if s not in table.occupied),
+        min_chip=table.min_chip,
+    )
+    for seat in set(table.zone) - set(dealt):
+        table.offset[seat] = table.zone[seat]  # chips left at a seat not dealt in are his own
+    table.posted, table.antes = {}, {}
+    table.absorb()
+
+
+def _redeal(table: Table, seq: int) -> None:
+    """MISDEAL-PROCEDURE (product default): the same hand is redealt; forced bets stay,
+    voluntary chips go back."""
+    old = table.hand
+    assert old is not None
+    assert table.spec is not None
+    assert table.profile is not None
+    assert table.setup is not None
+    posts = dict(old.posts)
+    antes = {s: c for s, c in old.dead.items() if c > 0}
+    table.hand = Hand.start(
+        number=old.number,
+        spec=table.spec,
+        profile=table.profile,
+        stakes=table.setup.stakes,
+        dealt=sorted(old.dealt),
+        stacks={s: table.stacks.get(s) for s in old.dealt},
+        button=old.button,
+        posts=posts,
+        antes=antes,
+        zone=table.zone,
+        seq=seq,
+        puck=table.puck,
+    )
+    table.absorb()
+
+
+def close_unfinished(table: Table, seq: int) -> None:
+    """A new setup or hand while one is still open: settle it, or void it for the floor."""
+    hand = table.hand
+    if hand is None or hand.result is not None:
+        return
+    hand.finish(seq)
+    if hand.result is None:
+        hand.incident(
+            seq,
+            "STATION-HAND-ABANDONED",
+            Ruling.FLOOR,
+            f"HAND {hand.number} WAS NOT FINISHED: EVERY WAGER RETURNED, FLOOR TO CONFIRM",
+        )
+        hand.void(seq)
+    table.absorb()
+
+
+def hand_ended(table: Table, hand: Hand) -> None:
+    """The hand's result is out: take its stacks and move the button."""
+    assert hand.result is not None
+    if any(i.rule in DECK_DEFECTS for i in hand.incidents):
+        table.deck_defective = True
+    for s, st in hand.result.stacks.items():
+        table.stacks[s] = st
+    table.offset = {s: table.zone.get(s, 0) for s in set(table.zone) | set(hand.seats)}
+    table.posted, table.antes = {}, {}
+    if table.spec is not None and table.spec.family is not Family.STUD and hand.button:
+        # The button moves to the next player who will be dealt in: it passes players who
+        # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
+        movers = [
+            s
+            for s in table.occupied
+            if table.stacks.get(s, None) != 0
+            and s not in table.newcomers
+            and not table.missed.get(s)
+        ]
+        table.button = next_seat(movers, hand.button)
+        table.last_button = hand.button
+        if hand.layout is not None and hand.layout.big_blind is not None:
+            table.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
+        table.last_players = len(hand.dealt)
+    lineup.prompt_posts(table, hand.result.event)

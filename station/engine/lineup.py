@@ -1,0 +1,217 @@
+"""The next hand's line-up: who is dealt in, where the button and blinds fall. Pure.
+
+Between hands the table works out who is dealt in: a seated player with chips; a new player once
+he has posted (or when the big blind reaches him: BLIND-NEW-PLAYER); a player back from missing
+the blinds once he makes them up or the big blind reaches him (BLIND-MISSED); a player who
+changed seats away from the big blind after his wait (BLIND-SEAT-CHANGE). The button follows the
+profile's method (BUTTON-METHOD, BUTTON-HEADS-UP). The rule helpers that return plain data live
+in `seating`; these functions keep the table's bookkeeping.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import seating
+from station.engine.decisions import Prompt, PromptCode
+from station.engine.events import KeyPress
+from station.engine.games import Family
+from station.engine.positions import (
+    TABLE_SEATS,
+    ButtonLayout,
+    button_layout,
+    clockwise_after,
+    dead_button_next,
+)
+from station.engine.profiles import ButtonMethod
+
+if TYPE_CHECKING:
+    from station.engine.table import Table
+
+
+def dealt_in(table: Table, *, commit: bool = True) -> list[int]:
+    """Seats dealt in: entitled players, plus a waiting player whom the big blind reaches
+    (BLIND-NEW-PLAYER, BLIND-MISSED: "wait for the big blind"). `commit` records that a
+    waiting player came in; without it this only looks ahead (for the posting prompt)."""
+    present = set(table.occupied)
+    if table.profile is not None and table.profile.tournament:
+        # TOURN-ABSENT: a no-show or absent player is always dealt a hand.
+        present |= {s for s, st in table.stacks.items() if st != 0}
+    dealt = sorted(s for s in present if _entitled(table, s, commit=commit))
+    if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2:
+        return dealt
+    waiting = sorted(s for s in table.occupied if s not in dealt and table.stacks.get(s, None) != 0)
+    for seat in waiting:
+        trial = sorted({*dealt, seat})
+        button, blinds = positions(table, trial)
+        if button is not None and button_layout(trial, button, blinds).big_blind == seat:
+            if commit:
+                table.newcomers.discard(seat)
+                table.missed.pop(seat, None)
+            dealt = trial
+    return dealt
+
+
+def _entitled(table: Table, seat: int, *, commit: bool = True) -> bool:
+    """Dealt in this hand? A seated player with chips; a new player only once he has posted
+    a big blind (BLIND-NEW-PLAYER: "post an amount equal to the big blind and be dealt in
+    immediately", or wait for the big blind; the profile's variants in `seating`); a player
+    who changed seats away from the big blind after his wait or a big-blind post."""
+    if table.stacks.get(seat, None) == 0:
+        return False
+    assert table.setup is not None
+    assert table.spec is not None
+    assert table.profile is not None
+    st = table.setup.stakes
+    posted = table.posted.get(seat, 0) + table.antes.get(seat, 0)
+    if table.seat_wait.get(seat):
+        return posted >= (st.bb or 0)
+    if seat not in table.newcomers and not table.missed.get(seat):
+        return True
+    due: int | None = st.bb or st.ante or 0
+    if seat in table.newcomers and table.spec.family is not Family.STUD:
+        due = seating.newcomer_due(
+            seat,
+            spec=table.spec,
+            profile=table.profile,
+            layout=_regulars_layout(table),
+            bb=st.bb or 0,
+            sb=st.sb or 0,
+            killed=seat in table.kill_keys,
+        )
+    if due is not None and posted >= due:
+        if commit:
+            table.newcomers.discard(seat)
+        return True
+    return False
+
+
+def _regulars_layout(table: Table) -> ButtonLayout | None:
+    """The next hand's button and blinds among the players already in the game."""
+    regulars = sorted(
+        s
+        for s in table.occupied
+        if table.stacks.get(s, None) != 0
+        and s not in table.newcomers
+        and not table.missed.get(s)
+        and not table.seat_wait.get(s)
+    )
+    if len(regulars) < 2:
+        return None
+    button, blinds = positions(table, regulars)
+    return button_layout(regulars, button, blinds) if button is not None else None
+
+
+def positions(table: Table, dealt: list[int]) -> tuple[int | None, tuple[int | None, int] | None]:
+    """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""
+    assert table.spec is not None
+    assert table.profile is not None
+    if table.spec.family is Family.STUD:
+        return None, None
+    last = table.last_blinds
+    if last is not None and len(dealt) == 2 and table.last_players >= 3 and last[1] in dealt:
+        # BUTTON-HEADS-UP (001-RR11 §4 r3): going heads-up, the player who had the big
+        # blind most recently gets the button.
+        return last[1], None
+    if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
+        return dead_button_next(dealt, last[0], last[1])
+    return (table.button if table.button is not None else dealt[-1]), None
+
+
+def note_missed_blinds(
+    table: Table, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+) -> None:
+    """BLIND-MISSED: an away player (chips on the table, seat empty) whom a blind passes
+    owes it when he comes back."""
+    last = table.last_blinds
+    if last is None or button is None:
+        return
+    layout = button_layout(dealt, button, blinds)
+    gone = set(table.stacks) - table.occupied - set(dealt)
+    away = [s for s in sorted(gone) if table.stacks[s] != 0]
+    for name, before, now in (
+        ("sb", last[0], layout.small_blind),
+        ("bb", last[1], layout.big_blind),
+    ):
+        if before is None or now is None:
+            continue
+        passed = clockwise_after(range(1, TABLE_SEATS + 1), before)
+        passed = passed[: passed.index(now)] if now in passed else []
+        for seat in away:
+            if seat in passed:
+                table.missed.setdefault(seat, set()).add(name)
+
+
+def prompt_missed(table: Table, seat: int, seq: int) -> None:
+    """BLIND-MISSED: the returning player is told what he owes, or to wait for the big blind."""
+    assert table.setup is not None
+    st = table.setup.stakes
+    owed = (st.bb or 0) + (st.sb or 0 if "sb" in table.missed[seat] else 0)
+    table.out.append(
+        Prompt(
+            table.hand_no + 1,
+            f"SEAT {seat} MISSED THE BLINDS: POST {owed} ({st.bb} LIVE) OR WAIT FOR THE BIG BLIND",
+            seq,
+            PromptCode.POST,
+        )
+    )
+
+
+def seat_change(table: Table, event: KeyPress, seq: int) -> None:
+    """BLIND-SEAT-CHANGE: the player moves with his chips. Moving closer to the big blind is
+    free; moving away he waits until the same relative position, or posts the big blind."""
+    frm, to = event.seat, event.to_seat
+    if frm is None or to is None or frm not in table.stacks or to == frm or to in table.stacks:
+        table.out.append(
+            table.incident(
+                seq,
+                "BLIND-SEAT-CHANGE",
+                f"SEAT CHANGE {frm} TO {to} NOT POSSIBLE: CHECK THE SEATS",
+                seat=frm,
+            )
+        )
+        return
+    before = _regulars_layout(table)
+    table.stacks[to] = table.stacks.pop(frm)
+    if frm in table.missed:
+        table.missed[to] = table.missed.pop(frm)
+    table.newcomers.discard(frm)
+    table.newcomers.discard(to)
+    table.occupied.discard(frm)
+    table.occupied.add(to)
+    after = _regulars_layout(table)
+    if table.spec is None or table.spec.family is Family.STUD or before is None or after is None:
+        return
+    wait = seating.hands_to_big_blind(to, after) - seating.hands_to_big_blind(frm, before)
+    if wait > 0:
+        table.seat_wait[to] = wait
+        table.out.append(
+            Prompt(
+                table.hand_no + 1,
+                f"SEAT {to} (FROM {frm}) WAITS {wait} HAND{'S' if wait > 1 else ''} OR POSTS "
+                f"{table.setup.stakes.bb if table.setup else ''}",
+                seq,
+                PromptCode.POST,
+            )
+        )
+
+
+def prompt_posts(table: Table, seq: int) -> None:
+    """Tell the dealer the next hand's button and who posts the blinds (button games)."""
+    spec, setup = table.spec, table.setup
+    if spec is None or setup is None or spec.family is Family.STUD:
+        return
+    movers = dealt_in(table, commit=False)
+    if len(movers) < 2 or table.button is None:
+        return
+    button, blinds = positions(table, movers)
+    assert button is not None
+    layout = button_layout(movers, button, blinds)
+    st = setup.stakes
+    parts = [f"BUTTON SEAT {layout.button}"]
+    if st.sb and layout.small_blind is not None:
+        parts.append(f"SB SEAT {layout.small_blind} {st.sb}")
+    if st.bb and layout.big_blind is not None:
+        parts.append(f"BB SEAT {layout.big_blind} {st.bb}")
+    table.posts_prompt = " / ".join(parts)
+    table.out.append(Prompt(table.hand_no + 1, table.posts_prompt, seq, PromptCode.POST))

@@ -1,0 +1,273 @@
+"""Betting rounds of a hand: opening one, closing it, and going on to the next street. Pure.
+
+A round opens once its cards are out: the order of action (preflop after the last forced bet,
+stud from the bring-in or the best board, later rounds left of the button), the blinds and
+straddles posted into it, the bring-in prompt. After every action it is checked: one player left
+ends the hand; a complete round is collected and the next street (or the showdown) follows.
+DEAD-ABSENT / TOURN-ABSENT: a player away from his seat is killed at the end of the deal or when
+the action reaches him, as the profile says.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+from station.engine import deal_sequence, irregular, settlement, stud
+from station.engine.betting import BettingRound
+from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
+from station.engine.games import Family, Structure
+from station.engine.profiles import AbsentKill
+from station.engine.recovery import Expect
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+def check_blinds(hand: Hand, seq: int) -> None:
+    """BLIND-POSITIONS: in a two-blind game the seats due for the blinds must have posted."""
+    layout, st = hand.layout, hand.stakes
+    if layout is None or not st.sb or not st.bb:
+        return
+    for seat, amount, name in (
+        (layout.small_blind, st.sb, "SMALL BLIND"),
+        (layout.big_blind, st.bb, "BIG BLIND"),
+    ):
+        if seat is not None and seat in hand.seats and seat not in hand.posts:
+            hand.incident(
+                seq,
+                "BLIND-POSITIONS",
+                Ruling.CORRECT_BET,
+                f"SEAT {seat} MUST POST THE {name} ({amount}) BEFORE THE DEAL",
+                seat=seat,
+            )
+
+
+def open_round(hand: Hand, seq: int) -> None:
+    """Start betting round `hand.street` (its cards are out)."""
+    hand.phase = Phase.BETTING
+    street = hand.street
+    size = hand.bet_size(street)
+    live = hand.in_hand()
+    hand.last_kind = {}
+    hand.chips_due = {}
+    hand.raise_motion = {}
+    for s in live:
+        seat = hand.seats[s]
+        seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
+    pot = sum(hand.committed.values()) + sum(hand.dead.values())
+    if hand.spec.family is Family.STUD and street == 0:
+        stud.open_third_street(hand)
+    if hand.spec.family is Family.STUD:
+        order = _stud_order(hand, street)
+    elif street == 0:
+        assert hand.layout is not None
+        order = [s for s in hand.layout.preflop_order(_last_forced(hand)) if s in live]
+        if hand.straddle is not None and hand.straddle == hand.layout.button:
+            # BLIND-STRADDLE (GN r160): with a button straddle the action begins under the
+            # gun and the button acts last.
+            order = [s for s in order if s != hand.straddle] + [hand.straddle]
+    else:
+        assert hand.layout is not None
+        order = hand.layout.postflop_order(live)
+    rnd = BettingRound(
+        seats=[hand.seats[s] for s in order],
+        structure=hand.spec.structure,
+        profile=hand.profile,
+        bet_size=size,
+        pot_before=pot,
+        raise_cap=hand.raise_cap(),
+        min_raise=size,
+    )
+    hand.round = rnd
+    if street == 0 and hand.spec.family is not Family.STUD:
+        _post_blinds(hand, rnd)
+    if street == 0 and hand.spec.family is Family.STUD:
+        _announce_bring_in(hand, seq)
+    elif hand.spec.family is Family.STUD:
+        stud.announce_street(hand, seq)  # STUD-DEALER-ANNOUNCEMENTS
+    if street == 0 and _absent_policy(hand) is AbsentKill.DEAL_END:
+        for gone in sorted(hand.absent & set(live)):
+            _kill_absent(hand, gone, seq)
+    after_action(hand, seq)
+
+
+def _absent_policy(hand: Hand) -> AbsentKill:
+    p = hand.profile
+    if p.tournament:
+        return p.absent_kill_tournament
+    if hand.spec.family is Family.STUD and p.absent_kill_cash is AbsentKill.NEVER:
+        # DEAD-ABSENT, stud (001-RR11 §8 r8): "the hand will be killed when the betting
+        # reaches your seat".
+        return AbsentKill.TURN
+    return p.absent_kill_cash
+
+
+def _kill_absent(hand: Hand, seat: int, seq: int) -> None:
+    """DEAD-ABSENT / TOURN-ABSENT: the absent player's hand is dead; his forced bets stay in
+    the pot and the action goes on as if he had folded."""
+    rule = "TOURN-ABSENT" if hand.profile.tournament else "DEAD-ABSENT"
+    hand.incident(
+        seq,
+        rule,
+        Ruling.DEAD_HAND,
+        f"SEAT {seat} IS NOT AT THE TABLE: HAND DEAD, KILL IT",
+        seat=seat,
+    )
+    hand.absent.discard(seat)
+    hand.seats[seat].folded = True
+    hand.slots = deque(slot for slot in hand.slots if slot.seat != seat)
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
+
+
+def _last_forced(hand: Hand) -> int | None:
+    """The last seat of the run of forced bets after the button (small blind, big blind,
+    straddles; a single-blind game has just one): the first round starts after it. Past
+    the big blind only a post of at least twice the one before is a straddle: a returning
+    player's big blind or a kill acts in turn (BLIND-MISSED, KILL-POTS)."""
+    assert hand.layout is not None
+    order = list(hand.layout.deal_order)
+    if len(order) == 2:
+        return hand.layout.big_blind  # heads-up: the button (small blind) acts first
+    if hand.straddle is not None and hand.straddle != hand.layout.button:
+        return hand.straddle
+    last, before, past_bb = None, 0, False
+    killer = hand.kill_post[0] if hand.kill_post is not None else None
+    for s in order:
+        amount = hand.posts.get(s, 0)
+        if amount <= 0 or s == killer or (past_bb and amount < 2 * before):
+            break
+        last, before = s, amount
+        past_bb = past_bb or s == hand.layout.big_blind
+    if last is not None:
+        return last
+    if hand.layout.big_blind in hand.posts:
+        return hand.layout.big_blind  # a dead small blind: the big blind is still posted
+    return order[-1]  # a button blind, or no blinds: action starts left of the button
+
+
+def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
+    bb = hand.stakes.bb or 0
+    top = 0
+    for s, amount in hand.posts.items():
+        if s in rnd:
+            rnd.post(s, amount)
+            top = max(top, amount)
+            _zone_for_round(hand, s)
+    rnd.max_bet = max(top, bb if hand.posts else 0)
+    rnd.opened = rnd.max_bet > 0
+    if hand.straddle is not None and hand.straddle in rnd and rnd.raise_cap is not None:
+        rnd.raises += 1  # BLIND-STRADDLE (GN r125): a limit straddle counts for the cap
+    if hand.spec.structure is not Structure.FIXED_LIMIT:
+        # A straddle sets a new minimum bring-in: the next raise adds at least that much.
+        rnd.min_raise = max(bb, rnd.max_bet)
+        if (
+            hand.spec.structure is Structure.POT_LIMIT
+            and hand.profile.pl_sb_counts_as_bb
+            and hand.layout is not None
+            and hand.layout.small_blind in hand.posts
+        ):
+            rnd.pl_blind_bonus = max(0, bb - hand.posts[hand.layout.small_blind])
+            rnd.big_blind_seat = hand.layout.big_blind
+
+
+def _zone_for_round(hand: Hand, seat: int) -> None:
+    """Align the physical offset so the zone shows offset + booked bet."""
+    hand.offset[seat] = hand.zone.get(seat, 0) - hand.seats[seat].bet
+
+
+def _stud_order(hand: Hand, street: int) -> list[int]:
+    live = hand.in_hand()
+    start = stud.round_starter(hand, street, live)
+    i = hand.dealt.index(start)
+    ring = hand.dealt[i:] + hand.dealt[:i]
+    return [s for s in ring if s in live]
+
+
+def _announce_bring_in(hand: Hand, seq: int) -> None:
+    text = stud.bring_in_prompt(hand)
+    if text is not None:
+        hand.prompt(seq, text, PromptCode.ACTION)
+
+
+def after_action(hand: Hand, seq: int) -> None:
+    """Close the round if it is complete; end the hand if one player is left."""
+    rnd = hand.round
+    if rnd is None or hand.phase is not Phase.BETTING:
+        return
+    if len(hand.in_hand()) == 1:
+        settlement.collect(hand)
+        settlement.end(hand, seq)
+        return
+    if hand.bring_in_pending():
+        return
+    if not rnd.complete() and _absent_policy(hand) is AbsentKill.TURN:
+        while (seat := rnd.to_act()) is not None and seat in hand.absent:
+            _kill_absent(hand, seat, seq)  # USPA §3.3.2.12: absent when his turn comes
+        if len(hand.in_hand()) == 1:
+            settlement.collect(hand)
+            settlement.end(hand, seq)
+            return
+    if not rnd.complete():
+        irregular.apply_pending_oot(hand, seq)
+        _tell_not_reopened(hand, seq)
+        return
+    settlement.collect(hand)
+    irregular.round_complete(hand, seq)
+    _next_street(hand, seq)
+
+
+def _tell_not_reopened(hand: Hand, seq: int) -> None:
+    """BET-INFO-RIGHTS (001-RR11 §2 "Decision-Making" r9): before he acts a player is entitled
+    to know whether a wager is big enough to reopen the betting; the station says it when it is
+    not, as the action reaches him."""
+    rnd = hand.round
+    if rnd is None or hand.phase is not Phase.BETTING or rnd.complete():
+        return
+    seat = rnd.to_act()
+    if seat is None or not rnd.not_reopened(seat):
+        return
+    told = (hand.street, seat, rnd.max_bet)
+    if told in hand.info_told:
+        return
+    hand.info_told.add(told)
+    hand.prompt(
+        seq,
+        f"SEAT {seat}: CALL {rnd.to_call(seat)} OR FOLD - THE BETTING WAS NOT REOPENED",
+        PromptCode.ACTION,
+    )
+
+
+def _next_street(hand: Hand, seq: int) -> None:
+    """The round is complete: the next board of a run, the next street, or the showdown."""
+    if hand.street >= hand.spec.rounds - 1:
+        if len(hand.boards) + 1 < hand.runs:
+            # RIT (004-GN r204): the next board is dealt the same way, from the same street.
+            hand.boards.append(list(hand.board))
+            hand.board = list(hand.shared_board)
+            hand.street = hand.run_from - 1
+            hand.prompt(seq, f"BOARD {len(hand.boards) + 1}:", PromptCode.INFO)
+        else:
+            settlement.showdown(hand, seq)
+            return
+    hand.street += 1
+    if hand.spec.family is Family.STUD:
+        stud.check_shortage(hand, seq)  # STUD-CARD-SHORTAGE: counted before the street
+    rec = hand.state.recovery
+    if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
+        hand.phase = Phase.STREET
+        hand.state.awaiting_reshuffle = True
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        return
+    deal_sequence.deal_street(hand, seq)
+
+
+def live_players(hand: Hand) -> int:
+    """Players still in the hand who are not all-in."""
+    return sum(1 for s in hand.in_hand() if not hand.seats[s].allin)
+
+
+def round_skippable(hand: Hand) -> bool:
+    """No betting is possible: at most one player can still act."""
+    return live_players(hand) <= 1

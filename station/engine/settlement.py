@@ -1,0 +1,149 @@
+"""Showdown and settlement: collecting the bets, the showdown, the awards, a void hand. Pure.
+
+At the end of each round the bets go into the middle (`collect`). The hand ends when one player
+is left or the showdown is resolved: the uncalled bet goes back, the pots are built and awarded
+on every board (run it twice), and a `HandEnd` records payouts and the stacks after them. A void
+hand gives every chip back to the seat that put it in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import irregular, lowball
+from station.engine.decisions import HandEnd, PotResult, PromptCode
+from station.engine.pots import Pot, build_pots, uncalled
+from station.engine.showdown import Reader, award_pots
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+def collect(hand: Hand) -> None:
+    """The round's bets go into the middle; remember who pushed the action (SHOW-ORDER)."""
+    rnd = hand.round
+    if rnd is None:
+        return
+    played = any(seat.acted for seat in rnd.seats)
+    if played:
+        hand.pusher = None
+    elif hand.last_aggressor is not None:
+        hand.pusher = hand.last_aggressor  # the betting ended on an earlier round
+    hand.last_aggressor = rnd.last_aggressor
+    for seat in rnd.seats:
+        hand.committed[seat.seat] += seat.bet
+        hand.offset[seat.seat] = hand.offset.get(seat.seat, 0) + seat.bet
+        seat.bet = 0
+
+
+def showdown(hand: Hand, seq: int) -> None:
+    """The last round is over with two or more players left: who shows first."""
+    hand.phase = Phase.SHOWDOWN
+    hand.round = None
+    first = irregular.show_first(hand)
+    hand.prompt(seq, f"SHOWDOWN: SEAT {first} SHOWS FIRST", PromptCode.SHOWDOWN)
+    try_resolve(hand, seq)
+
+
+def try_resolve(hand: Hand, seq: int, *, force: bool = False) -> None:
+    """End the hand once every contender has shown (or mucked), or now with `force`."""
+    if hand.phase is not Phase.SHOWDOWN or hand.result is not None:
+        return
+    left = hand.contenders()
+    if not force and len(left) > 1 and not all(s in hand.tabled for s in left):
+        return
+    end(hand, seq)
+
+
+def end(hand: Hand, seq: int) -> None:
+    """Award the pot(s) and close the hand."""
+    collect(hand)
+    hand.round = None
+    contrib = dict(hand.committed)
+    payouts: dict[int, int] = {}
+    for s, chips in lowball.sevens_rule(hand, set(hand.contenders()), seq).items():
+        contrib[s] -= chips  # LOWBALL-SEVENS-RULE: the action after the draw is void
+        payouts[s] = chips
+    back_seat, back = uncalled(contrib)
+    if back_seat is not None and back > 0:
+        contrib[back_seat] -= back
+        payouts[back_seat] = payouts.get(back_seat, 0) + back
+    live = hand.in_hand()
+    pots = build_pots(contrib, live, sum(hand.dead.values()))
+    contenders = set(hand.contenders()) or set(live)
+    boards = [*hand.boards, hand.board] if hand.boards else [hand.board]
+    results: list[PotResult] = []
+    for pot in pots:
+        won: dict[int, int] = {}
+        share, odd = divmod(pot.amount, len(boards))
+        for i, board in enumerate(boards):
+            # CHIP-ODD-RUN-IT-TWICE (004-GN r211): the extra chip goes to the main board.
+            part = Pot(share + (odd if i == 0 else 0), pot.eligible)
+            reader = Reader.of(hand.spec, hand.hands_for_showdown(), board)
+            (a,) = award_pots(
+                [part],
+                contenders,
+                reader,
+                profile=hand.profile,
+                button=hand.button,
+                unit=hand.profile.odd_chip_unit or hand.min_chip or 1,
+            )
+            for s, chips in a.won.items():
+                won[s] = won.get(s, 0) + chips
+        results.append(PotResult(pot.amount, pot.eligible, won))
+        for s, chips in won.items():
+            payouts[s] = payouts.get(s, 0) + chips
+    _finish(hand, seq, tuple(results), payouts, void=False)
+
+
+def void(hand: Hand, seq: int) -> None:
+    """All action void: every chip goes back to the seat that put it in."""
+    collect(hand)
+    hand.round = None
+    payouts = {
+        s: hand.committed[s] + hand.dead.get(s, 0)
+        for s in hand.dealt
+        if hand.committed[s] + hand.dead.get(s, 0) > 0
+    }
+    _finish(hand, seq, (), payouts, void=True)
+
+
+def _finish(
+    hand: Hand, seq: int, pots: tuple[PotResult, ...], payouts: dict[int, int], *, void: bool
+) -> None:
+    stacks: dict[int, int | None] = {}
+    for s in hand.dealt:
+        st = hand.seats[s].stack
+        stacks[s] = None if st is None else st + payouts.get(s, 0)
+    shown = {
+        s: tuple(c.code for c, _ in hand.cards[s])
+        for s in hand.dealt
+        if s in hand.tabled and not hand.seats[s].folded
+    }
+    all_boards = [*hand.boards, hand.board] if hand.boards else []
+    first = all_boards[0] if all_boards else hand.board
+    hand.result = HandEnd(
+        hand=hand.number,
+        event=seq,
+        board=tuple(c.code for c in first),
+        boards=tuple(tuple(c.code for c in b) for b in all_boards),
+        pots=pots,
+        payouts=payouts,
+        void=void,
+        stacks=stacks,
+        shown=shown,
+    )
+    hand.phase = Phase.ENDED
+    hand.slots.clear()
+    hand.stop_text = None
+    hand.out.append(hand.result)
+    if payouts and not void:
+        best = max(payouts.items(), key=lambda kv: kv[1])
+        hand.prompt(seq, f"PUSH: SEAT {best[0]} RECEIVES {best[1]}", PromptCode.COLLECT)
+
+
+def finish(hand: Hand, seq: int) -> None:
+    """End of input: settle a showdown the dealer did not key."""
+    if hand.result is None and hand.phase is Phase.SHOWDOWN:
+        try_resolve(hand, seq, force=True)

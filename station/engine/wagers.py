@@ -1,0 +1,197 @@
+"""Wagers from the bet zones: a zone reading becomes a bet, call or raise, or a correction. Pure.
+
+Bets are bet-zone amounts (the zone shows the chips of earlier streets still in front plus the
+bet of this round); checks and folds are keys (`actions`). A zone reading is checked against
+the round before it is booked: chips out of turn or out of a betting round, withdrawn chips, a
+string raise after a call (BET-STRING-RAISE), a second motion after "raise" with no amount in a
+big-bet tournament (TOURN-STRING-BET), chips smaller than the smallest chip of the forced bets
+(BET-SMALLEST-CHIP).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from station.engine import burn_errors, deal_errors, irregular, lowball, rounds, stud
+from station.engine.betting import Correction, Wager, WagerKind
+from station.engine.decisions import Action, ActionKind, Ruling
+from station.engine.games import Family, Structure
+from station.engine.snapshot import Phase
+
+if TYPE_CHECKING:
+    from station.engine.hand import Hand
+
+
+def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
+    """A bet-zone reading during the hand (with denominations, when the sensor reports them)."""
+    hand.zone[seat] = amount
+    if hand.phase is Phase.MISDEAL:
+        return  # chips going back to their owners before the redeal
+    deal_errors.settle_face_up(hand, seq)
+    s = hand.seats[seat]
+    base = hand.offset.get(seat, 0)
+    booked = s.bet if hand.round is not None and seat in hand.round else 0
+    due = hand.chips_due.get(seat)
+    if due is not None:
+        if amount < base + due:
+            return  # a declared or corrected wager whose chips are still coming in
+        del hand.chips_due[seat]
+    if amount == base + booked:
+        return
+    if amount < base + booked:
+        if amount >= booked:
+            hand.offset[seat] = amount - booked  # the dealer collecting earlier streets
+            return
+        hand.offset[seat] = 0
+        irregular.withdrawal(hand, seat, amount, booked, seq)
+        return
+    total = amount - base
+    rnd = hand.round
+    if (
+        rnd is not None
+        and hand.phase is Phase.BETTING
+        and rnd.last_actor == seat
+        and hand.last_kind.get(seat) is ActionKind.CALL
+        and seat not in hand.declared_raise
+        and total > booked
+    ):
+        # BET-STRING-RAISE: chips added in a second motion after a call, with no raise
+        # declared: only the call stands (001-RR11 §3 r14).
+        hand.chips_due.pop(seat, None)
+        hand.incident(
+            seq,
+            "BET-STRING-RAISE",
+            Ruling.CORRECT_BET,
+            f"STRING RAISE: ONLY SEAT {seat}'S CALL OF {booked} STANDS. TAKE BACK {total - booked}",
+            seat=seat,
+        )
+        return
+    if hand.phase is Phase.DEALING and hand.round is None and not deal_errors.short_deal(hand, seq):
+        return
+    if hand.phase is Phase.STREET:
+        # Chips while a street's cards are still due: the dealer may not have burned.
+        handled = bool(hand.slots) and burn_errors.missing_burn(hand, seq)
+        if not hand.betting():
+            if not handled:
+                irregular.chips_out_of_round(hand, seat, total, seq)
+            return
+    if hand.phase is not Phase.BETTING or hand.round is None or s.folded:
+        irregular.chips_out_of_round(hand, seat, total, seq)
+        return
+    if seat in hand.declared_raise and rnd is not None and _tournament_string(hand, seat):
+        if seat not in hand.raise_motion:
+            if total <= rnd.max_bet:
+                hand.raise_motion[seat] = total  # the one motion did not make the raise
+                return
+        else:
+            _string_bet(hand, seat, total, base, seq)
+            return
+    if seat in hand.declared_raise and rnd is not None and total <= rnd.max_bet:
+        return  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
+    if chips and hand.min_chip:
+        total = _smallest_chip(hand, seat, total, booked, chips, seq)
+        if total <= booked:
+            return
+    wager(hand, seat, total, seq, single_chip=chips is not None and len(chips) == 1)
+
+
+def _tournament_string(hand: Hand, seat: int) -> bool:
+    """TOURN-STRING-BET: in a big-bet tournament 'raise' without an amount allows one motion."""
+    return hand.profile.tournament and hand.spec.structure is not Structure.FIXED_LIMIT
+
+
+def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> None:
+    """TOURN-STRING-BET (001-RR11 §15 r24): a second motion after 'raise' with no amount is
+    a string bet: the declared raise stands at its minimum, the rest goes back."""
+    rnd = hand.round
+    assert rnd is not None
+    hand.raise_motion.pop(seat, None)
+    hand.declared_raise.discard(seat)
+    target = min(total, rnd.max_bet + rnd.min_raise_size())
+    hand.incident(
+        seq,
+        "TOURN-STRING-BET",
+        Ruling.CORRECT_BET,
+        f"STRING BET: 'RAISE' WITHOUT AN AMOUNT IS ONE MOTION. SEAT {seat} RAISES TO "
+        f"{target}, TAKE BACK {total - target}",
+        seat=seat,
+    )
+    hand.offset[seat] = base + total - target
+    wager(hand, seat, target, seq)
+
+
+def _smallest_chip(
+    hand: Hand, seat: int, total: int, booked: int, chips: tuple[int, ...], seq: int
+) -> int:
+    """BET-SMALLEST-CHIP: chips smaller than the smallest chip of the forced bets do not
+    play, even in quantity (GN: they play for face value all-in). Returns what plays."""
+    floor = hand.min_chip or 0
+    small = sum(c for c in chips if c < floor)
+    stack = hand.seats[seat].stack
+    allin = stack is not None and total >= stack + booked
+    if not small or (allin and hand.profile.small_chips_play_allin):
+        return total
+    plays = total - small
+    hand.offset[seat] = hand.offset.get(seat, 0) + small
+    hand.incident(
+        seq,
+        "BET-SMALLEST-CHIP",
+        Ruling.CORRECT_BET,
+        f"CHIPS SMALLER THAN {floor} DO NOT PLAY: SEAT {seat} WAGERS {plays}, TAKE BACK {small}",
+        seat=seat,
+    )
+    return plays
+
+
+def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
+    """The seat puts its bet for this round at `total`: booked, or corrected."""
+    rnd = hand.round
+    assert rnd is not None
+    if hand.bring_in_pending() and irregular.bring_in(hand, seat, total, seq):
+        return
+    to_act = rnd.to_act()
+    if seat != to_act:
+        irregular.out_of_turn_wager(hand, seat, total, to_act, seq)
+        return
+    total = lowball.check_raise(hand, seat, total, seq)
+    if hand.spec.family is Family.STUD:
+        stud.open_pair_wager(hand, total)  # STUD-LIMITS-PER-STREET: open pair, big bet
+    allin = seat in hand.allin_pending
+    declared = seat in hand.declared_raise
+    result = rnd.wager(seat, total, allin=allin, single_chip=single_chip, declared_raise=declared)
+    hand.declared_raise.discard(seat)
+    if isinstance(result, Correction):
+        hand.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
+        return
+    _booked(hand, seat, result, seq)
+
+
+def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
+    if w.correction is not None:
+        hand.incident(seq, w.correction.rule, Ruling.CORRECT_BET, w.correction.text, seat=seat)
+    kind = {
+        WagerKind.BET: ActionKind.BET,
+        WagerKind.RAISE: ActionKind.RAISE,
+        WagerKind.CALL: ActionKind.CALL,
+        WagerKind.COMPLETE: ActionKind.COMPLETE,
+        WagerKind.BRING_IN: ActionKind.BRING_IN,
+    }[w.kind]
+    hand.allin_pending.discard(seat)
+    if kind is ActionKind.CALL:
+        hand.state.calls += 1
+    stud.bet_made(hand)  # DEAL-STUD-ORDER: a bet kills hands folded without a wager
+    hand.last_kind[seat] = kind
+    physical = hand.zone.get(seat, 0) - hand.offset.get(seat, 0)
+    if physical < w.total:
+        hand.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
+    hand.out.append(Action(hand.number, seq, seat, kind, w.total, w.allin))
+    count_action(hand, chips=True)
+    rounds.after_action(hand, seq)
+
+
+def count_action(hand: Hand, *, chips: bool) -> None:
+    """Count a first-round action for the misdeal cutoff (MISDEAL-CUTOFF-*)."""
+    if hand.street == 0:
+        hand.voluntary_actions += 1
+        if chips:
+            hand.chip_actions += 1
