@@ -1,7 +1,9 @@
 """Names of the dealer panel's buttons, the table's outputs and the catalog's keys, as data. Pure.
 
-`CATALOG_KEYS` is a copy of the values of `station.engine.events.Key` (hardware must not import
-`station`; a test in `tests/inputs` checks the two lists stay equal). The panel has a few buttons
+`CATALOG_KEYS` and `SCREEN_KEYS` together are a copy of the values of `station.engine.events.Key`
+(hardware must not import `station`; a test in `tests/inputs` checks the lists stay equal): the
+panel has a button for every catalog key; the screen keys are entered on the touch screen (the
+tournament director's chip race) and have no button. The panel has a few buttons
 beyond the catalog: one seat key per seat (`SEAT_1` … `SEAT_10`, which double as digits) and the
 verbal short-cuts `CALL` and `RAISE`; see `PANEL.md`.
 """
@@ -42,6 +44,9 @@ CATALOG_KEYS: tuple[str, ...] = (
     "SEAT_CHANGE",
     "DECK_CHECK",
 )
+
+# Keys entered on the touch screen, not the panel (no pin).
+SCREEN_KEYS: tuple[str, ...] = ("CHIP_RACE",)
 
 # Panel buttons that are not catalog keys: they produce a catalog key (VERBAL) with an action.
 VERBAL_SHORTCUTS: tuple[str, ...] = ("CALL", "RAISE")

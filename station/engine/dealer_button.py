@@ -29,14 +29,13 @@ def draw_for_button(table: Table, card: Card, seq: int) -> bool:
         spec is None
         or prof is None
         or table.button is not None
-        or table.hand_no
         or spec.family is Family.STUD
     ):
         return False
     players = sorted(table.occupied)
     seat = players[len(table.button_draw) % len(players)]
     table.button_draw.append((seat, card))
-    table.out.append(DrawRole(0, seq, card.code, Role.BUTTON_DRAW, seat))
+    table.out.append(DrawRole(table.hand_no, seq, card.code, Role.BUTTON_DRAW, seat))
     if len(table.button_draw) < len(players):
         return True
     low = prof.button_draw_low_in_low_games and spec.high is HighEval.NONE

@@ -100,6 +100,7 @@ class Role(StrEnum):
     STRAY = "stray"  # a card the sequence has no place for (after the hand, extra cards)
     BUTTON_DRAW = "button_draw"  # face up, one per player, to decide the first button
     AUDIT = "audit"  # a card run through the shoe to check the deck between hands
+    RACE = "race"  # a chip-race card (TOURN-CHIP-RACE)
 
 
 class ActionKind(StrEnum):

@@ -45,6 +45,7 @@ class Key(StrEnum):
     CHOP = "CHOP"
     SEAT_CHANGE = "SEAT_CHANGE"
     DECK_CHECK = "DECK_CHECK"  # extension: the next draws, up to CONFIRM, are a deck audit
+    CHIP_RACE = "CHIP_RACE"  # extension (touch screen): race off odd chips; amount = new chip
 
 
 class VerbalAction(StrEnum):

@@ -15,6 +15,7 @@ from station.engine.decisions import Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.positions import next_seat
+from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
     from station.engine.table import Table
@@ -27,7 +28,7 @@ def new_hand(table: Table, seq: int) -> None:
     if table.setup is None or table.spec is None or table.profile is None:
         table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "SET UP THE TABLE FIRST"))
         return
-    if table.hand is not None and table.hand.phase.value == "misdeal":
+    if table.hand is not None and table.hand.phase is Phase.MISDEAL:
         _redeal(table, seq)
         return
     close_unfinished(table, seq)
@@ -87,6 +88,12 @@ def _redeal(table: Table, seq: int) -> None:
     assert table.setup is not None
     posts = dict(old.posts)
     antes = {s: c for s, c in old.dead.items() if c > 0}
+    layout = old.layout
+    blinds = (
+        (layout.small_blind, layout.big_blind)
+        if layout is not None and layout.big_blind is not None
+        else None
+    )
     table.hand = Hand.start(
         number=old.number,
         spec=table.spec,
@@ -100,6 +107,11 @@ def _redeal(table: Table, seq: int) -> None:
         zone=table.zone,
         seq=seq,
         puck=table.puck,
+        blinds=blinds,  # the same positions, the same straddle, kill and chip unit
+        straddle=old.straddle,
+        kill=old.kill_post,
+        absent=frozenset(s for s in old.dealt if s not in table.occupied),
+        min_chip=old.min_chip,
     )
     table.absorb()
 

@@ -125,6 +125,7 @@ class Profile:
     button_draw_ace_high: bool = True  # D55: GN ace of spades highest; RRPG: the game's ranking
     absence_pickup_minutes: int = 30  # MISC-ABSENCE: RRPG 15
     time_flop: bool = False  # MISC-TIME-COLLECTION: GN r28 time games may play a "time flop"
+    chip_race_protects_last: bool = True  # TOURN-CHIP-RACE: RR; USPA states no such protection
     min_chip_from_big_blind: bool = False  # D28: GN: the smallest chip used to make the big blind
     small_chips_play_allin: bool = False  # D29: GN: smaller chips play for face value all-in
     stud_exposed_three_misdeal: bool = False  # D06: GN misdeal only when all three exposed
@@ -206,6 +207,7 @@ PROFILES: Final[dict[str, Profile]] = {
             oot_policy=OotPolicy.RR,
             headsup_uncap_in_tournaments=True,
             absent_kill_tournament=AbsentKill.TURN,
+            chip_race_protects_last=False,
         ),
         Profile(
             "GN",

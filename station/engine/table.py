@@ -17,7 +17,7 @@ the button, a button not moved), `hand_cycle` (starting, redealing and closing h
 
 from __future__ import annotations
 
-from station.engine import dealer_button, hand_cycle, housekeeping, lineup
+from station.engine import chip_race, dealer_button, hand_cycle, housekeeping, lineup
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Incident, Role, Ruling
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
@@ -66,6 +66,7 @@ class Table:
         self.away_since: dict[int, float] = {}  # MISC-ABSENCE: seat -> event time he left
         self.time_flop_due = False  # MISC-TIME-COLLECTION: the next flop names who pays time
         self.deck_check: list[Card] | None = None  # DECK_CHECK: cards scanned so far
+        self.race: chip_race.Race | None = None  # TOURN-CHIP-RACE in progress
         self.time_flop_next: float | None = None  # event time from which the next one is due
         self.away_flagged: set[int] = set()
         self.min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
@@ -163,6 +164,8 @@ class Table:
         self.straddle_keys, self.kill_keys, self.seat_wait = set(), set(), {}
         self.post_chips, self.min_chip = {}, None
         self.button_draw = []
+        self.deck_check = None  # a new setup ends an unfinished deck check
+        self.race = None
         self.away_since, self.away_flagged = {}, set()
         self.time_flop_due = self.profile.time_flop
         self.time_flop_next = None
@@ -173,6 +176,11 @@ class Table:
 
     def _zone_between(self, event: Zone, seq: int) -> None:
         seat, reading = event.seat, event.amount
+        if self.race is not None:
+            self.zone[seat] = reading
+            self.offset[seat] = reading  # race chips are not a post
+            chip_race.zone(self, seat, event.chips, seq)
+            return
         if seat not in self.occupied and reading > 0:
             self.out.append(self.incident(seq, "STATION-EMPTY-SEAT", f"CHIPS AT EMPTY SEAT {seat}"))
         self.zone[seat] = reading
@@ -214,6 +222,9 @@ class Table:
         if self.deck_check is not None and (hand is None or hand.result is not None):
             housekeeping.deck_check_card(self, card, seq)
             return
+        if self.race is not None and (hand is None or hand.result is not None):
+            chip_race.card(self, card, seq)
+            return
         if (
             hand is None
             and card is not None
@@ -250,6 +261,9 @@ class Table:
                 return
             if event.key is Key.DECK_CHECK:
                 housekeeping.start_deck_check(self, seq)
+                return
+            if event.key is Key.CHIP_RACE:
+                chip_race.start(self, event.amount, seq)
                 return
             if event.key is Key.CONFIRM and self.deck_check is not None:
                 housekeeping.deck_checked(self, seq)

@@ -127,3 +127,18 @@ def test_STRADDLE_key_between_hands_is_not_an_unexpected_key() -> None:
     run.feed(setup("nlhe", {1: 200, 2: 200, 3: 200, 4: 200}, stakes={"sb": 1, "bb": 2}, button=4))
     out = run.feed(zone(1, 1), zone(2, 2), key("STRADDLE", 3), zone(3, 4))
     assert not [d for d in out if d.get("rule") == "STATION-UNEXPECTED-KEY"]
+
+
+def test_KILL_POTS_a_misdealt_kill_pot_is_redealt_as_a_kill_pot() -> None:
+    # MISDEAL-PROCEDURE: the same hand is redealt with its forced bets; the kill (and the limits
+    # it doubled) goes with them.
+    run = Run()
+    stakes = {"sb": 5, "bb": 10, "small_bet": 10, "big_bet": 20}
+    run.feed(setup("flhe", dict.fromkeys(range(1, 6), 500), stakes=stakes, button=5))
+    run.feed(zone(1, 5), zone(2, 10), key("KILL", 4), zone(4, 20), key("NEW_HAND"))
+    hand = run.table.hand
+    assert hand is not None and hand.bet_size(0) == 20
+    run.feed(key("MISDEAL"), key("NEW_HAND"))
+    redealt = run.table.hand
+    assert redealt is not None and redealt is not hand
+    assert redealt.kill_post == (4, 20) and redealt.bet_size(0) == 20

@@ -78,3 +78,29 @@ def test_DECK_CHECK_cards_are_not_strays_or_a_new_hand() -> None:
     out = run.feed(key("DECK_CHECK"), draw("Ah"), draw("Kd"))
     assert [d["role"] for d in out if d["type"] == "draw"] == ["audit", "audit"]
     assert not run.incidents()
+
+
+def _race(profile: str) -> Run:
+    run = Run()
+    seats = {1: 1000, 2: 1000, 3: 1000, 4: 25}
+    stakes = {"sb": 100, "bb": 200}
+    rules = {"tournament": True}
+    run.feed(setup("nlhe", seats, profile=profile, stakes=stakes, button=4, rules=rules))
+    run.feed(key("CHIP_RACE", amount=100))
+    for seat, n in ((1, 3), (2, 1), (3, 2), (4, 1)):
+        run.feed(zone(seat, 25 * n, chips=[25] * n))
+    run.feed(draw(c, face_up=True) for c in ["4c", "9d", "Jh", "Ks", "Qd", "2s", "3h"])
+    return run
+
+
+def test_TOURN_CHIP_RACE_stacks_after_the_race_rr11() -> None:
+    # 7 odd chips of 25 = 175: two new 100 chips (75 left is half a chip or more). Seat 4 would
+    # be raced out: he gets the first; the king of spades (seat 2) the second.
+    run = _race("RR11")
+    assert run.table.stacks == {1: 925, 2: 1075, 3: 950, 4: 100}
+    assert sum(v or 0 for v in run.table.stacks.values()) == 3025 + 25  # 175 odd -> 200 new
+
+
+def test_TOURN_CHIP_RACE_uspa_states_no_protection_highest_cards_win() -> None:
+    run = _race("USPA")
+    assert run.table.stacks == {1: 925, 2: 1075, 3: 1050, 4: 0}  # Ks, then Qd
