@@ -19,7 +19,7 @@ from station.display import FrameWriter
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import DiagnosticsData
 from station.display.floor_view import FloorData
-from station.display.latest import LatestBox
+from station.display.inbox import ScreenInbox
 from station.display.panel import PanelConfig
 from station.engine.snapshot import TableSnapshot
 
@@ -82,17 +82,13 @@ class FanOut:
         return all(getattr(sink, "alive", True) for sink in self.sinks)
 
 
-class FrameSink:
+class FrameSink(ScreenInbox):
     """PNG frames of every screen as the table plays (`station demo --out DIR`)."""
 
     def __init__(self, out_dir: Path, panel: PanelConfig) -> None:
+        super().__init__()
         out_dir.mkdir(parents=True, exist_ok=True)
         self.writer = FrameWriter(out_dir, panel)
-        self._snapshot: LatestBox[TableSnapshot] = LatestBox(TableSnapshot.empty())
-        self._floor: LatestBox[FloorData] = LatestBox(FloorData())
-        self._diag: LatestBox[DiagnosticsData] = LatestBox(DiagnosticsData())
-        self._status: LatestBox[StationStatus] = LatestBox(StationStatus())
-        self._wake = threading.Event()
         self._stop = threading.Event()
         self._idle = threading.Condition()
         self._written_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
@@ -100,23 +96,6 @@ class FrameSink:
         self.faults = 0
         self._thread = threading.Thread(target=self._run, name="frames", daemon=True)
         self._thread.start()
-
-    def publish(self, snapshot: TableSnapshot) -> int:
-        version = self._snapshot.put(snapshot)
-        self._wake.set()
-        return version
-
-    def publish_floor(self, data: FloorData) -> None:
-        self._floor.put(data)
-        self._wake.set()
-
-    def publish_diagnostics(self, data: DiagnosticsData) -> None:
-        self._diag.put(data)
-        self._wake.set()
-
-    def publish_status(self, status: StationStatus) -> None:
-        self._status.put(status)
-        self._wake.set()
 
     @property
     def alive(self) -> bool:

@@ -26,10 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from station.display.dealer_view import StationStatus
-from station.display.diag_view import DiagnosticsData
-from station.display.floor_view import FloorData
-from station.display.latest import LatestBox
+from station.display.inbox import ScreenInbox
 from station.display.model import ScreenModel
 from station.display.nav import (
     Command,
@@ -44,7 +41,6 @@ from station.display.nav import (
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.screens import DisplayInputs, screen_model
 from station.display.theme import DEFAULT_THEME, TextRole, Theme
-from station.engine.snapshot import TableSnapshot
 
 if TYPE_CHECKING:
     import pygame
@@ -56,7 +52,7 @@ RESTART_AFTER = 3  # consecutive faults before the video subsystem is restarted
 Builder = Callable[[NavState, DisplayInputs, PanelConfig, Theme], ScreenModel]
 
 
-class DisplayThread:
+class DisplayThread(ScreenInbox):
     """The table display. `publish*` may be called from any thread and never blocks on drawing."""
 
     def __init__(
@@ -70,6 +66,7 @@ class DisplayThread:
         build: Builder = screen_model,
         fullscreen: bool | None = None,
     ) -> None:
+        super().__init__()
         self.panel = panel
         self.driver = driver  # "kmsdrm" on the Pi, "dummy" in tests; None: SDL decides
         self.theme = theme
@@ -77,12 +74,7 @@ class DisplayThread:
         self.on_command = on_command
         self.build = build
         self.fullscreen = driver == "kmsdrm" if fullscreen is None else fullscreen
-        self._snapshot: LatestBox[TableSnapshot] = LatestBox(TableSnapshot.empty())
-        self._floor: LatestBox[FloorData] = LatestBox(FloorData())
-        self._diag: LatestBox[DiagnosticsData] = LatestBox(DiagnosticsData())
-        self._status: LatestBox[StationStatus] = LatestBox(StationStatus())
         self._inputs: queue.SimpleQueue[NavInput] = queue.SimpleQueue()
-        self._wake = threading.Event()
         self._stop = threading.Event()
         self._drawn = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -96,24 +88,6 @@ class DisplayThread:
         self.cpu_s = 0.0  # this thread's CPU time so far
 
     # the core's side ----------------------------------------------------------------------
-    def publish(self, snapshot: TableSnapshot) -> int:
-        """Hand over the newest snapshot; returns its version. Never raises, never waits."""
-        version = self._snapshot.put(snapshot)
-        self._wake.set()
-        return version
-
-    def publish_floor(self, data: FloorData) -> None:
-        self._floor.put(data)
-        self._wake.set()
-
-    def publish_diagnostics(self, data: DiagnosticsData) -> None:
-        self._diag.put(data)
-        self._wake.set()
-
-    def publish_status(self, status: StationStatus) -> None:
-        self._status.put(status)
-        self._wake.set()
-
     def post_input(self, event: NavInput) -> None:
         """A navigation input from outside pygame (dealer keys on GPIO)."""
         self._inputs.put(event)
