@@ -199,6 +199,21 @@ class BettingRound:
             return False
         return not self.may_raise(seat)
 
+    def _single_chip_call(self, s: Seat, m: int) -> Wager:
+        """BET-SINGLE-OVERSIZED-CHIP: one chip with no raise called is a call."""
+        return self._book(
+            s,
+            WagerKind.CALL,
+            m,
+            False,
+            full=False,
+            correction=Correction(
+                "BET-SINGLE-OVERSIZED-CHIP",
+                f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
+                m,
+            ),
+        )
+
     def _could_call_more(self, o: Seat) -> bool:
         """Could this player put in more than the current wager (and so answer a raise)?"""
         cap = o.cap_total()
@@ -364,18 +379,7 @@ class BettingRound:
                 correction=Correction(rule, f"{why}: SEAT {s.seat} CALLS {m}", m),
             )
         if single_chip and not declared:
-            return self._book(
-                s,
-                WagerKind.CALL,
-                m,
-                False,
-                full=False,
-                correction=Correction(
-                    "BET-SINGLE-OVERSIZED-CHIP",
-                    f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
-                    m,
-                ),
-            )
+            return self._single_chip_call(s, m)
         if self.short_level is not None and target == self.short_level[1] + self.bet_size:
             kind = WagerKind.COMPLETE  # completing a short all-in to a full bet (D24)
         if total == target or (opp is not None and opp <= total < target):
@@ -476,18 +480,7 @@ class BettingRound:
                     ),
                 )
         if single_chip and not declared and m > 0:
-            return self._book(
-                s,
-                WagerKind.CALL,
-                m,
-                False,
-                full=False,
-                correction=Correction(
-                    "BET-SINGLE-OVERSIZED-CHIP",
-                    f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
-                    m,
-                ),
-            )
+            return self._single_chip_call(s, m)
         rng = self.raise_range(s.seat)
         assert rng is not None
         high = rng[1]
