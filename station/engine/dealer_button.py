@@ -25,12 +25,7 @@ def draw_for_button(table: Table, card: Card, seq: int) -> bool:
     active player from the dealer's left decides it: the highest card by suit (RR11: the
     lowest in low games)."""
     spec, prof = table.spec, table.profile
-    if (
-        spec is None
-        or prof is None
-        or table.button is not None
-        or spec.family is Family.STUD
-    ):
+    if spec is None or prof is None or table.button is not None or spec.family is Family.STUD:
         return False
     players = sorted(table.occupied)
     seat = players[len(table.button_draw) % len(players)]
