@@ -172,6 +172,10 @@ class EventStream:
         self.ack_due = True
         return self._lost(first, last, LossReason.OVERWRITTEN, now)
 
+    def next_deadline(self) -> float | None:
+        """When `poll` may NAK an open gap again; None when no gap is open."""
+        return None if self._gap_nak_at is None else self._gap_nak_at + NAK_REPEAT_S
+
     def poll(self, now: float) -> None:
         """A gap still open NAK_REPEAT_S after its NAK: ask again (the NAK or the resend was
         lost, and with the device's window full nothing else would reveal it)."""

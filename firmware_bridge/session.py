@@ -184,6 +184,25 @@ class Session:
         elif now >= self._next_poll_at:
             self._heartbeat(now)
 
+    def next_deadline(self) -> float | None:
+        """The earliest time `poll` has work (a retransmission, a handshake step, the heartbeat,
+        the liveness check, a gap to NAK again), or None when only bytes from the device can
+        change anything. A partial frame in the decoder asks for a poll at once: its stall timer
+        runs from when it started waiting, which only the decoder knows."""
+        if self.phase in (Phase.IDLE, Phase.REFUSED) or self._close is not None:
+            return None
+        if self._decoder.pending:
+            return self._now
+        times = [self._last_rx_at + LIVENESS_S]
+        for due in (self._commands.next_deadline(), self._stream.next_deadline()):
+            if due is not None:
+                times.append(due)
+        if self.phase in _HANDSHAKE:
+            times += [self._step_at, self._handshake_at + HANDSHAKE_S]
+        else:
+            times.append(self._next_poll_at)
+        return min(times)
+
     def request_deck_scan(self, now: float) -> bool:
         """Ask a shoe to scan its deck again (DECK_SCAN events follow). False if not linked."""
         self._now = now

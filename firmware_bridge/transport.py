@@ -9,6 +9,7 @@ A vanished USB device reads as "ready but no data" or EIO, and pyserial keeps `i
 from __future__ import annotations
 
 import contextlib
+import select
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -17,7 +18,7 @@ import serial
 from firmware_bridge.exc import PortError
 
 DEFAULT_BAUDRATE = 115200
-# The link's loop wakes at least this often to run its timers.
+# The shortest wait of the link's loop: its timers run at least this precisely.
 READ_TIMEOUT_S = 0.02
 # A write that cannot drain in this time means the device stopped reading.
 WRITE_TIMEOUT_S = 0.5
@@ -26,8 +27,9 @@ WRITE_TIMEOUT_S = 0.5
 class Port(Protocol):
     """A byte stream to one device. Every method raises `PortError` when the device is gone."""
 
-    def read(self, max_bytes: int) -> bytes:
-        """What has arrived (up to `max_bytes`), waiting at most a short timeout; b"" if none."""
+    def read(self, max_bytes: int, wait_s: float | None = None) -> bytes:
+        """What has arrived (up to `max_bytes`), waiting at most a short timeout, or `wait_s`
+        when that is longer; b"" if none."""
         ...
 
     def write(self, data: bytes) -> None: ...
@@ -58,6 +60,7 @@ class SerialPort:
         write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         self.path = path
+        self.read_timeout_s = read_timeout_s
         try:
             self._serial = serial.Serial(
                 port=path,
@@ -72,12 +75,21 @@ class SerialPort:
         except (serial.SerialException, OSError, ValueError) as exc:
             raise PortError(f"cannot open {path}: {exc}") from exc
 
-    def read(self, max_bytes: int) -> bytes:
+    def read(self, max_bytes: int, wait_s: float | None = None) -> bytes:
         try:
             waiting = self._serial.in_waiting
+            if not waiting and wait_s is not None and wait_s > self.read_timeout_s:
+                # Wait longer for the first byte without reconfiguring the port (pyserial
+                # rewrites the termios settings on every timeout change). A vanished device
+                # reads as ready, and the read below raises.
+                ready, _, _ = select.select([self._serial.fileno()], [], [], wait_s)
+                if not ready:
+                    return b""
+                waiting = self._serial.in_waiting  # the whole frame, not its first byte
             return bytes(self._serial.read(max(1, min(waiting, max_bytes))))
-        except (serial.SerialException, OSError, TypeError) as exc:
-            # TypeError: pyserial's read can trip over a descriptor closed under it.
+        except (serial.SerialException, OSError, TypeError, ValueError) as exc:
+            # TypeError: pyserial's read can trip over a descriptor closed under it; ValueError:
+            # select() on a descriptor closed under it.
             raise PortError(f"{self.path}: read failed: {exc}") from exc
 
     def write(self, data: bytes) -> None:
