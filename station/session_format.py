@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,12 +75,17 @@ def read_session(path: str | Path) -> Session:
     return parse_session(text, str(p))
 
 
+# JSON Lines ends a line at LF (CRLF and CR tolerated), never at the other Unicode line
+# boundaries `str.splitlines` knows: NEL, LS, PS and the like may stand raw inside JSON strings.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def parse_session(text: str, name: str = "<session>") -> Session:
     problems: list[str] = []
     lines: list[SessionLine] = []
     parser = _Parser()
     last_t: float | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -201,7 +207,7 @@ class _Parser:
             raise _LineError(f"unknown game {game!r} (known: {known})")
         spec = GAMES[game]
         prof_name = obj.get("profile", "RR11")
-        if prof_name not in PROFILES:
+        if not isinstance(prof_name, str) or prof_name not in PROFILES:
             raise _LineError(f"unknown profile {prof_name!r} (known: {', '.join(PROFILES)})")
         stakes_obj = obj.get("stakes", {})
         if not isinstance(stakes_obj, dict):

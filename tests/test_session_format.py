@@ -111,6 +111,10 @@ def test_comments_and_blank_lines_are_skipped_but_counted() -> None:
             '{"type":"setup","game":"nlhe","profile":"WSOP","stakes":{"bb":2},"seats":{"1":1,"2":1}}',
             "unknown profile 'WSOP'",
         ),
+        (  # found by the fuzz campaign: a list profile crashed the membership test
+            '{"type":"setup","game":"nlhe","profile":["RR11"],"stakes":{"bb":2},"seats":{"1":1,"2":1}}',
+            "unknown profile ['RR11']",
+        ),
         ('{"type":"setup","game":"nlhe","stakes":{"bb":2},"seats":{"1":1}}', "at least two seats"),
         ('{"type":"setup","game":"stud","stakes":{"ante":1},"seats":{"1":1,"2":1}}', "small_bet"),
         (
@@ -132,6 +136,17 @@ def test_a_bad_second_line_is_reported_with_file_and_line(second_line: str, mess
     problem = err.value.problems[0]
     assert problem.startswith("bad.jsonl:2: ")
     assert message in problem
+
+
+def test_a_unicode_line_separator_inside_a_string_does_not_split_the_line() -> None:
+    # Found by the fuzz campaign: str.splitlines also breaks at U+2028, U+0085 and the like,
+    # which JSON allows raw inside a string. JSON Lines ends a line at LF only (CRLF tolerated).
+    text = (
+        SETUP + '\r\n{"type":"puck","seat":2,"note":"a\u2028b\u0085c"}\n{"type":"puck","seat":3}\n'
+    )
+    session = parse_session(text, "sep.jsonl")
+    assert [line.line for line in session.lines] == [1, 2, 3]
+    assert [line.event for line in session.lines[1:]] == [Puck(2), Puck(3)]
 
 
 def test_events_before_setup_are_refused() -> None:

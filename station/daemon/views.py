@@ -141,8 +141,10 @@ class FloorViews:
                 view = self._hand(summary.hand, summary.void)
                 if view is None:
                     continue
-                self._hands[summary.hand] = view
             hands.append(view)
+        # Keep only the views still shown: a cache of every hand ever played grew without
+        # bound (found by `station bench soak`).
+        self._hands = {view.hand: view for view in hands}
         self.build_s = time.monotonic() - started
         return FloorData(tuple(rows), tuple(hands))
 
