@@ -1,9 +1,11 @@
 """`station bench NAME ...`: run one benchmark. Edge adapter.
 
-Convention shared by every benchmark: it prints exactly one JSON object on one line to stdout
-(figures, with the units in the key names: `_s`, `_ms`, `_mb`, `_pct`, `per_s`), progress and
-warnings go to stderr, and the exit status is 0 when the measurement ran (whether or not a bar
-was met), 2 on bad arguments.
+Convention shared by every benchmark (`station.bench.report`): it prints exactly one JSON object
+on one line to stdout: `"bench"` (its name), the figures (with the units in the key names: `_s`,
+`_ms`, `_mb`, `_pct`, `per_s`), `"bar"` (figure -> the PRODUCT.md section 5 bar, e.g. `"<= 20"`)
+and `"ok"` (every bar met). Progress and warnings go to stderr. The exit status is 0 when the
+measurement ran (whether or not a bar was met), 1 when it could not finish (the line then
+carries `"error"` when there are figures to show), 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "latency": ("station.bench.latency", "shoe frame to journal commit and display snapshot"),
     "idle": ("station.bench.idle", "idle CPU and peak RSS of the daemon with the display"),
     "startup": ("station.bench.startup", "process start to READY=1"),
+    "soak": ("station.bench.soak", "hands through the daemon: memory, nothing lost or doubled"),
 }
 
 

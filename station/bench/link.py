@@ -6,22 +6,24 @@ side is the real `DeviceLink` over pyserial. Every draw has its own tag, so a lo
 reordered draw shows. The emulated dealer waits while more than `--max-backlog` draws are unread
 or unacknowledged (a hand's worth piles up while the shoe is unplugged, no more).
 
-Output (one JSON line): sent, received, lost, duplicated, out_of_order (draws delivered after a
-later one), then the fault evidence: crc_errors, resyncs and retransmits at both ends of the
-line, reconnects of the host, seconds from the first draw to the last delivery, and the faults
-the emulator injected (`injected_*`).
+Output (one JSON line, `station.bench.report`): sent, received, lost, duplicated, out_of_order
+(draws delivered after a later one), then the fault evidence: crc_errors, resyncs and
+retransmits at both ends of the line, reconnects of the host, seconds from the first draw to the
+last delivery, and the faults the emulator injected (`injected_*`). Bars (PRODUCT.md section 5):
+`lost` == 0 and `duplicated` == 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from station.bench.report import Bar, emit
 
 if TYPE_CHECKING:
     # The CLI imports every command module to build its parser: keep this one's top level light
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from hardware.emulator.faults import FaultPlan
 
 LINK_UP_TIMEOUT_S = 10.0
+BARS = (Bar("lost", "==", 0), Bar("duplicated", "==", 0))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -184,5 +187,5 @@ def run(args: argparse.Namespace) -> int:
     result = measure(
         args.draws, FaultPlan(faults=faults), args.seed, args.timeout_s, args.max_backlog
     )
-    print(json.dumps(result))
+    emit("link", result, BARS)
     return 0

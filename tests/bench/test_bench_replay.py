@@ -16,13 +16,19 @@ def test_bench_replay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -
     assert len(out) == 1
     figures = json.loads(out[0])
     assert set(figures) == {
+        "bench",
         "hands",
         "seconds",
         "hands_per_s",
         "pokerkit_seconds",
         "pokerkit_hands_per_s",
         "ratio",
+        "bar",
+        "ok",
     }
+    assert figures["bench"] == "replay"
+    assert figures["bar"] == {"hands_per_s": ">= 2000"}
+    assert figures["ok"] == (figures["hands_per_s"] >= 2000)
     assert figures["hands"] == sum(1 for _ in phh_sample("pluribus/30"))
     assert figures["hands_per_s"] > 0
     assert figures["pokerkit_hands_per_s"] > 0

@@ -1,0 +1,180 @@
+"""`station bench latency [--draws N]`: from a card frame written to the shoe's serial line to the
+draw committed to the journal and published to the display. Edge adapter (threads, ptys).
+
+The table is `station.bench.table`: the daemon in this process on the emulated shoe, bet-zone
+board and key panel, the real journal and the real display thread (SDL dummy driver), dealt
+clean hands of the PHH sample by the demo's dealer (cards in dealing order, bets as chips in the
+zones, checks and folds on the keys), so every draw is a real decision of the engine. The dealer
+waits for each card to be journaled before the next, as a dealer glances at the screen.
+
+Every draw is measured, from two probes:
+- the emulated shoe's `on_frame_sent`: the time just before the CARD_DRAWN frame's first byte
+  is written to the pty (its first sending; a retransmission does not restart the clock);
+- the core's publish hook (the display sink): the time the snapshot after the journal's commit
+  was handed to the display thread; the core publishes only after the commit.
+The two are matched by the shoe's event id, which the journal keeps in the row's actor.
+`drawn_*` go on to the display thread's flip of a frame showing that snapshot (a bench thread
+waits for it, so they include that thread's wake-up).
+
+Bar (PRODUCT.md section 5): `p99_ms` <= 20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from queue import SimpleQueue
+from typing import TYPE_CHECKING
+
+from station.bench.report import Bar, emit, ms, percentile, say
+
+if TYPE_CHECKING:
+    from station.bench.table import TimedDisplay
+    from station.daemon.news import News
+
+BARS = (Bar("p99_ms", "<=", 20),)
+DRAWN_TIMEOUT_S = 5.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--draws", type=int, default=2000, help="card draws to measure, at least (default 2000)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="hand choice seed (default 1)")
+
+
+class Probe:
+    """Both ends of every draw. `on_frame_sent` runs on the shoe's thread, the observer on the
+    core's, the drawn waiter on its own; each only appends to its own list."""
+
+    def __init__(self, display: TimedDisplay) -> None:
+        self.display = display
+        self.sent: list[tuple[bytes, float]] = []
+        self.published: list[tuple[str, float]] = []  # (actor, published_at)
+        self.drawn: list[tuple[str, float]] = []  # (actor, drawn_at)
+        self._waits: SimpleQueue[tuple[str, int] | None] = SimpleQueue()
+        self._waiter = threading.Thread(target=self._wait_drawn, name="drawn-probe", daemon=True)
+
+    def start(self) -> None:
+        self._waiter.start()
+
+    def stop(self) -> None:
+        self._waits.put(None)
+        self._waiter.join(DRAWN_TIMEOUT_S * 2)
+
+    def on_frame_sent(self, frame: bytes, at: float) -> None:
+        self.sent.append((frame, at))
+
+    def __call__(self, news: News) -> None:
+        from station.daemon.news import Recorded  # noqa: PLC0415 (the CLI parser stays light)
+        from station.engine.events import Draw  # noqa: PLC0415
+
+        if isinstance(news, Recorded) and isinstance(news.event, Draw):
+            self.published.append((news.actor, self.display.published_at))
+            self._waits.put((news.actor, self.display.version))
+
+    def _wait_drawn(self) -> None:
+        thread = self.display.thread
+        while (item := self._waits.get()) is not None:
+            actor, version = item
+            if thread.wait_drawn(version, DRAWN_TIMEOUT_S):
+                self.drawn.append((actor, time.monotonic()))
+
+    def first_sent(self) -> dict[int, float]:
+        """Shoe event id -> when its CARD_DRAWN frame was first written."""
+        from firmware_bridge import wire  # noqa: PLC0415
+        from station.bench.table import device_events  # noqa: PLC0415
+
+        out: dict[int, float] = {}
+        for data, at in self.sent:
+            for etype, header, _body in device_events(data):
+                if etype == wire.E_CARD_DRAWN and header.event_id not in out:
+                    out[header.event_id] = at
+        return out
+
+
+def _event_id(actor: str) -> int | None:
+    from station.daemon.translate import parse_actor  # noqa: PLC0415
+
+    prov = parse_actor(actor)
+    return prov.event_id if prov is not None else None
+
+
+def figures(probe: Probe, hands: int, seconds: float) -> dict[str, object]:
+    sent = probe.first_sent()
+    latencies: list[float] = []
+    unmatched = 0
+    for actor, at in probe.published:
+        event_id = _event_id(actor)
+        if event_id is None or event_id not in sent:
+            unmatched += 1
+            continue
+        latencies.append(at - sent[event_id])
+    drawn = [
+        at - sent[e]
+        for actor, at in probe.drawn
+        if (e := _event_id(actor)) is not None and e in sent
+    ]
+
+    def pct(values: list[float], p: float) -> float | None:
+        return ms(percentile(values, p)) if values else None
+
+    return {
+        "draws": len(latencies),
+        "hands": hands,
+        "seconds": round(seconds, 1),
+        "p50_ms": pct(latencies, 50),
+        "p95_ms": pct(latencies, 95),
+        "p99_ms": pct(latencies, 99),
+        "max_ms": pct(latencies, 100),
+        "mean_ms": ms(sum(latencies) / len(latencies)) if latencies else None,
+        "drawn_p50_ms": pct(drawn, 50),
+        "drawn_p99_ms": pct(drawn, 99),
+        "drawn_max_ms": pct(drawn, 100),
+        "unmatched": unmatched,
+    }
+
+
+def measure(draws: int, seed: int, folder: Path) -> tuple[dict[str, object], str]:
+    from station.bench.table import BenchTable, Played  # noqa: PLC0415 (the CLI stays light)
+
+    table = BenchTable(folder, seed)
+    probe = Probe(table.display)
+    table.observers.append(probe)
+    table.rig.shoe.on_frame_sent = probe.on_frame_sent
+
+    def keep_going(played: Played) -> bool:
+        return len(probe.published) < draws
+
+    def progress(hand: object, played: Played) -> None:
+        if played.hands % 20 == 0:
+            say(f"latency: {played.hands} hands, {len(probe.published)} draws")
+
+    probe.start()
+    started = time.monotonic()
+    try:
+        played = table.play(keep_going, progress)
+    finally:
+        probe.stop()
+    return figures(probe, played.hands, time.monotonic() - started), played.error
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.draws < 1:
+        print("station bench latency: --draws must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+            result, error = measure(args.draws, args.seed, Path(tmp))
+    except RuntimeError as exc:  # the table did not come up (the display, say)
+        print(f"station bench latency: {exc}", file=sys.stderr)
+        return 1
+    if error:
+        say(f"station bench latency: the dealer stopped: {error}")
+        result["error"] = error
+    emit("latency", result, BARS)
+    return 1 if error else 0

@@ -1,0 +1,86 @@
+"""The benches that measure the daemon run end to end on the emulated table and print their one
+JSON line: latency, idle, startup, and a short soak whose journal a restart then recovers.
+Small sizes, and no assertion on a time: the figures are the benches' to print (PRODUCT.md
+section 5 bars are never timed unit tests). What is asserted is what must hold at any speed:
+every draw measured and matched, nothing lost or doubled, the daemon stopped cleanly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from station.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], bench: str) -> dict[str, object]:
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out
+    line = json.loads(out)
+    assert isinstance(line, dict)
+    assert line["bench"] == bench
+    assert isinstance(line["ok"], bool)
+    assert isinstance(line["bar"], dict) and line["bar"]
+    assert set(line["bar"]) <= set(line)  # each bar names a figure of the line
+    return line
+
+
+def test_latency_measures_every_draw_of_real_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "latency", "--draws", "8"]) == 0
+    line = _one_line(capsys, "latency")
+    assert line["bar"] == {"p99_ms": "<= 20"}
+    assert isinstance(line["draws"], int) and line["draws"] >= 8
+    assert line["unmatched"] == 0  # every journaled draw was matched to its frame on the pty
+    for key in ("p50_ms", "p95_ms", "p99_ms", "max_ms", "drawn_p99_ms"):
+        assert isinstance(line[key], float) and line[key] > 0, key
+    assert line["p50_ms"] <= line["p99_ms"] <= line["max_ms"]  # type: ignore[operator]
+
+
+def test_idle_reads_the_cpu_and_memory_of_station_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "idle", "--seconds", "1", "--settle-s", "0"]) == 0
+    line = _one_line(capsys, "idle")
+    assert line["bar"] == {"cpu_pct": "<= 2", "peak_rss_mb": "<= 80"}
+    assert line["exit_status"] == 0  # SIGTERM stopped it cleanly
+    assert isinstance(line["cpu_pct"], float) and line["cpu_pct"] >= 0
+    assert isinstance(line["peak_rss_mb"], float) and line["peak_rss_mb"] > 10
+    assert isinstance(line["threads"], int) and line["threads"] >= 4  # core, display, 2 links
+
+
+def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "soak"
+    assert main(["bench", "soak", "--hands", "3", "--sample-s", "0.5", "--keep", str(folder)]) == 0
+    soak = _one_line(capsys, "soak")
+    assert soak["hands"] == 3
+    assert (soak["lost"], soak["duplicated"], soak["sequence_mismatches"]) == (0, 0, 0)
+    sent, journaled = soak["sent"], soak["journaled"]
+    assert isinstance(sent, dict) and sent == journaled
+    assert sent["shoe"] >= 3 * 2 * 2 and sent["setup"] == 3  # hole cards at least; a re-seat each
+    assert sent["betzones"] > 0 and sent["key"] > 0
+    assert isinstance(soak["rss_end_mb"], float) and soak["rss_end_mb"] > 0
+
+    journal = folder / "journal.sqlite"
+    assert main(["bench", "startup", "--runs", "2", "--journal", str(journal)]) == 0
+    startup = _one_line(capsys, "startup")
+    assert startup["bar"] == {"median_s": "<= 2"}
+    assert startup["runs"] == 2
+    runs = startup["runs_s"]
+    assert isinstance(runs, list) and len(runs) == 2 and all(t > 0 for t in runs)
+    assert isinstance(startup["journal_rows"], int) and startup["journal_rows"] > 100
+
+
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "latency", "--draws", "0"]) == 2
+    assert main(["bench", "idle", "--seconds", "0"]) == 2
+    assert main(["bench", "startup", "--runs", "0"]) == 2
+    assert main(["bench", "soak", "--hands", "0"]) == 2
+    assert main(["bench", "startup", "--journal", "/no/such/journal.sqlite"]) == 2
+    err = capsys.readouterr()
+    assert err.out == ""
+    assert "--draws must be at least 1" in err.err and "no such journal" in err.err
