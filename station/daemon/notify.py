@@ -18,17 +18,35 @@ log = logging.getLogger(__name__)
 
 def sd_notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
     """Send one notification; True when it was sent (False: not under systemd, or it failed)."""
+    try:
+        return send_notification(message, environ)
+    except NotifyError:
+        return False
+
+
+class NotifyError(OSError):
+    """A notification could not be sent (nobody listens, or the listener's queue is full)."""
+
+
+def send_notification(message: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """`sd_notify` that says why it failed: True when sent, False when not under systemd,
+    `NotifyError` when it could not be sent.
+
+    The send never blocks: a receiver that stops reading (its queue full) would otherwise hold
+    the core loop inside a watchdog pet, and SIGTERM with it (`station bench idle` found this
+    with a listener that read nothing for a minute). A notification that cannot go now is
+    dropped; the next one says the same again."""
     path = environ.get("NOTIFY_SOCKET", "")
     if not path or path[0] not in "/@":
         return False
     address = "\0" + path[1:] if path[0] == "@" else path
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.setblocking(False)
             sock.connect(address)
-            sock.sendall(message.encode("utf-8"))
+            sock.send(message.encode("utf-8"))
     except OSError as exc:
-        log.warning("sd_notify failed: %s", exc)
-        return False
+        raise NotifyError(f"sd_notify to {path} failed: {exc}") from exc
     return True
 
 
@@ -53,6 +71,7 @@ class Notifier:
         self.enabled = bool(self.environ.get("NOTIFY_SOCKET"))
         self.watchdog_s = watchdog_interval_s(self.environ)
         self._status = ""
+        self._failing = False
 
     def ready(self, status: str) -> None:
         self._status = status
@@ -70,5 +89,15 @@ class Notifier:
         self._send(f"STOPPING=1\nSTATUS={status}")
 
     def _send(self, message: str) -> None:
-        if self.enabled:
-            sd_notify(message, self.environ)
+        if not self.enabled:
+            return
+        try:
+            send_notification(message, self.environ)
+        except NotifyError as exc:
+            if not self._failing:  # once per run of failures, not at every watchdog pet
+                log.warning("%s (dropped; later notifications will say it again)", exc)
+            self._failing = True
+        else:
+            if self._failing:
+                log.info("sd_notify works again")
+            self._failing = False

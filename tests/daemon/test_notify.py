@@ -128,3 +128,19 @@ def test_ready_status_and_watchdog_from_the_core_and_none_when_it_is_wedged(
         close_factories(factories)
     stopping = notify.until("STOPPING=1", 2.0)
     assert stopping[-1][1].startswith("STOPPING=1")
+
+
+def test_a_listener_that_stops_reading_never_blocks_the_sender(tmp_path: Path) -> None:
+    # `station bench idle` found it: a NOTIFY_SOCKET nobody read for a minute filled up, the
+    # core blocked inside a watchdog pet, and SIGTERM could not stop it. Now a notification
+    # that cannot go is dropped (and said again by the next one); this loop would hang before.
+    path = tmp_path / "notify.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(path))
+        environ = {"NOTIFY_SOCKET": str(path)}
+        sent = [sd_notify("WATCHDOG=1", environ) for _ in range(5000)]
+        assert sent[0] and not sent[-1]  # the first went; once the queue was full, dropped
+        notifier = Notifier(environ)
+        notifier.watchdog()  # dropped too, logged once, never raised
+        sock.recv(64)  # the listener reads again: there is room
+        assert sd_notify("WATCHDOG=1", environ)
