@@ -45,7 +45,10 @@ def _texts(paths: list[str]) -> Iterator[tuple[str, str]]:
             yield from phh_sample(p.removeprefix("sample:"))
             continue
         for path, name in find_phh_files([Path(p)]):
-            yield name, path.read_text(encoding="utf-8")
+            try:
+                yield name, path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"skipped {name}: cannot read {path}: {exc}", file=sys.stderr)
 
 
 def _prepare(paths: list[str]) -> tuple[list[list[tuple[InputEvent, int]]], list[str]]:
@@ -113,6 +116,12 @@ def _pokerkit(texts: list[str], repeat: int) -> float | None:
 def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         print("station bench replay: --repeat must be at least 1", file=sys.stderr)
+        return 2
+    missing = [p for p in args.paths if not p.startswith("sample:") and not Path(p).exists()]
+    if missing:
+        print(
+            f"station bench replay: no such file or folder: {', '.join(missing)}", file=sys.stderr
+        )
         return 2
     hands, texts = _prepare(args.paths)
     if not hands:

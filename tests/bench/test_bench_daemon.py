@@ -44,7 +44,7 @@ def test_idle_reads_the_cpu_and_memory_of_station_run(
 ) -> None:
     assert main(["bench", "idle", "--seconds", "1", "--settle-s", "0"]) == 0
     line = _one_line(capsys, "idle")
-    assert line["bar"] == {"cpu_pct": "<= 2", "peak_rss_mb": "<= 80"}
+    assert line["bar"] == {"cpu_pct": "<= 2", "peak_rss_mb": "<= 80", "exit_status": "== 0"}
     assert line["exit_status"] == 0  # SIGTERM stopped it cleanly
     assert isinstance(line["cpu_pct"], float) and line["cpu_pct"] >= 0
     assert isinstance(line["peak_rss_mb"], float) and line["peak_rss_mb"] > 10

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,13 @@ def test_bench_replay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -
 def test_bench_replay_without_hands_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "replay", "sample:no-such-folder"]) == 2
     assert "no hands" in capsys.readouterr().err
+
+
+def test_bench_replay_of_a_missing_path_exits_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-phh"
+    assert main(["bench", "replay", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"no such file or folder: {missing}" in err
+    assert "Traceback" not in err
