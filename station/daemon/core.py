@@ -390,7 +390,8 @@ class Core:
 
     def _publish_status(self) -> None:
         shoe = self.link_up.get(Device.SHOE) if Device.SHOE in self.devices else None
-        self.p.display.publish_status(StationStatus(shoe_ok=shoe))
+        zones = self.link_up.get(Device.BETZONES) if Device.BETZONES in self.devices else None
+        self.p.display.publish_status(StationStatus(shoe_ok=shoe, zones_ok=zones))
 
     def _refresh_diag(self, now: float) -> None:
         views = []

@@ -66,6 +66,7 @@ class StationStatus:
     """What the dealer screen's status strip shows besides the snapshot (from the daemon)."""
 
     shoe_ok: bool | None = None  # None: not known / no shoe configured
+    zones_ok: bool | None = None  # the bet-zone board's link; None: not known / none configured
     role: str = "DEALER"
 
 
@@ -207,15 +208,25 @@ def incident_banner(incident: Incident) -> IncidentBanner:
     )
 
 
+def link_status(status: StationStatus) -> tuple[str, bool]:
+    """The status strip's words and whether they are an alert: what is down, by name (without
+    the bet-zone board the station sees no wager, so it is as much a fault as the shoe), else
+    "SHOE OK"; nothing when no link is known."""
+    down = [
+        name for name, ok in (("SHOE", status.shoe_ok), ("ZONES", status.zones_ok)) if ok is False
+    ]
+    if down:  # both: "LINKS DOWN" (the diagnostics screen tells them apart)
+        return ("LINKS" if len(down) > 1 else down[0]) + " DOWN", True
+    if status.shoe_ok is None and status.zones_ok is None:
+        return "", False
+    return ("SHOE OK" if status.shoe_ok else "ZONES OK"), False
+
+
 def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> DealerView:
     status = status or StationStatus()
     pots_total = sum(p.amount for p in snap.pots) + sum(s.bet for s in snap.seats)
     betting = snap.to_act is not None
-    if status.shoe_ok is None:
-        status_text, status_alert = "", False
-    else:
-        status_text = "SHOE OK" if status.shoe_ok else "SHOE DOWN"
-        status_alert = not status.shoe_ok
+    status_text, status_alert = link_status(status)
     stop = snap.stop
     return DealerView(
         title=_title(snap),

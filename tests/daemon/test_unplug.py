@@ -46,7 +46,7 @@ def test_a_shoe_pulled_mid_hand_is_reported_and_loses_no_draw(
         replug = hand.steps.index(next(s for s in hand.steps if isinstance(s, Replug)))
         for step in hand.steps[:cut]:
             dealer.step(step)
-        assert sink.status.shoe_ok is True
+        assert (sink.status.shoe_ok, sink.status.zones_ok) == (True, True)
 
         pulled = time.monotonic()
         rig.shoe.unplug()
@@ -61,6 +61,7 @@ def test_a_shoe_pulled_mid_hand_is_reported_and_loses_no_draw(
         print(f"\nlink down reported {down_s * 1000:.0f} ms after the unplug")
         assert down_s < LINK_DOWN_BAR_S
         assert sink.status.shoe_ok is False, "the dealer screen shows the shoe down"
+        assert sink.status.zones_ok is True  # the board's link is another cable
         down_links = [link for link in sink.diagnostics.links if link.name == "SHOE"]
         assert down_links and down_links[0].state.value == "disconnected"
 

@@ -133,3 +133,28 @@ def test_recovery_steps_from_the_engine_are_numbered_once() -> None:
     joined = dealer_screen(dealer_view(snap, OK), PANEL_10_1).all_text()
     assert "1. " in joined
     assert "1. 1." not in joined
+
+
+@pytest.mark.parametrize(
+    ("status", "text", "alert"),
+    [
+        (StationStatus(), "", False),
+        (StationStatus(shoe_ok=True, zones_ok=True), "SHOE OK", False),
+        (StationStatus(shoe_ok=False, zones_ok=True), "SHOE DOWN", True),
+        (StationStatus(shoe_ok=True, zones_ok=False), "ZONES DOWN", True),
+        (StationStatus(shoe_ok=False, zones_ok=False), "LINKS DOWN", True),
+        (StationStatus(zones_ok=True), "ZONES OK", False),  # a table with no shoe configured
+    ],
+)
+def test_the_status_strip_names_each_link_that_is_down(
+    status: StationStatus, text: str, alert: bool
+) -> None:
+    view = dealer_view(scenes.premature_flop_stop(), status)
+    assert (view.status, view.status_alert) == (text, alert)
+    for panel in (PANEL_7, PANEL_10_1):
+        model = dealer_screen(view, panel)
+        usual = dealer_screen(dealer_view(scenes.premature_flop_stop(), OK), panel)
+        assert model.dropped == usual.dropped  # the strip crowds nothing off the screen
+        assert not any(text and text in c for c in model.clipped)
+        if alert:  # always shown whole (an OK status is the first thing to give way)
+            assert text in model.all_text()
