@@ -26,6 +26,20 @@ class DisplayInputs:
     status: StationStatus = field(default_factory=StationStatus)
 
 
+def inputs_used(nav: NavState) -> tuple[str, ...]:
+    """Which of the DisplayInputs the screen on show draws (`screen_model` below): the display
+    redraws when one of these changes, not when, say, the link figures behind the diagnostics
+    screen refresh while the dealer screen is up."""
+    match nav.screen:
+        case Screen.PIN if nav.pin is not None:
+            return ()
+        case Screen.FLOOR:
+            return ("floor", "snapshot")
+        case Screen.DIAG:
+            return ("diag",)
+    return ("snapshot", "status")
+
+
 def screen_model(
     nav: NavState, inputs: DisplayInputs, panel: PanelConfig, theme: Theme = DEFAULT_THEME
 ) -> ScreenModel:

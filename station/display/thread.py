@@ -39,7 +39,7 @@ from station.display.nav import (
     handle,
 )
 from station.display.panel import PANEL_10_1, PanelConfig
-from station.display.screens import DisplayInputs, screen_model
+from station.display.screens import DisplayInputs, inputs_used, screen_model
 from station.display.theme import DEFAULT_THEME, TextRole, Theme
 
 if TYPE_CHECKING:
@@ -47,7 +47,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-POLL_S = 0.05  # how often an idle display looks for touch/keys (20 Hz: cheap, responsive)
+POLL_S = 0.05  # how often the display looks for touch/keys while in use (20 Hz: responsive)
+IDLE_POLL_S = 0.1  # ... and once nobody has touched it for IDLE_AFTER_S (halves its idle CPU)
+IDLE_AFTER_S = 10.0
+
+
+def poll_interval(now: float, last_touch_at: float | None) -> float:
+    """How long the render loop may sleep before it looks for touch input again: quick while
+    someone is using the screen, slower once it has been left alone (the dealer works the key
+    panel; the first tap after a quiet spell waits at most IDLE_POLL_S). A publish from the
+    core wakes the loop at once either way."""
+    if last_touch_at is not None and now - last_touch_at < IDLE_AFTER_S:
+        return POLL_S
+    return IDLE_POLL_S
+
+
 RESTART_AFTER = 3  # consecutive faults before the video subsystem is restarted
 Builder = Callable[[NavState, DisplayInputs, PanelConfig, Theme], ScreenModel]
 
@@ -146,15 +160,18 @@ class DisplayThread(ScreenInbox):
         painter = Painter(self.theme)
         drawn_key: tuple[Any, ...] | None = None
         streak = 0
+        touched_at: float | None = None
         while not self._stop.is_set():
             try:
                 if surface is None:
                     surface = self._open()
                     drawn_key = None
-                self._wake.wait(POLL_S)
+                self._wake.wait(poll_interval(time.monotonic(), touched_at))
                 self._wake.clear()
                 now = time.monotonic()
                 inputs = [translate(e, *surface.get_size(), now) for e in pygame.event.get()]
+                if any(inputs):
+                    touched_at = now
                 while True:
                     try:
                         posted = self._inputs.get_nowait()  # stamped now: the core's clock
@@ -199,8 +216,14 @@ class DisplayThread(ScreenInbox):
             self.nav, commands = handle(self.nav, event, self.last_model, ctx)
             for command in commands:
                 self._emit(command)
-        key = (sv, fv, dv, tv, self.nav)
+        versions = {"snapshot": sv, "floor": fv, "diag": dv, "status": tv}
+        used = inputs_used(self.nav)
+        key = (self.nav, *(versions[name] for name in used))
         if key == drawn_key:
+            if "snapshot" not in used and self.drawn_version != sv:
+                with self._drawn:  # a screen that shows no snapshot is never behind one
+                    self.drawn_version = sv
+                    self._drawn.notify_all()
             return key
         model = self.build(self.nav, data, self.panel, self.theme)
         painter.paint(surface, model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import threading
@@ -11,17 +12,26 @@ import pygame
 import pytest
 
 from station.display import scenes
-from station.display.frames import FrameWriter
+from station.display.dealer_view import StationStatus
+from station.display.diag_view import DiagnosticsData
+from station.display.floor_view import FloorData
+from station.display.frames import SCREENS, FrameWriter
 from station.display.model import ScreenModel
 from station.display.nav import KeyIn, NavKey, NavState, Screen, Tap
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.pgevents import translate
 from station.display.pgrender import render_png
 from station.display.pinpad import PinPadState, Role, pinpad_screen
-from station.display.screens import DisplayInputs, screen_model
+from station.display.screens import DisplayInputs, inputs_used, screen_model
 from station.display.shots import MUST_SHOW, write_shots
 from station.display.theme import Theme
-from station.display.thread import DisplayThread
+from station.display.thread import (
+    IDLE_AFTER_S,
+    IDLE_POLL_S,
+    POLL_S,
+    DisplayThread,
+    poll_interval,
+)
 
 
 def test_importing_the_package_does_not_import_pygame() -> None:
@@ -77,6 +87,14 @@ def test_a_finger_on_the_centre_of_7_becomes_a_tap_on_7() -> None:
     assert translate(key, panel.width_px, panel.height_px, 0.0) == KeyIn(NavKey.FLOOR, 0.0)
 
 
+def test_the_display_looks_for_touch_often_while_used_and_less_when_left_alone() -> None:
+    assert POLL_S < IDLE_POLL_S <= 0.1  # even a first tap after a quiet spell within 100 ms
+    assert poll_interval(100.0, None) == IDLE_POLL_S  # never touched since start
+    assert poll_interval(100.0, 99.0) == POLL_S
+    assert poll_interval(100.0, 100.0 - IDLE_AFTER_S + 0.01) == POLL_S
+    assert poll_interval(100.0, 100.0 - IDLE_AFTER_S) == IDLE_POLL_S
+
+
 @pytest.fixture
 def display() -> object:
     commands: list[object] = []
@@ -100,6 +118,9 @@ def test_published_snapshots_are_drawn_and_idle_does_not_redraw(display: Display
     frames = display.frames
     threading.Event().wait(0.3)  # an idle spell: nothing published, nothing touched
     assert display.frames == frames
+    display.publish_diagnostics(scenes.shoe_disconnected())  # the core's refresh every second
+    threading.Event().wait(0.3)
+    assert display.frames == frames  # the dealer screen does not show them: no redraw
     version = display.publish(scenes.premature_flop_stop())
     assert display.wait_drawn(version, timeout=10)
     assert display.frames == frames + 1
@@ -162,3 +183,33 @@ def test_frame_writer_writes_each_screen_once_per_change(tmp_path: Path) -> None
     assert [p.name for p in changed] == ["00003-dealer.png"]
     with pytest.raises(ValueError, match="unknown screens"):
         FrameWriter(tmp_path, screens=("nope",))
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_a_screen_draws_only_the_inputs_it_says_it_uses(name: str) -> None:
+    # The display thread redraws when an input of `inputs_used` changes and only then, so an
+    # input a screen draws but does not declare would leave stale pixels on the glass.
+    nav = SCREENS[name]
+    base = DisplayInputs(
+        scenes.premature_flop_stop(),
+        scenes.floor_data(),
+        scenes.shoe_disconnected(),
+        StationStatus(shoe_ok=True, zones_ok=True),
+    )
+    others = {
+        "snapshot": dataclasses.replace(base, snapshot=scenes.floor_call_betting()),
+        "floor": dataclasses.replace(base, floor=FloorData()),
+        "diag": dataclasses.replace(base, diag=DiagnosticsData()),
+        "status": dataclasses.replace(base, status=StationStatus(shoe_ok=False, zones_ok=True)),
+    }
+    before = screen_model(nav, base, PANEL_10_1)
+    used = inputs_used(nav)
+    for input_name, changed in others.items():
+        after = screen_model(nav, changed, PANEL_10_1)
+        if input_name not in used:
+            assert after == before, f"{name} draws {input_name} but does not declare it"
+    # and each declared input does show (the change above alters the picture), except on the
+    # recall page, which has no CALL FLOOR tab: declaring the snapshot for every floor page
+    # costs that page a redraw at most
+    if name != "recall":
+        assert all(screen_model(nav, others[n], PANEL_10_1) != before for n in used), used
