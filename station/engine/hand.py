@@ -87,6 +87,7 @@ class Hand:
     card_tags: dict[Card, str] = field(default_factory=dict)  # card -> the tag it was read by
     round: BettingRound | None = None
     posts: dict[int, int] = field(default_factory=dict)  # forced bets in front at the deal
+    posts_booked: bool = False  # the posts are bets of the first round (it has opened)
     zone: dict[int, int] = field(default_factory=dict)  # physical zone readings
     offset: dict[int, int] = field(default_factory=dict)  # earlier streets' chips still in zones
     tabled: set[int] = field(default_factory=set)

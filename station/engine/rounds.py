@@ -156,6 +156,7 @@ def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
             top = max(top, amount)
             _zone_for_round(hand, s)
     rnd.max_bet = max(top, bb if hand.posts else 0)
+    hand.posts_booked = True
     rnd.opened = rnd.max_bet > 0
     if hand.straddle is not None and hand.straddle in rnd and rnd.raise_cap is not None:
         rnd.raises += 1  # BLIND-STRADDLE (GN r125): a limit straddle counts for the cap

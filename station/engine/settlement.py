@@ -98,9 +98,17 @@ def end(hand: Hand, seq: int) -> None:
 
 
 def void(hand: Hand, seq: int) -> None:
-    """All action void: every chip goes back to the seat that put it in."""
+    """All action void: every chip goes back to the seat that put it in, the forced bets
+    still in front at the deal among them (the first round has not booked them yet)."""
     collect(hand)
     hand.round = None
+    if not hand.posts_booked:
+        for s, amount in hand.posts.items():
+            seat = hand.seats[s]
+            hand.committed[s] += amount
+            if seat.stack is not None:
+                seat.stack = max(0, seat.stack - amount)  # as BettingRound.post
+        hand.posts_booked = True
     payouts = {
         s: hand.committed[s] + hand.dead.get(s, 0)
         for s in hand.dealt

@@ -37,6 +37,21 @@ def test_DECK_DUPLICATE_CARD_voids_the_hand_and_returns_every_wager() -> None:
     assert end["stacks"] == {"1": 100, "2": 100, "3": 100}
 
 
+def test_DECK_DUPLICATE_CARD_during_the_deal_hands_back_the_blinds() -> None:
+    # The same clause, before the first betting round has opened: the blinds are still in
+    # front of their seats and are the only wagers; PRODUCT.md section 4: a void hand's
+    # payouts return each wager to its owner (the sum of payouts is every chip put in).
+    run = Run()
+    run.feed(setup("nlhe", {1: 100, 2: 100, 3: 100}, stakes=HOLDEM, button=1))
+    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"), draw("Ah"), draw("Kd"), draw("Ah"))
+    (incident,) = run.incidents("DECK-DUPLICATE-CARD")
+    assert incident["ruling"] == "void"
+    end = run.hand_end()
+    assert end["void"] is True
+    assert end["payouts"] == {"2": 1, "3": 2}
+    assert end["stacks"] == {"1": 100, "2": 100, "3": 100}
+
+
 def test_the_same_tag_read_twice_is_a_sensor_reread_not_a_duplicate() -> None:
     run = Run()
     run.feed(setup("nlhe", {1: 100, 2: 100}, stakes=HOLDEM, button=2))
