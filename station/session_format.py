@@ -285,6 +285,8 @@ class _Parser:
             raise _LineError(f"a {key.value} key needs a 'count' (cards exchanged)")
         if key is Key.RUN_IT and (count is None or not 1 <= count <= 3):
             raise _LineError("a RUN_IT key needs a 'count' of 1-3")
+        if key is Key.FORFEIT and seat is None:
+            raise _LineError("a FORFEIT key needs the 'seat' whose refund is forfeited")
         to_seat = _seat(obj, "to_seat", required=key is Key.SEAT_CHANGE)
         cards_raw = obj.get("cards")
         cards: tuple[Card, ...] = ()

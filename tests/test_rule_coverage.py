@@ -25,11 +25,7 @@ OUT_OF_SCOPE = {
 
 # Observable rules still without a passing scenario. This list may only shrink: the test fails
 # when a listed rule gains a scenario (take it off the list) and when an unlisted one lacks one.
-NOT_YET = {
-    # Money forfeited to the next deal comes only from a floor ruling (DECK-DEFECT-FREEROLL, F);
-    # the session format has no event for a floor ruling that moves chips.
-    "DECK-FORFEITED-MONEY-ENTITLEMENT",
-}
+NOT_YET: set[str] = set()
 
 
 def _observable() -> list[str]:

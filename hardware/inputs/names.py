@@ -3,9 +3,9 @@
 `CATALOG_KEYS` and `SCREEN_KEYS` together are a copy of the values of `station.engine.events.Key`
 (hardware must not import `station`; a test in `tests/inputs` checks the lists stay equal): the
 panel has a button for every catalog key; the screen keys are entered on the touch screen (the
-tournament director's chip race) and have no button. The panel has a few buttons
-beyond the catalog: one seat key per seat (`SEAT_1` … `SEAT_10`, which double as digits) and the
-verbal short-cuts `CALL` and `RAISE`; see `PANEL.md`.
+tournament director's chip race, the floor's forfeit of a void hand's refund) and have no
+button. The panel has a few buttons beyond the catalog: one seat key per seat (`SEAT_1` …
+`SEAT_10`, which double as digits) and the verbal short-cuts `CALL` and `RAISE`; see `PANEL.md`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ CATALOG_KEYS: tuple[str, ...] = (
 )
 
 # Keys entered on the touch screen, not the panel (no pin).
-SCREEN_KEYS: tuple[str, ...] = ("CHIP_RACE",)
+SCREEN_KEYS: tuple[str, ...] = ("CHIP_RACE", "FORFEIT")
 
 # Panel buttons that are not catalog keys: they produce a catalog key (VERBAL) with an action.
 VERBAL_SHORTCUTS: tuple[str, ...] = ("CALL", "RAISE")

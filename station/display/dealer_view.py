@@ -42,6 +42,7 @@ RULING_TEXT: Final[dict[Ruling, str]] = {
     Ruling.WARNING: "WARNING",
     Ruling.BURN: "BURN CARD",
     Ruling.TECHNICAL: "EQUIPMENT",
+    Ruling.FORFEIT: "FORFEITED",
 }
 
 _RANKS: Final = {"T": "10"}

@@ -27,6 +27,7 @@ class Ruling(StrEnum):
     WARNING = "warning"  # noted and shown; no change to the hand
     BURN = "burn"  # a card becomes the burn card (burn-error repair)
     TECHNICAL = "technical"  # equipment fault (link down, unknown tag)
+    FORFEIT = "forfeit"  # a refund stays in the pot for the next deal (DECK-DEFECT-FREEROLL)
 
 
 class PromptCode(StrEnum):

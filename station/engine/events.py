@@ -46,6 +46,7 @@ class Key(StrEnum):
     SEAT_CHANGE = "SEAT_CHANGE"
     DECK_CHECK = "DECK_CHECK"  # extension: the next draws, up to CONFIRM, are a deck audit
     CHIP_RACE = "CHIP_RACE"  # extension (touch screen): race off odd chips; amount = new chip
+    FORFEIT = "FORFEIT"  # extension (floor, touch screen): a void hand's refund stays in the pot
 
 
 class VerbalAction(StrEnum):

@@ -76,6 +76,7 @@ class Hand:
     layout: ButtonLayout | None
     committed: dict[int, int]  # live chips in the middle per seat (collected streets)
     dead: dict[int, int]  # dead money per seat (antes): in the main pot, never matched
+    carry: int = 0  # DECK-FORFEITED-MONEY-ENTITLEMENT: forfeited money of the previous deal
     phase: Phase = Phase.DEALING
     street: int = 0
     slots: deque[Slot] = field(default_factory=deque)
@@ -160,6 +161,7 @@ class Hand:
         kill: tuple[int, int] | None = None,
         absent: frozenset[int] = frozenset(),
         min_chip: int | None = None,
+        carry: int = 0,
     ) -> Hand:
         layout: ButtonLayout | None = None
         if spec.family is Family.STUD:
@@ -179,6 +181,7 @@ class Hand:
             layout=layout,
             committed=dict.fromkeys(order, 0),
             dead={s: antes.get(s, 0) for s in order},
+            carry=carry,
             posts={s: a for s, a in posts.items() if s in seats and a > 0},
             zone=dict(zone),
             offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},

@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from station.engine import dealer_button, forced_bets, lineup, seating
-from station.engine.decisions import Ruling
+from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.positions import next_seat
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
+    from station.engine.events import KeyPress
     from station.engine.table import Table
 
 DECK_DEFECTS = frozenset({"DECK-DUPLICATE-CARD", "DECK-FOREIGN-BACK"})
@@ -39,6 +40,7 @@ def new_hand(table: Table, seq: int) -> None:
     table.hand_no += 1
     table.deck_hands += 1
     table.deck_round = len(dealt)
+    _not_entitled(table, dealt, seq)
     button, blinds = lineup.positions(table, dealt)
     button = dealer_button.not_moved(table, dealt, button, blinds, seq)
     lineup.note_missed_blinds(table, dealt, button, blinds)
@@ -71,7 +73,9 @@ def new_hand(table: Table, seq: int) -> None:
         kill=kill,
         absent=frozenset(s for s in dealt if s not in table.occupied),
         min_chip=table.min_chip,
+        carry=table.carry,
     )
+    table.forfeited = {}
     for seat in set(table.zone) - set(dealt):
         table.offset[seat] = table.zone[seat]  # chips left at a seat not dealt in are his own
     table.posted, table.antes = {}, {}
@@ -112,6 +116,7 @@ def _redeal(table: Table, seq: int) -> None:
         kill=old.kill_post,
         absent=frozenset(s for s in old.dealt if s not in table.occupied),
         min_chip=old.min_chip,
+        carry=old.carry,
     )
     table.absorb()
 
@@ -138,6 +143,8 @@ def hand_ended(table: Table, hand: Hand) -> None:
     assert hand.result is not None
     if any(i.rule in DECK_DEFECTS for i in hand.incidents):
         table.deck_defective = True
+    if not hand.result.void:
+        table.carry, table.carry_entitled = 0, None  # the forfeited money was played for
     for s, st in hand.result.stacks.items():
         table.stacks[s] = st
     table.offset = {s: table.zone.get(s, 0) for s in set(table.zone) | set(hand.seats)}
@@ -158,3 +165,71 @@ def hand_ended(table: Table, hand: Hand) -> None:
             table.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
         table.last_players = len(hand.dealt)
     lineup.prompt_posts(table, hand.result.event)
+
+
+def forfeit(table: Table, event: KeyPress, seq: int) -> None:
+    """FORFEIT s [amount] (the floor, after a void hand): DECK-DEFECT-FREEROLL, the player who
+    knew the deck was defective and bet to freeroll loses his refund (all of it, or `amount`),
+    which stays in the pot for the next deal; DECK-FORFEITED-MONEY-ENTITLEMENT, only the seats
+    dealt in on this deal may receive a hand while it is there (RR11 section 3 r5-r6)."""
+    hand, seat = table.hand, event.seat
+    refund = 0
+    if hand is not None and hand.result is not None and hand.result.void and seat is not None:
+        refund = hand.result.payouts.get(seat, 0) - table.forfeited.get(seat, 0)
+    amount = refund if event.amount is None else event.amount
+    if hand is None or seat is None or not 0 < amount <= refund:
+        table.out.append(
+            table.incident(
+                seq,
+                "STATION-UNEXPECTED-KEY",
+                "FORFEIT: ONLY A REFUND OF THE LAST HAND, IF IT WAS VOID, CAN BE FORFEITED",
+                seat=seat,
+            )
+        )
+        return
+    table.forfeited[seat] = table.forfeited.get(seat, 0) + amount
+    stack = table.stacks.get(seat)
+    if stack is not None:
+        table.stacks[seat] = max(0, stack - amount)
+    table.carry += amount
+    table.carry_entitled = frozenset(hand.dealt)
+    entitled = " ".join(str(s) for s in sorted(hand.dealt))
+    table.out.append(
+        table.incident(
+            seq,
+            "DECK-DEFECT-FREEROLL",
+            f"SEAT {seat} FORFEITS {amount}: IT STAYS IN THE POT FOR THE NEXT DEAL",
+            Ruling.FORFEIT,
+            seat=seat,
+        )
+    )
+    table.out.append(
+        Prompt(
+            table.hand_no + 1,
+            f"NEXT DEAL: POT {table.carry} FORFEITED; ONLY SEATS {entitled} RECEIVE A HAND",
+            seq,
+            PromptCode.INFO,
+        )
+    )
+    lineup.prompt_posts(table, seq)
+
+
+def _not_entitled(table: Table, dealt: list[int], seq: int) -> None:
+    """DECK-FORFEITED-MONEY-ENTITLEMENT: name each seated player the deal leaves out because
+    forfeited money from a deal he was not in is in the pot; a post of his stays his own."""
+    if table.carry_entitled is None:
+        return
+    for seat in lineup.dealt_in(table, commit=False, entitled_only=False):
+        if seat in dealt:
+            continue
+        posted = table.posted.pop(seat, 0)
+        back = f" (TAKE BACK {posted})" if posted > 0 else ""
+        table.out.append(
+            table.incident(
+                seq,
+                "DECK-FORFEITED-MONEY-ENTITLEMENT",
+                f"SEAT {seat} IS NOT DEALT IN: THE POT HOLDS FORFEITED MONEY OF A DEAL HE WAS "
+                f"NOT IN{back}",
+                seat=seat,
+            )
+        )

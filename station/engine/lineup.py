@@ -29,16 +29,21 @@ if TYPE_CHECKING:
     from station.engine.table import Table
 
 
-def dealt_in(table: Table, *, commit: bool = True) -> list[int]:
+def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -> list[int]:
     """Seats dealt in: entitled players, plus a waiting player whom the big blind reaches
     (BLIND-NEW-PLAYER, BLIND-MISSED: "wait for the big blind"). `commit` records that a
-    waiting player came in; without it this only looks ahead (for the posting prompt)."""
+    waiting player came in; without it this only looks ahead (for the posting prompt).
+    While forfeited money of the previous deal is in the pot only the players dealt in on
+    that deal are (DECK-FORFEITED-MONEY-ENTITLEMENT; `entitled_only=False` looks past that)."""
     present = set(table.occupied)
     if table.profile is not None and table.profile.tournament:
         # TOURN-ABSENT: a no-show or absent player is always dealt a hand.
         present |= {s for s, st in table.stacks.items() if st != 0}
+    only = table.carry_entitled if entitled_only else None
+    if only is not None:
+        present &= only
     dealt = sorted(s for s in present if _entitled(table, s, commit=commit))
-    if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2:
+    if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2 or only:
         return dealt
     waiting = sorted(s for s in table.occupied if s not in dealt and table.stacks.get(s, None) != 0)
     for seat in waiting:

@@ -56,7 +56,7 @@ def open_round(hand: Hand, seq: int) -> None:
     for s in live:
         seat = hand.seats[s]
         seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
-    pot = sum(hand.committed.values()) + sum(hand.dead.values())
+    pot = sum(hand.committed.values()) + sum(hand.dead.values()) + hand.carry
     if hand.spec.family is Family.STUD and street == 0:
         stud.open_third_street(hand)
     if hand.spec.family is Family.STUD:

@@ -70,7 +70,7 @@ def end(hand: Hand, seq: int) -> None:
         contrib[back_seat] -= back
         payouts[back_seat] = payouts.get(back_seat, 0) + back
     live = hand.in_hand()
-    pots = build_pots(contrib, live, sum(hand.dead.values()))
+    pots = build_pots(contrib, live, sum(hand.dead.values()) + hand.carry)
     contenders = set(hand.contenders()) or set(live)
     boards = [*hand.boards, hand.board] if hand.boards else [hand.board]
     results: list[PotResult] = []

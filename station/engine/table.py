@@ -70,6 +70,11 @@ class Table:
         self.time_flop_next: float | None = None  # event time from which the next one is due
         self.away_flagged: set[int] = set()
         self.min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
+        # DECK-FORFEITED-MONEY-ENTITLEMENT: money forfeited to the next deal, and the seats
+        # dealt in on the deal it comes from (only they may receive a hand while it is there).
+        self.carry = 0
+        self.carry_entitled: frozenset[int] | None = None
+        self.forfeited: dict[int, int] = {}  # of the last (void) hand's refunds, per seat
         self.out: list[Decision] = []
 
     # --- input --------------------------------------------------------------------------------
@@ -264,6 +269,9 @@ class Table:
                 return
             if event.key is Key.CHIP_RACE:
                 chip_race.start(self, event.amount, seq)
+                return
+            if event.key is Key.FORFEIT:
+                hand_cycle.forfeit(self, event, seq)
                 return
             if event.key is Key.CONFIRM and self.deck_check is not None:
                 housekeeping.deck_checked(self, seq)

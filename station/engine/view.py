@@ -39,7 +39,9 @@ def _blind_labels(hand: Hand) -> dict[int, str]:
 
 def _pots(hand: Hand) -> tuple[PotView, ...]:
     pots = build_pots(
-        {s: c for s, c in hand.committed.items() if c}, hand.in_hand(), sum(hand.dead.values())
+        {s: c for s, c in hand.committed.items() if c},
+        hand.in_hand(),
+        sum(hand.dead.values()) + hand.carry,
     )
     return tuple(
         PotView("Main" if i == 0 else f"Side {i}", p.amount, p.eligible) for i, p in enumerate(pots)
@@ -110,7 +112,9 @@ def table_snapshot(t: Table) -> TableSnapshot:
             SeatView(
                 seat=s,
                 status=status,
-                stack=seat.stack,
+                # Once the pot is pushed the table's stacks hold the payouts (and any ruling
+                # since); the hand's seats still hold what was behind during the play.
+                stack=seat.stack if hand.result is None else t.stacks.get(s),
                 bet=seat.bet if rnd is not None and s in rnd else 0,
                 cards=len(cards),
                 up=up,

@@ -27,7 +27,7 @@ EXPOSURE_BAR = 2.0
 
 needs_analyze = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None,
-    reason="systemd-analyze is not installed (this test installs nothing itself)",
+    reason="systemd-analyze is not installed (`./dev test` installs it as root with apt-get)",
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.engine.tablekit import Run, draw, key, setup, zone
+from tests.engine.tablekit import Run, cards, draw, key, setup, zone
 
 
 def _all_in_preflop(stacks: dict[int, int], holes: dict[int, str], board: str) -> Run:
@@ -100,3 +100,13 @@ def test_CHIP_ODD_RUN_IT_TWICE_extra_chip_to_the_main_board() -> None:
     end = run.hand_end()
     assert end["boards"] == [["7s", "8s", "9d", "Qh", "Kc"], ["Tc", "6c", "Jc", "3d", "Th"]]
     assert end["pots"] == [{"amount": 201, "eligible": [1, 2], "won": {"1": 100, "2": 101}}]
+
+
+def test_the_screen_after_the_pot_is_pushed_shows_the_stacks_with_the_payouts() -> None:
+    # Seat 2 folds his small blind: seat 1 wins 1 and takes his 2 back (101); until the next
+    # NEW_HAND the dealer screen must show that, not the 98 he had behind during the hand.
+    run = Run()
+    run.feed(setup("nlhe", {1: 100, 2: 100}, stakes={"sb": 1, "bb": 2}, button=2))
+    run.feed(zone(2, 1), zone(1, 2), key("NEW_HAND"), cards(4), key("FOLD", 2))
+    assert run.hand_end()["stacks"] == {"1": 101, "2": 99}
+    assert {v.seat: v.stack for v in run.snap.seats} == {1: 101, 2: 99}

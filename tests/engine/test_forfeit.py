@@ -1,0 +1,108 @@
+"""DECK-DEFECT-FREEROLL and DECK-FORFEITED-MONEY-ENTITLEMENT: the floor's FORFEIT after a void
+hand keeps a refund in the pot for the next deal, which only the seats of the void deal receive.
+
+001-RR11 §3 "Irregularities" r4-r6 (the whole story is the scenario in
+tests/scenarios/DECK-FORFEITED-MONEY-ENTITLEMENT); these pin the edges: what may be forfeited,
+and how long the forfeited money stays.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from station.session_format import SessionFormatError, parse_session
+from tests.engine.tablekit import Run, cards, draw, key, setup, zone
+
+HOLDEM = {"sb": 1, "bb": 2}
+
+
+def _void_hand(run: Run) -> None:
+    """Seats 1-3, button 3: everyone calls 2 preflop, then a duplicate on the flop (2c was the
+    first hole card, seat 1's): void, each gets 2 back."""
+    run.feed(setup("nlhe", {1: 100, 2: 100, 3: 100}, stakes=HOLDEM, button=3))
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"), cards(6))
+    run.feed(zone(3, 2), zone(1, 2), key("CHECK", 2))
+    run.feed(zone(1, 0), zone(2, 0), zone(3, 0), draw("9h"), draw("Jd"), draw("2c"))
+    assert run.hand_end()["void"] is True
+    assert run.hand_end()["payouts"] == {"1": 2, "2": 2, "3": 2}
+
+
+def _stack(run: Run, seat: int) -> int | None:
+    return {v.seat: v.stack for v in run.snap.seats}[seat]
+
+
+def test_DECK_DEFECT_FREEROLL_part_of_a_refund_may_be_forfeited_but_no_more() -> None:
+    run = Run()
+    _void_hand(run)
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 2, "amount": 1})
+    (first,) = run.incidents("DECK-DEFECT-FREEROLL")
+    assert (first["seat"], first["ruling"]) == (2, "forfeit")
+    assert _stack(run, 2) == 99
+    # Only the one chip left of his refund can still go.
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 2, "amount": 2})
+    assert len(run.incidents("DECK-DEFECT-FREEROLL")) == 1
+    assert run.incidents("STATION-UNEXPECTED-KEY")[-1]["event"] == len(run.lines)
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 2})  # the rest: 1
+    assert len(run.incidents("DECK-DEFECT-FREEROLL")) == 2
+    assert _stack(run, 2) == 98
+
+
+def test_DECK_DEFECT_FREEROLL_only_after_a_void_hand() -> None:
+    run = Run()
+    run.feed(setup("nlhe", {1: 100, 2: 100}, stakes=HOLDEM, button=2))
+    run.feed(zone(2, 1), zone(1, 2), key("NEW_HAND"), cards(4), key("FOLD", 2))
+    assert run.hand_end()["void"] is False
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 1})
+    assert run.incidents("DECK-DEFECT-FREEROLL") == []
+    assert run.incidents("STATION-UNEXPECTED-KEY")
+
+
+def test_FORFEIT_during_a_hand_is_an_unexpected_key() -> None:
+    run = Run()
+    run.feed(setup("nlhe", {1: 100, 2: 100}, stakes=HOLDEM, button=2))
+    run.feed(zone(2, 1), zone(1, 2), key("NEW_HAND"), cards(4))
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 1})
+    assert run.incidents("DECK-DEFECT-FREEROLL") == []
+    assert run.incidents("STATION-UNEXPECTED-KEY")
+
+
+def test_DECK_FORFEITED_MONEY_ENTITLEMENT_the_money_plays_once_then_anyone_may_sit_in() -> None:
+    run = Run()
+    _void_hand(run)
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
+    # Hand 2 (button 1): seat 4 sat down and posted; he is left out while the 2 is in the pot.
+    run.feed({"type": "seat", "seat": 4, "occupied": True}, zone(4, 2))
+    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"))
+    (left_out,) = run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT")
+    assert (left_out["hand"], left_out["seat"]) == (2, 4)
+    assert "TAKE BACK 2" in left_out["text"]
+    assert run.snap.pots[0].amount == 2  # the forfeited 2 in the middle; the blinds in front
+    run.feed(zone(4, 0), cards(6), key("FOLD", 1), key("FOLD", 2))
+    end = run.hand_end()
+    assert end["hand"] == 2 and end["payouts"] == {"3": 2 + 1 + 2}
+    # Hand 3: the forfeited money is gone; the newcomer comes in by posting (BLIND-NEW-PLAYER).
+    run.feed(zone(3, 1), zone(1, 2), zone(4, 2), key("NEW_HAND"))
+    assert len(run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT")) == 1
+    hand = run.table.hand
+    assert hand is not None and hand.number == 3 and 4 in hand.seats
+
+
+def test_DECK_FORFEITED_MONEY_ENTITLEMENT_a_misdeal_keeps_the_money_in_the_redeal() -> None:
+    run = Run()
+    _void_hand(run)
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
+    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"), cards(2), key("MISDEAL"), key("NEW_HAND"))
+    assert run.snap.pots[0].amount == 2
+    run.feed(cards(6), key("FOLD", 1), key("FOLD", 2))
+    assert run.hand_end()["payouts"] == {"3": 5}
+
+
+def test_a_FORFEIT_key_names_its_seat(tmp_path: Path) -> None:
+    text = (
+        '{"type":"setup","game":"nlhe","stakes":{"sb":1,"bb":2},"seats":{"1":9,"2":9}}\n'
+        '{"type":"key","key":"FORFEIT"}\n'
+    )
+    with pytest.raises(SessionFormatError, match=r"s\.jsonl:2: a FORFEIT key needs the 'seat'"):
+        parse_session(text, "s.jsonl")
