@@ -17,7 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from station.display.canvas import Canvas
-from station.display.dealer_view import STEP_STATE_TEXT, DealerView, SeatLabel, StepState
+from station.display.dealer_view import (
+    STEP_STATE_TEXT,
+    DealerView,
+    SeatLabel,
+    StepLine,
+    StepState,
+)
 from station.display.model import Align, Rect, ScreenModel, Shape
 from station.display.panel import PanelConfig
 from station.display.theme import DEFAULT_THEME, Edge, Style, TextRole, Theme
@@ -292,7 +298,8 @@ def _pots(c: Canvas, view: DealerView, area: Rect) -> None:
         y += kr
 
 
-def _alerts(c: Canvas, view: DealerView, area: Rect) -> None:
+def _alerts(c: Canvas, view: DealerView, area: Rect) -> int:
+    """The recovery steps and incident banners from the top of `area`; returns the y below."""
     p, tr = c.pad, c.row(T)
     y = area.y
     incidents = list(view.incidents)
@@ -309,12 +316,13 @@ def _alerts(c: Canvas, view: DealerView, area: Rect) -> None:
         y += tr + p // 2
         tag_w = max(c.measure(t, T) for t in ("DONE", "NOW")) + 2 * p
         steps = list(rec.steps)
-        need = sum(
-            len(c.wrap(f"{st.number}. {st.text}", T, area.w - tag_w - 2 * p)) * tr + p // 2
-            for st in steps
-        )
+
+        def need(some: list[StepLine]) -> int:
+            width = area.w - tag_w - 2 * p
+            return sum(len(c.wrap(f"{s.number}. {s.text}", T, width)) * tr + p // 2 for s in some)
+
         done = [st for st in steps if st.state is StepState.DONE]
-        if y + need > area.bottom and len(done) > 1:  # short of room: one line for the done ones
+        if y + need(steps) > area.bottom and len(done) > 1:  # short of room: one line for them
             c.text(
                 Rect(area.x + p, y, area.w - 2 * p, tr),
                 f"STEPS 1{EN_DASH}{len(done)} DONE",
@@ -323,6 +331,15 @@ def _alerts(c: Canvas, view: DealerView, area: Rect) -> None:
             )
             y += tr + p // 2
             steps = [st for st in steps if st.state is not StepState.DONE]
+        if y + need(steps) > area.bottom:
+            # Still short: the step to do now always shows; the later ones give way first.
+            keep = [st for st in steps if st.state is not StepState.TODO]
+            if y + need(keep) > area.bottom:
+                keep = [st for st in keep if st.state is StepState.NOW] or keep
+            for st in steps:
+                if st not in keep:
+                    c.drop(f"recovery step {st.number}")
+            steps = keep
         for step in steps:
             text_rect = Rect(area.x + tag_w + p, y, area.w - tag_w - 2 * p, area.bottom - y)
             lines = c.wrap(f"{step.number}. {step.text}", T, text_rect.w)
@@ -354,6 +371,7 @@ def _alerts(c: Canvas, view: DealerView, area: Rect) -> None:
         c.text(Rect(area.x + p, y, area.w - 2 * p, tr), head, T, Style.ALERT)
         c.paragraph(Rect(area.x + p, y + tr, area.w - 2 * p, h - tr), inc.text, T, max_lines=2)
         y += h + p
+    return y
 
 
 # bottom band ----------------------------------------------------------------------------------
@@ -391,10 +409,21 @@ def _band(c: Canvas, view: DealerView, area: Rect) -> None:
 
 # compact (small panels) -----------------------------------------------------------------------
 def _compact(c: Canvas, view: DealerView, area: Rect) -> None:
+    """A small panel: the glance numbers; then what is wrong (incident, recovery) or else the
+    board and the pots as lines of text; then the seats in play, the others on one line."""
     p, tr = c.pad, c.row(T)
-    y = area.y
-    used = _tiles(c, view, Rect(area.x + p, y, area.w - 2 * p, area.h))
-    y += used
+    y = area.y + _tiles(c, view, Rect(area.x + p, area.y, area.w - 2 * p, area.h))
+    inner = Rect(area.x + p, y, area.w - 2 * p, area.bottom - y)
+    if view.recovery is not None or view.incidents:
+        y = _alerts(c, view, inner) + p // 2
+    else:
+        lines = []
+        if view.board:
+            lines.append("BOARD " + " ".join(f"{rank}{suit.value}" for rank, suit in view.board))
+        if len(view.pots) > 1:
+            lines.append(" · ".join(f"{pl.label} {pl.amount}" for pl in view.pots))
+        for line in lines:
+            y += c.paragraph(Rect(inner.x, y, inner.w, area.bottom - y), line, T)
     playing = [
         s for s in view.seats if s.to_act or s.status in (SeatStatus.ACTIVE, SeatStatus.ALLIN)
     ]
@@ -418,15 +447,8 @@ def _compact(c: Canvas, view: DealerView, area: Rect) -> None:
     for s in others:
         groups.setdefault(s.status_text, []).append(s.number)
     summary = "  ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
-    if summary:
-        y += c.paragraph(
-            Rect(area.x + p, y, area.w - 2 * p, area.bottom - y), summary, T, Style.DIM
-        )
+    if summary and y + tr <= area.bottom:
+        c.paragraph(Rect(area.x + p, y, area.w - 2 * p, area.bottom - y), summary, T, Style.DIM)
+    elif summary:
+        c.drop("seats not in the hand")
     c.drop("stacks and bets (panel too small for the seat ring)")
-    rest = Rect(area.x + p, y, area.w - 2 * p, area.bottom - y)
-    if view.recovery is not None or view.incidents:
-        _alerts(c, view, rest)
-    else:
-        board_w = _board(c, view, rest)
-        gap = 2 * c.pad if board_w else 0
-        _pots(c, view, Rect(rest.x + board_w + gap, rest.y, rest.w - board_w - gap, rest.h))

@@ -96,7 +96,7 @@ class DiagnosticsData:
 
 @dataclass(frozen=True, slots=True)
 class DiagCursor:
-    page: str = "links"  # links, io, deck
+    page: str = "links"  # links, io, deck, sys
     confirmed: int = 0  # enrolment: how many scanned cards the technician confirmed
     rejected: tuple[int, ...] = ()  # enrolment: positions rejected (to be rescanned)
 
@@ -108,7 +108,7 @@ def _yes_no(value: bool | None, yes: str, no: str) -> str:
 def _tabs(cur: DiagCursor) -> list[Button]:
     return [
         Button(label, f"diag:{page}", Style.INFO if cur.page == page else Style.BASE)
-        for label, page in (("LINKS", "links"), ("I/O", "io"), ("DECK", "deck"))
+        for label, page in (("LINKS", "links"), ("I/O", "io"), ("DECK", "deck"), ("SYS", "sys"))
     ] + [Button("EXIT", "nav:dealer")]
 
 
@@ -117,7 +117,7 @@ def diagnostics_screen(
 ) -> ScreenModel:
     c = Canvas(f"diag-{cur.page}", panel, theme)
     down = [link.name for link in data.links if link.state is not LinkState.CONNECTED]
-    pages = {"links": "LINKS", "io": "I/O", "deck": "DECK"}
+    pages = {"links": "LINKS", "io": "I/O", "deck": "DECK", "sys": "SYSTEM"}
     page = pages.get(cur.page, "LINKS")
     title = f"{page} · {', '.join(down)} DOWN" if down else f"DIAGNOSTICS · {page}"
     top = title_bar(c, title, _tabs(cur), alert=bool(down))
@@ -127,6 +127,8 @@ def diagnostics_screen(
             _io(c, data, area)
         case "deck":
             _deck(c, data.enrolment, cur, area)
+        case "sys":
+            _system(c, data, area, area.y)
         case _:
             _links(c, data, area)
     return c.model()
@@ -156,8 +158,13 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
         w = c.measure(head, T) + 2 * p
         c.box(Rect(area.x, y, w, row), style, Edge.OK if ok else Edge.FAULT, 3)
         c.text(Rect(area.x + p, y, w - 2 * p, row), head, T, style)
-        age = "NEVER" if link.last_frame_age_s is None else f"{link.last_frame_age_s:.1f} S AGO"
-        c.text(Rect(area.x + w + p, y, area.w - w - p, row), f"LAST FRAME {age}", T)
+        age_s = link.last_frame_age_s
+        if age_s is None:
+            said = ("LAST FRAME NEVER", "NO FRAME YET")
+        else:  # the second for a small panel
+            said = (f"LAST FRAME {age_s:.1f} S AGO", f"LAST {age_s:.1f} S")
+        last = next((t for t in said if c.fits(t, T, area.w - w - p)), said[-1])
+        c.text(Rect(area.x + w + p, y, area.w - w - p, row), last, T)
         y += row
         fw = f"FW {link.firmware or 'UNKNOWN'} · {link.port or 'NO PORT'}"
         y = _flow(c, area, y, fw)
@@ -166,30 +173,53 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
             f"RETX {link.retransmits}  DUP {link.duplicates}  RESYNC {link.resyncs}"
         )
         y = _flow(c, area, y, counters) + p // 2
-    j = data.journal
+    if _system_rows(c, data, area) * row <= area.bottom - y:
+        _system(c, data, area, y)
+    elif y + row <= area.bottom:  # a small panel: they have their own page
+        c.text(Rect(area.x, y, area.w, row), "JOURNAL, CLOCK, CPU: SEE SYS", T, Style.DIM)
+    else:
+        c.drop("journal, clock and CPU (on the SYS page)")
+
+
+def _system_text(data: DiagnosticsData) -> tuple[str, str, str]:
+    j, pl = data.journal, data.platform
     journal = (
         f"{'OK' if j.ok else 'FAULT'} · SEQ {j.last_seq} · "
         f"CHAIN {_yes_no(j.chain_ok, 'OK', 'BROKEN')} · {j.size_mb:.1f} MB · OUTBOX {j.outbox}"
     )
-    lw = c.measure("JOURNAL", T) + p
-    if y + row <= area.bottom:
-        c.text(Rect(area.x, y, lw, row), "JOURNAL", T, Style.DIM)
-        style = Style.BASE if j.ok else Style.ALERT
-        if not j.ok:
-            c.box(Rect(area.x + lw, y, area.w - lw, row), style)
-        y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, journal, style)
-    else:
-        c.drop("journal health")
-    pl = data.platform
     temp = "NOT REPORTED" if pl.cpu_temp_c is None else f"{pl.cpu_temp_c:.1f} C"
-    y = _line(
-        c,
-        area,
-        y,
-        "CLOCK",
-        f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}",
-    )
-    y = _line(c, area, y, "CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}")
+    clock = f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}"
+    cpu = f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}"
+    return journal, clock, cpu
+
+
+def _system_rows(c: Canvas, data: DiagnosticsData, area: Rect) -> int:
+    journal, clock, cpu = _system_text(data)
+    lw = c.measure("JOURNAL", T) + c.pad
+    rows = len(c.wrap(journal, T, area.w - lw))
+    for label, value in (("CLOCK", clock), ("CPU", cpu)):
+        rows += len(c.wrap(value, T, area.w - c.measure(label, T) - c.pad))
+    return rows
+
+
+def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int) -> None:
+    """Journal health, clock and CPU from `y` down, each value wrapped beside its label."""
+    row, p = c.row(T), c.pad
+    journal, clock, cpu = _system_text(data)
+    fault = not data.journal.ok
+    for label, value, style in (
+        ("JOURNAL", journal, Style.ALERT if fault else Style.BASE),
+        ("CLOCK", clock, Style.BASE),
+        ("CPU", cpu, Style.BASE),
+    ):
+        if y + row > area.bottom:
+            c.drop(f"{label} {value}")
+            continue
+        lw = c.measure(label, T) + p
+        c.text(Rect(area.x, y, lw, row), label, T, Style.DIM)
+        if style is Style.ALERT:
+            c.box(Rect(area.x + lw, y, area.w - lw, row), style)
+        y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, value, style)
 
 
 def _io(c: Canvas, data: DiagnosticsData, area: Rect) -> None:

@@ -18,6 +18,7 @@ from station.display.theme import DEFAULT_THEME, Style, TextRole, Theme
 from station.display.widgets import (
     Button,
     button_row,
+    button_w,
     fit_rows,
     label_value,
     list_rows,
@@ -93,7 +94,7 @@ def _tabs(cur: FloorCursor, floor_call: bool) -> list[Button]:
         Button("HANDS", "floor:hands", Style.INFO if cur.page == "hands" else Style.BASE),
     ]
     if floor_call:
-        tabs.append(Button("CLEAR CALL", "floor:clear_call", Style.ALERT))
+        tabs.append(Button("CLEAR CALL", "floor:clear_call", Style.ALERT, short="CLEAR"))
     tabs.append(Button("EXIT", "nav:dealer"))
     return tabs
 
@@ -110,7 +111,7 @@ def floor_screen(
         case "incident" | "ruling" if data.incidents:
             inc = data.incidents[min(cur.incident, len(data.incidents) - 1)]
             if cur.page == "ruling":
-                _ruling_picker(c, inc)
+                _ruling_picker(c, inc, cur.top)
             else:
                 _incident(c, inc)
         case "hands":
@@ -170,24 +171,30 @@ def _incident(c: Canvas, inc: IncidentRow) -> None:
         c.text(Rect(x, y, w, row), "TRIGGERED BY", T, Style.DIM)
         y += row
         room = (buttons_y - p - y) // row
+        if room < len(inc.triggers):  # the latest events, and a line saying where the rest are
+            room -= 1
+            earlier = len(inc.triggers) - max(0, room)
+            c.text(Rect(x + 2 * p, y, w - 2 * p, row), f"+{earlier} EARLIER: RECALL", T, Style.DIM)
+            y += row
         shown = inc.triggers[-room:] if room > 0 else ()
         for line in shown:
             c.text(Rect(x + 2 * p, y, w - 2 * p, row), line, T)
             y += row
-        if len(shown) < len(inc.triggers):
-            c.drop(f"{len(inc.triggers) - len(shown)} earlier trigger events")
-    button_row(
-        c,
-        [
-            Button("ACKNOWLEDGE", "incident:ack", Style.NOW),
-            Button("UPHOLD RULING", "incident:uphold"),
-            Button("CHANGE RULING", "incident:change"),
-        ],
-        buttons_y,
-    )
+    buttons = [
+        Button("ACKNOWLEDGE", "incident:ack", Style.NOW),
+        Button("UPHOLD RULING", "incident:uphold"),
+        Button("CHANGE RULING", "incident:change"),
+    ]
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    if sum(button_w(c, b.label) + gap for b in buttons) - gap > c.width - 2 * p:
+        short = ("ACK", "UPHOLD", "CHANGE")  # a small panel: the same three, shorter
+        buttons = [Button(s, b.action, b.style) for s, b in zip(short, buttons, strict=True)]
+    button_row(c, buttons, buttons_y)
 
 
-def _ruling_picker(c: Canvas, inc: IncidentRow) -> None:
+def _ruling_picker(c: Canvas, inc: IncidentRow, first_row: int) -> None:
+    """Every ruling as a touch button, in as many columns as fit; when the rows do not all fit
+    (the 7" panel) they scroll with UP and DOWN, from grid row `first_row`."""
     top = title_bar(c, f"RULE {inc.rule}", [Button("BACK", "floor:back")])
     p = c.pad
     gap = c.mm_x(c.theme.touch_gap_mm)
@@ -195,14 +202,20 @@ def _ruling_picker(c: Canvas, inc: IncidentRow) -> None:
     widest = max(c.measure(t, T) for t in RULING_TEXT.values()) + 3 * p
     cols = max(1, (c.width - 2 * p + gap) // (widest + gap))
     w = (c.width - 2 * p - (cols - 1) * gap) // cols
-    for i, ruling in enumerate(Ruling):
+    rulings = list(Ruling)
+    rows = -(-len(rulings) // cols)
+    area = Rect(p, top + p, c.width - 2 * p, c.height - top - 2 * p)
+    if fit_rows(c, area) < rows:  # leave room for the pager
+        area = Rect(p, top + p, c.width - 2 * p, c.height - top - 3 * p - touch_h(c))
+    fit = fit_rows(c, area)
+    first = max(0, min(first_row, rows - fit))
+    for i, ruling in enumerate(rulings[first * cols : (first + fit) * cols]):
         r, col = divmod(i, cols)
-        rect = Rect(p + col * (w + gap), top + p + r * (h + gap), w, h)
-        if rect.bottom > c.height:
-            c.drop(f"ruling {ruling.value}")
-            continue
+        rect = Rect(p + col * (w + gap), area.y + r * (h + gap), w, h)
         style = Style.INFO if ruling.value == inc.ruling else Style.BASE
         c.button(rect, RULING_TEXT[ruling], f"ruling:{ruling.value}", style)
+    if fit < rows:
+        button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], area.bottom + p)
 
 
 def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:

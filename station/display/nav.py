@@ -24,6 +24,9 @@ from station.engine.decisions import Ruling
 IDLE_TIMEOUT_S = 120.0
 
 
+DIAG_PAGES = ("links", "io", "deck", "sys")  # the diagnostics tabs, left to right
+
+
 class Screen(StrEnum):
     DEALER = "dealer"
     PIN = "pin"
@@ -217,11 +220,11 @@ def key_action(state: NavState, key: str) -> str | None:
             return detail.get(key)
         return "floor:back" if key == NavKey.BACK else None
     if state.screen is Screen.DIAG:
-        pages = ("links", "io", "deck")
+        pages = DIAG_PAGES
         i = pages.index(state.diag.page) if state.diag.page in pages else 0
         diag: dict[str, str | None] = {
-            NavKey.LEFT: f"diag:{pages[(i - 1) % 3]}",
-            NavKey.RIGHT: f"diag:{pages[(i + 1) % 3]}",
+            NavKey.LEFT: f"diag:{pages[(i - 1) % len(pages)]}",
+            NavKey.RIGHT: f"diag:{pages[(i + 1) % len(pages)]}",
             NavKey.SELECT: "enrol:confirm" if state.diag.page == "deck" else None,
             NavKey.BACK: "nav:dealer",
         }
@@ -330,7 +333,7 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
                 return state, ()
             return state, (RuleIncident(inc.hand, inc.event, inc.rule, ruling, role),)
         case "incident", "change" if inc is not None:
-            return go(page="ruling")
+            return go(page="ruling", top=0)
         case "ruling", _ if inc is not None and arg in Ruling.__members__.values():
             new, _ = go(page="incident")
             return new, (RuleIncident(inc.hand, inc.event, inc.rule, Ruling(arg), role),)
@@ -350,7 +353,7 @@ def _diag(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
     def go(**changes: object) -> Outcome:
         return replace(state, diag=replace(cur, **changes)), ()  # type: ignore[arg-type]
 
-    if verb == "diag" and arg in ("links", "io", "deck"):
+    if verb == "diag" and arg in DIAG_PAGES:
         return go(page=arg)
     if verb != "enrol":
         return state, ()

@@ -3,7 +3,8 @@ adapter (files, pygame).
 
 Writes, for the 10.1" and the 7" panel: a premature-flop STOP, a three-way all-in with two side
 pots, a guided recovery step, the floor's recall of a hand, diagnostics with the shoe
-disconnected, and a few more screens (CALL FLOOR held, an incident, the PIN pad, the I/O page).
+disconnected, and a few more screens (CALL FLOOR held, an incident, the PIN pad, the I/O and
+system pages).
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, S
         "diagnostics-deck": (
             NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("deck", confirmed=13)),
             DisplayInputs(scenes.three_way_allin(), floor, scenes.enrolling(), ok),
+        ),
+        "diagnostics-sys": (
+            NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("sys")),
+            DisplayInputs(scenes.three_way_allin(), floor, diag, StationStatus(shoe_ok=False)),
         ),
     }
     return {name: screen_model(nav, inputs, panel, theme) for name, (nav, inputs) in cases.items()}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from station.display.canvas import Canvas
 from station.display.model import Align, Rect, Shape
@@ -17,6 +17,7 @@ class Button:
     label: str
     action: str
     style: Style = Style.BASE
+    short: str = ""  # the label where the full ones do not all fit (a small panel)
 
 
 def touch_h(c: Canvas) -> int:
@@ -48,6 +49,9 @@ def title_bar(c: Canvas, title: str, buttons: Sequence[Button], alert: bool = Fa
     h = touch_h(c) + c.pad
     gap = c.mm_x(c.theme.touch_gap_mm)
     widths = [button_w(c, b.label) for b in buttons]
+    if sum(widths) + gap * max(0, len(buttons) - 1) > c.width - 2 * c.pad:
+        buttons = [replace(b, label=b.short) if b.short else b for b in buttons]
+        widths = [button_w(c, b.label) for b in buttons]
     x = c.width - c.pad - sum(widths) - gap * max(0, len(buttons) - 1)
     style = Style.ALERT if alert else Style.INFO
     two_rows = not c.fits(title, T, x - 3 * c.pad)

@@ -112,6 +112,21 @@ def test_the_7_inch_panel_keeps_the_glance_numbers_and_says_what_it_left_out(sce
     assert any("stacks and bets" in d for d in model.dropped)
 
 
+def test_the_7_inch_panel_puts_what_is_wrong_before_the_seats() -> None:
+    # What the dealer must act on is never what gives way: the incident banner with its rule,
+    # the recovery step to do now, and (with nothing wrong) the board and every pot.
+    stop = dealer_screen(dealer_view(scenes.premature_flop_stop(), OK), PANEL_7)
+    assert "PREMATURE-FLOP · REDEAL" in stop.all_text()
+    assert not any("incident" in d for d in stop.dropped)
+    recovery = dealer_screen(dealer_view(scenes.premature_flop_recovery(), OK), PANEL_7)
+    assert "NOW" in {t.text for t in recovery.texts()}
+    assert "3. Reshuffle the stub" in recovery.all_text()
+    assert not any("recovery step 3" in d for d in recovery.dropped)
+    allin = dealer_screen(dealer_view(scenes.three_way_allin(), OK), PANEL_7).all_text()
+    assert "BOARD Kd 9s 4h" in allin
+    assert "MAIN 201 · SIDE 1 210 · SIDE 2 160" in allin
+
+
 def test_recovery_steps_from_the_engine_are_numbered_once() -> None:
     """The engine's recovery, not a hand-built scene: each step reads "1. ...", never "1. 1. ..."
     (found in the demo's frames)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from station.display import scenes
 from station.display.diag_view import DiagCursor
 from station.display.model import ScreenModel
@@ -23,7 +25,7 @@ from station.display.nav import (
     Tick,
     handle,
 )
-from station.display.panel import PANEL_7, PANEL_10_1
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.pinpad import PinPadState, Role, pinpad_screen, press
 from station.display.screens import DisplayInputs, screen_model
 from station.engine.decisions import Ruling
@@ -113,6 +115,49 @@ def test_floor_acknowledges_rules_and_clears_the_call() -> None:
     state, out = tap_action(state, "ruling:misdeal")
     assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.MISDEAL, Role.FLOOR),)
     assert state.floor.page == "incident"
+
+
+@pytest.mark.parametrize("panel", [PANEL_10_1, PANEL_7], ids=["10in", "7in"])
+def test_every_ruling_can_be_chosen_on_either_panel(panel: PanelConfig) -> None:
+    # The 7" panel fits fewer touch rows than there are rulings: they scroll, none is left out.
+    def model(state: NavState) -> ScreenModel:
+        return screen_model(state, INPUTS, panel)
+
+    def tap(state: NavState, action: str) -> tuple[NavState, tuple[object, ...]]:
+        x, y = model(state).target(action).rect.center
+        return handle(state, Tap(x, y), model(state), CTX)
+
+    start, _ = _sign_in(NavKey.FLOOR, "482193")
+    start, _ = tap(start, "floor:incident:0")
+    start, _ = tap(start, "incident:change")
+    chosen = set()
+    for ruling in Ruling:
+        state = start
+        for _ in range(len(Ruling)):
+            m = model(state)
+            assert m.dropped == () and m.clipped == ()
+            if any(t.action == f"ruling:{ruling.value}" for t in m.targets):
+                break
+            state, _ = tap(state, "floor:down")
+        state, out = tap(state, f"ruling:{ruling.value}")
+        assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", ruling, Role.FLOOR),)
+        chosen.add(ruling)
+    assert chosen == set(Ruling)
+
+
+@pytest.mark.parametrize("panel", [PANEL_10_1, PANEL_7], ids=["10in", "7in"])
+def test_the_sys_page_shows_journal_clock_and_cpu_on_either_panel(panel: PanelConfig) -> None:
+    state, _ = _sign_in(NavKey.TECH, "771100")
+    for _ in range(3):  # LINKS -> I/O -> DECK -> SYS
+        state, _ = handle(state, KeyIn(NavKey.RIGHT), None, CTX)
+    assert state.diag.page == "sys"
+    model = screen_model(state, INPUTS, panel)
+    text = model.all_text()
+    assert {"JOURNAL", "CLOCK", "CPU"} <= {t.text for t in model.texts()}
+    assert "SEQ 108422" in text and "SYNCED" in text and "POWER OK" in text
+    assert model.dropped == () and model.clipped == ()
+    state, _ = handle(state, KeyIn(NavKey.RIGHT), None, CTX)
+    assert state.diag.page == "links"
 
 
 def test_recall_steps_through_a_hand() -> None:

@@ -156,3 +156,10 @@ def test_touch_targets_are_at_least_9mm_with_2mm_gaps(panel: PanelConfig) -> Non
             gap_y = max(b.rect.y - a.rect.bottom, a.rect.y - b.rect.bottom)
             gap = max(panel.x_mm(gap_x), panel.y_mm(gap_y))
             assert gap >= TOUCH_GAP_MM, f"{name}: {a.action} and {b.action} {gap:.1f} mm apart"
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_no_screen_leaves_out_a_button(panel: PanelConfig) -> None:
+    # Whatever gives way on a small panel, a way to act or to leave the screen never does.
+    for name, model in all_models(panel).items():
+        assert not [d for d in model.dropped if "button" in d], name
