@@ -175,6 +175,8 @@ class Table:
         self.time_flop_due = self.profile.time_flop
         self.time_flop_next = None
         self.offset = dict(self.zone)
+        if self.carry_entitled is not None and len(self.carry_entitled & set(event.seats)) < 2:
+            self.carry_entitled = None  # re-seated: the forfeited money plays for whoever is in
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
         lineup.prompt_posts(self, seq)

@@ -106,3 +106,16 @@ def test_a_FORFEIT_key_names_its_seat(tmp_path: Path) -> None:
     )
     with pytest.raises(SessionFormatError, match=r"s\.jsonl:2: a FORFEIT key needs the 'seat'"):
         parse_session(text, "s.jsonl")
+
+
+def test_a_new_setup_without_two_of_the_entitled_seats_lets_the_money_play_for_anyone() -> None:
+    # Otherwise no hand could ever be dealt again at that table; the money stays in the pot.
+    run = Run()
+    _void_hand(run)
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
+    run.feed(setup("nlhe", {3: 98, 5: 100, 6: 100}, stakes=HOLDEM, button=6))
+    run.feed(zone(3, 1), zone(5, 2), key("NEW_HAND"))
+    assert run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT") == []
+    assert run.snap.pots[0].amount == 2
+    run.feed(cards(6), key("FOLD", 6), key("FOLD", 3))
+    assert run.hand_end()["payouts"] == {"5": 2 + 1 + 2}
