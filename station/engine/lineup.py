@@ -43,12 +43,7 @@ def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -
     if only is not None:
         present &= only
     dealt = sorted(s for s in present if _entitled(table, s, commit=commit))
-    if (
-        table.spec is None
-        or table.spec.family is Family.STUD
-        or len(dealt) < 2
-        or only is not None
-    ):
+    if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2 or only is not None:
         return dealt
     waiting = sorted(s for s in table.occupied if s not in dealt and table.stacks.get(s, None) != 0)
     for seat in waiting:
