@@ -319,3 +319,9 @@ class Table:
 
     def snapshot(self) -> TableSnapshot:
         return table_snapshot(self)
+
+    def hand_number(self) -> int:
+        """`snapshot().hand` without building the snapshot."""
+        if self.setup is None:
+            return 0
+        return self.hand.number if self.hand is not None else self.hand_no

@@ -53,13 +53,14 @@ def derive(
             decisions = runner.table.finish(seq=seq)
         else:
             decisions = runner.table.feed(event, seq=seq, at=at)
-        snap = runner.table.snapshot()
+        number = runner.table.hand_number()
+        snap = runner.table.snapshot() if number != hand and number > 0 else None
     except Exception as exc:
         fault = {"error": type(exc).__name__, "message": str(exc)[:300], "input": seq}
         entry = Entry(Code.ENGINE_FAULT, fault, ENGINE_ACTOR, ActorRole.ENGINE, hand=hand, ref=seq)
         return [entry], [], hand
     entries: list[Entry] = []
-    if snap.hand != hand and snap.hand > 0:
+    if snap is not None:
         entries.append(
             Entry(
                 Code.HAND_START,
@@ -74,7 +75,7 @@ def derive(
         payload = decision_to_dict(d)
         code = DECISION_CODE_BY_TYPE[payload["type"]]
         entries.append(Entry(code, payload, ENGINE_ACTOR, ActorRole.ENGINE, hand=d.hand, ref=seq))
-    return entries, decisions, snap.hand
+    return entries, decisions, number
 
 
 def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
