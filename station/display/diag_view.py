@@ -181,37 +181,37 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
         c.drop("journal, clock and CPU (on the SYS page)")
 
 
-def _system_text(data: DiagnosticsData) -> tuple[str, str, str]:
+def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
+    """(label, value, style) of the journal health, the clock and the CPU."""
     j, pl = data.journal, data.platform
     journal = (
         f"{'OK' if j.ok else 'FAULT'} · SEQ {j.last_seq} · "
         f"CHAIN {_yes_no(j.chain_ok, 'OK', 'BROKEN')} · {j.size_mb:.1f} MB · OUTBOX {j.outbox}"
     )
     temp = "NOT REPORTED" if pl.cpu_temp_c is None else f"{pl.cpu_temp_c:.1f} C"
-    clock = f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}"
-    cpu = f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}"
-    return journal, clock, cpu
+    return [
+        ("JOURNAL", journal, Style.BASE if j.ok else Style.ALERT),
+        (
+            "CLOCK",
+            f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}",
+            Style.BASE,
+        ),
+        ("CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}", Style.BASE),
+    ]
 
 
 def _system_rows(c: Canvas, data: DiagnosticsData, area: Rect) -> int:
-    journal, clock, cpu = _system_text(data)
-    lw = c.measure("JOURNAL", T) + c.pad
-    rows = len(c.wrap(journal, T, area.w - lw))
-    for label, value in (("CLOCK", clock), ("CPU", cpu)):
-        rows += len(c.wrap(value, T, area.w - c.measure(label, T) - c.pad))
-    return rows
+    """How many text rows `_system` takes in `area`."""
+    return sum(
+        len(c.wrap(value, T, area.w - c.measure(label, T) - c.pad))
+        for label, value, _ in _system_lines(data)
+    )
 
 
 def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int) -> None:
     """Journal health, clock and CPU from `y` down, each value wrapped beside its label."""
     row, p = c.row(T), c.pad
-    journal, clock, cpu = _system_text(data)
-    fault = not data.journal.ok
-    for label, value, style in (
-        ("JOURNAL", journal, Style.ALERT if fault else Style.BASE),
-        ("CLOCK", clock, Style.BASE),
-        ("CPU", cpu, Style.BASE),
-    ):
+    for label, value, style in _system_lines(data):
         if y + row > area.bottom:
             c.drop(f"{label} {value}")
             continue

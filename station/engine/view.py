@@ -74,7 +74,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
             for s in seat_numbers
         )
         return TableSnapshot(
-            hand=t.hand_no,
+            hand=t.hand_number(),
             game=t.setup.game,
             profile=t.setup.profile,
             phase=Phase.BETWEEN,
@@ -130,7 +130,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
     rec = hand.state.recovery
     recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
     return TableSnapshot(
-        hand=hand.number,
+        hand=t.hand_number(),
         game=hand.spec.name,
         profile=hand.profile.name,
         phase=hand.phase,
