@@ -12,11 +12,12 @@ from firmware_bridge import wire
 from hardware.emulator.device import EmulatedDevice, Firmware
 from hardware.emulator.faults import FaultPlan
 from hardware.emulator.sim import Zone
-from hardware.firmware.zones import BetZoneFirmware
+from hardware.firmware.zones import STABLE_MS, BetZoneFirmware
 
 
 class EmulatedBetZones(EmulatedDevice):
-    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`."""
+    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`.
+    `stable_ms`: how long a reading must hold before the firmware reports it."""
 
     def __init__(
         self,
@@ -29,8 +30,10 @@ class EmulatedBetZones(EmulatedDevice):
         seed: int = 0,
         version: int = wire.PROTOCOL_VERSION,
         clock: Callable[[], float] = time.monotonic,
+        stable_ms: int = STABLE_MS,
     ) -> None:
         self.serial = serial
+        self.stable_ms = stable_ms
         self.version = version
         self.chips_known = chips_known
         self.zones = [Zone(chips_known) for _ in range(seats)]
@@ -46,6 +49,7 @@ class EmulatedBetZones(EmulatedDevice):
             self.chips_known,
             self.log_capacity,
             self.version,
+            self.stable_ms,
         )
 
     def set_chips(self, seat: int, chips: list[int]) -> None:

@@ -2,9 +2,9 @@
 tell chips apart), reported once it has been stable, as numbered events. Pure logic over its zone
 sensors (passed in), driven by `poll(now_ms)`; MicroPython firmware.
 
-A zone reading must hold for STABLE_MS before it counts: chips are stacked and slid into place,
-and the station wants the bet, not every chip on its way in. A sensor that fails
-FAULT_AFTER reads in a row raises a SENSOR_FAULT for its seat.
+A zone reading must hold for STABLE_MS (the `stable_ms` argument) before it counts: chips are
+stacked and slid into place, and the station wants the bet, not every chip on its way in. A
+sensor that fails FAULT_AFTER reads in a row raises a SENSOR_FAULT for its seat.
 """
 
 import struct
@@ -30,7 +30,9 @@ class BetZoneFirmware:
         chip_list: bool = True,
         log_capacity: int = LOG_CAPACITY,
         version: int = wire.PROTOCOL_VERSION,
+        stable_ms: int = STABLE_MS,
     ) -> None:
+        self.stable_ms = stable_ms
         self.log = EventLog(store, log_capacity)
         self.log.open()
         self.sensors = sensors
@@ -89,7 +91,7 @@ class BetZoneFirmware:
             self._candidate[i] = reading
             self._since_ms[i] = now_ms
             return
-        if reading != self.committed[i] and now_ms - self._since_ms[i] >= STABLE_MS:
+        if reading != self.committed[i] and now_ms - self._since_ms[i] >= self.stable_ms:
             self.committed[i] = reading
             self.core.record(wire.E_ZONE_TOTAL, wire.pack_zone(seat, amount, reading[1]), now_ms)
 

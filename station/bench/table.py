@@ -29,7 +29,7 @@ from firmware_bridge import Frame, FrameDecoder, wire
 from firmware_bridge.messages import EventHeader, parse_event_header
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.news import Observer
-from station.demo.dealer import Dealer, DealerError, Watcher
+from station.demo.dealer import HOLD_S, Dealer, DealerError, Watcher
 from station.demo.livelog import LiveLog
 from station.demo.plan import PlannedHand, plan_hands
 from station.demo.rig import Rig, RigOptions
@@ -42,6 +42,9 @@ from station.engine.snapshot import TableSnapshot
 
 BATCH = 50  # hands planned at a time
 SETTLE_MS = 40  # the host's bet-zone settling (the board itself waits 150 ms): as the demo
+# A key's hold under time compression: it must outlast the contact's chatter (about 4 ms) and
+# the compressed debounce after it, with a margin for the dealer thread's timing.
+MIN_HOLD_S = 0.02
 
 
 def endless_hands(seed: int = 1, batch: int = BATCH) -> Iterator[PlannedHand]:
@@ -126,13 +129,15 @@ class BenchTable:
     folder: Path
     seed: int = 1
     observers: list[Observer] = field(default_factory=list)
+    time_scale: float = 1.0  # RigOptions.time_scale: 1 deals at the table's own timing
 
     def __post_init__(self) -> None:
         self.clock: Callable[[], float] = time.monotonic
         self.hands = endless_hands(self.seed)
         self.first = next(self.hands)
         setup = next(s for s in self.first.steps if isinstance(s, Reseat)).setup
-        self.rig = Rig(self.folder, setup, RigOptions(settle_ms=SETTLE_MS, display="dummy"))
+        options = RigOptions(settle_ms=SETTLE_MS, display="dummy", time_scale=self.time_scale)
+        self.rig = Rig(self.folder, setup, options)
         self.display = TimedDisplay(
             DisplayThread(self.rig.loaded.config.display.panel, "dummy"), self.clock
         )
@@ -181,7 +186,14 @@ class BenchTable:
                 ),
             )
             daemon.open()
-            dealer = Dealer(self.rig, daemon.inbox, self.watcher, self.livelog, clock=self.clock)
+            dealer = Dealer(
+                self.rig,
+                daemon.inbox,
+                self.watcher,
+                self.livelog,
+                clock=self.clock,
+                hold_s=max(HOLD_S * self.time_scale, MIN_HOLD_S),
+            )
             thread = threading.Thread(
                 target=self._deal,
                 args=(dealer, daemon, played, keep_going, on_hand),

@@ -123,6 +123,7 @@ class Dealer:
         *,
         speed: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
+        hold_s: float = HOLD_S,
     ) -> None:
         self.rig = rig
         self.inbox = inbox
@@ -130,6 +131,7 @@ class Dealer:
         self.log = livelog
         self.speed = speed
         self.clock = clock
+        self.hold_s = hold_s  # a key press (more than the pin map's key debounce)
         self.cursor = 0
         self.blind: list[InputEvent] = []
         self.puck: int | None = None
@@ -214,7 +216,7 @@ class Dealer:
     def _tap(self, name: str) -> None:
         panel = self.rig.panel
         assert panel is not None
-        panel.press(name, self.clock(), HOLD_S)
+        panel.press(name, self.clock(), self.hold_s)
         self._drive()
 
     def _press(self, names: Sequence[str], expected: Sequence[InputEvent]) -> None:

@@ -13,14 +13,16 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hardware.emulator.shoe import EmulatedShoe
 from hardware.emulator.zones import EmulatedBetZones
+from hardware.firmware.zones import STABLE_MS
 from hardware.inputs.emulator import InputEmulator
 from hardware.inputs.factories import close_factories, mock_factories
 from hardware.inputs.gpio import PinFactory
+from hardware.inputs.pinmap import InputLine, PinMap
 from station.config.station_toml import LoadedConfig, load_station
 from station.demo.steps import MAIN_DECK, SPARE_DECK
 from station.engine.events import Setup
@@ -39,6 +41,12 @@ ADMIN_NAME = "admin"
 class RigOptions:
     settle_ms: int = 40  # the emulated board reads clean totals: a short settle keeps it brisk
     display: str = "none"  # the daemon's own display: none (headless) or auto (a window)
+    # Time compression for long benches: the hardware's waits (the board's stable window, the
+    # host's settle, key debounce and puck stability) times this; 1 is the table's own timing.
+    time_scale: float = 1.0
+
+    def scaled_ms(self, ms: int, low: int = 1) -> int:
+        return max(low, round(ms * self.time_scale))
 
 
 def registry_toml() -> str:
@@ -76,7 +84,7 @@ def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
         f"port = {_toml_value(str(folder / 'shoe'))}",
         "[betzones]",
         f"port = {_toml_value(str(folder / 'betzones'))}",
-        f"settle_ms = {options.settle_ms}",
+        f"settle_ms = {options.scaled_ms(options.settle_ms, low=10)}",
         "[inputs]",
         'backend = "mock"',
         "[registry]",
@@ -107,8 +115,15 @@ class Rig:
             station_toml(self.folder, self.setup, self.options), encoding="utf-8"
         )
         self.loaded: LoadedConfig = load_station(self.config_path)
+        if self.options.time_scale != 1.0:
+            pinmap = scaled_pinmap(self.loaded.pinmap, self.options.time_scale)
+            self.loaded = replace(self.loaded, pinmap=pinmap)
         self.shoe = EmulatedShoe(self.folder / "shoe", serial=SHOE_SERIAL)
-        self.zones = EmulatedBetZones(self.folder / "betzones", serial=ZONES_SERIAL)
+        self.zones = EmulatedBetZones(
+            self.folder / "betzones",
+            serial=ZONES_SERIAL,
+            stable_ms=self.options.scaled_ms(STABLE_MS),
+        )
         self.factories: Mapping[str, PinFactory] = {}
         self.panel: InputEmulator | None = None
         self.floor_pin = ""  # in memory only: the emulated floor supervisor knows it
@@ -141,6 +156,28 @@ class Rig:
         self.zones.stop()
         close_factories(self.factories)
         self.factories = {}
+
+
+def scaled_pinmap(pinmap: PinMap, scale: float) -> PinMap:
+    """The pin map with each input's debounce (keys, puck, seat sensors) times `scale`; a long
+    press's threshold stays as it is."""
+    timing = replace(
+        pinmap.timing,
+        key_debounce_s=pinmap.timing.key_debounce_s * scale,
+        puck_stable_s=pinmap.timing.puck_stable_s * scale,
+        seat_stable_s=pinmap.timing.seat_stable_s * scale,
+    )
+
+    def lines(group: tuple[InputLine, ...]) -> tuple[InputLine, ...]:
+        return tuple(replace(line, debounce_s=line.debounce_s * scale) for line in group)
+
+    return replace(
+        pinmap,
+        keys=lines(pinmap.keys),
+        puck=lines(pinmap.puck),
+        occupancy=lines(pinmap.occupancy),
+        timing=timing,
+    )
 
 
 def _pin() -> str:

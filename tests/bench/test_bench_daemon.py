@@ -64,6 +64,12 @@ def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
     assert sent["shoe"] >= 3 * 2 * 2 and sent["setup"] == 3  # hole cards at least; a re-seat each
     assert sent["betzones"] > 0 and sent["key"] > 0
     assert isinstance(soak["rss_end_mb"], float) and soak["rss_end_mb"] > 0
+    # Compressed hardware timing deals the same hands: the same inputs, all journaled once.
+    assert main(["bench", "soak", "--hands", "3", "--sample-s", "0.5", "--time-scale", "0.1"]) == 0
+    fast = _one_line(capsys, "soak")
+    assert fast["time_scale"] == 0.1 and soak["time_scale"] == 1.0
+    assert fast["sent"] == sent and fast["journaled"] == sent
+    assert (fast["lost"], fast["duplicated"], fast["sequence_mismatches"]) == (0, 0, 0)
 
     journal = folder / "journal.sqlite"
     assert main(["bench", "startup", "--runs", "2", "--journal", str(journal)]) == 0
@@ -80,6 +86,8 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "idle", "--seconds", "0"]) == 2
     assert main(["bench", "startup", "--runs", "0"]) == 2
     assert main(["bench", "soak", "--hands", "0"]) == 2
+    assert main(["bench", "soak", "--time-scale", "0"]) == 2
+    assert main(["bench", "soak", "--time-scale", "1.5"]) == 2
     assert main(["bench", "startup", "--journal", "/no/such/journal.sqlite"]) == 2
     err = capsys.readouterr()
     assert err.out == ""

@@ -15,8 +15,8 @@ from types import ModuleType
 import pytest
 
 from firmware_bridge import Frame, FrameDecoder, wire
-from hardware.emulator.sim import Switch
-from hardware.firmware import deploy
+from hardware.emulator.sim import Switch, Zone
+from hardware.firmware import deploy, zones
 from hardware.firmware.devcore import DeviceCore
 from hardware.firmware.eventlog import (
     HEADER_SIZE,
@@ -182,6 +182,24 @@ def test_a_switch_changes_only_after_it_has_been_stable() -> None:
     assert not sw.update(10)
     assert not sw.update(29)
     assert sw.update(30) and sw.active
+
+
+@pytest.mark.parametrize("stable_ms", [zones.STABLE_MS, 15])
+def test_a_zone_total_is_reported_once_it_has_held_for_the_stable_window(stable_ms: int) -> None:
+    zone = Zone()
+    fw = zones.BetZoneFirmware(
+        "ZONES-0001", MemoryStore(store_size(16)), [zone], 0, stable_ms=stable_ms
+    )
+    booted = fw.log.next_id - 1
+    zone.chips = [25, 5]
+    fw.poll(100)  # the reading changes: it starts to be watched
+    fw.poll(100 + stable_ms - 1)
+    assert fw.log.next_id - 1 == booted
+    fw.poll(100 + stable_ms)
+    assert fw.log.next_id - 1 == booted + 1
+    got = fw.log.get(booted + 1)
+    assert got is not None and got[2] == wire.E_ZONE_TOTAL
+    assert got[3] == wire.pack_zone(1, 30, [25, 5])
 
 
 class _UART:
