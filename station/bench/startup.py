@@ -5,8 +5,12 @@ Each run starts `station run` (see `station.bench.spawned`: emulated shoe and bo
 display on SDL's dummy driver) and times it from just before the process is created to the
 READY=1 datagram on `NOTIFY_SOCKET`; then it is stopped with SIGTERM. The runs share one folder:
 the first creates the journal, the later ones recover it (a restart), as on a table.
-`--journal FILE` starts every run on a copy of an existing journal of the emulated table (one a
-`station bench soak` left behind, say) to show what recovering a long journal costs.
+`--journal FILE` copies an existing journal of the emulated table (one a `station bench soak`
+left behind, say) into the folder first, to show what a restart on a long journal costs: the
+runs restart on it one after the other, as a table does. `recoveries` says, per run, what its
+recovery replayed (from its `station.recovered` row): the rows after the checkpoint it started
+from (`checkpoint_seq`, 0 for the first row: a journal from before checkpoints, whose first
+start replays it all and saves one).
 
 Bar (PRODUCT.md section 5): `median_s` <= 2.
 """
@@ -14,10 +18,13 @@ Bar (PRODUCT.md section 5): `median_s` <= 2.
 from __future__ import annotations
 
 import argparse
+import json
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 from station.bench.report import Bar, emit, say
@@ -33,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="start on a copy of this journal (of the emulated table, station id DEMO)",
+        help="restart on a copy of this journal (of the emulated table, station id DEMO)",
     )
 
 
@@ -43,11 +50,9 @@ def measure(runs: int, folder: Path, journal: Path | None = None) -> dict[str, o
     times: list[float] = []
     rows: int | None = None
     with emulated_table(folder) as table:
+        if journal is not None:
+            rows = copy_journal(journal, table.journal)
         for i in range(runs):
-            if journal is not None:
-                for leftover in table.journal.parent.glob(f"{table.journal.name}*"):
-                    leftover.unlink()
-                rows = copy_journal(journal, table.journal)
             table.notify.drain()
             started = time.monotonic()
             proc = table.spawn()
@@ -59,15 +64,32 @@ def measure(runs: int, folder: Path, journal: Path | None = None) -> dict[str, o
                 raise RuntimeError(f"run {i + 1}: no READY=1 (exit {code}): {table.log_tail()}")
             times.append(ready[0] - started)
             say(f"run {i + 1}: READY=1 after {times[-1]:.3f} s")
+        recoveries = recovered(table.journal, runs)
     out: dict[str, object] = {
         "runs": runs,
         "median_s": round(statistics.median(times), 3),
         "min_s": round(min(times), 3),
         "max_s": round(max(times), 3),
         "runs_s": [round(t, 3) for t in times],
+        "recoveries": recoveries,
     }
     if journal is not None:
         out["journal_rows"] = rows
+    return out
+
+
+def recovered(path: Path, runs: int) -> list[dict[str, object]]:
+    """What each run's recovery did, from its `station.recovered` row: rows replayed, the
+    checkpoint it started from (0: the first row), its own duration."""
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        found = conn.execute(
+            "SELECT payload FROM log WHERE code = 'station.recovered' ORDER BY seq DESC LIMIT ?",
+            (runs,),
+        ).fetchall()
+    out = []
+    for (payload,) in reversed(found):
+        data = json.loads(payload)
+        out.append({k: data.get(k) for k in ("rows", "inputs", "checkpoint_seq", "duration_s")})
     return out
 
 

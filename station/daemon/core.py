@@ -50,6 +50,7 @@ from station.daemon.items import (
     Device,
     DisplayCommand,
     GpioEdges,
+    HistoryChecked,
     Inbox,
     Item,
     LinkChanged,
@@ -252,6 +253,9 @@ class Core:
                 reply.answer(self.p.commands.check_pin(role, pin))
             case Reseat(setup=setup, actor=actor):
                 self.record(setup, actor, self.p.clock(), ActorRole.STATION)
+            case HistoryChecked(report=report):
+                self.recorder.journal_history(report)
+                self._after_ops()
             case Stop():
                 pass
 

@@ -41,6 +41,7 @@ from station.daemon.items import (
     Device,
     DisplayCommand,
     GpioEdges,
+    HistoryChecked,
     Inbox,
     Item,
     LinkChanged,
@@ -57,6 +58,7 @@ from station.display.nav import Command
 from station.display.pinpad import Role
 from station.journal import Journal, Recorder, StationOps, SystemClock
 from station.journal.clock import Clock
+from station.journal.history import check_history
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +120,7 @@ class Daemon:
         recorder = Recorder(journal, registry=self.loaded.registry)
         _, head = recorder.recover()
         self.recorder = recorder
+        self._check_history(recorder)
         ops = StationOps(recorder)
         ops.config_loaded(str(cfg.source), cfg.sha256, __version__)
         log.info("journal %s recovered to seq %d", cfg.journal, head)
@@ -174,6 +177,33 @@ class Daemon:
         )
         self.core = Core(parts, tuple(devices))
         return self.core
+
+    def _check_history(self, recorder: Recorder) -> None:
+        """Recovery started from a checkpoint: check the journal before it on a thread of its
+        own, after READY, and hand the report to the core (which journals it)."""
+        found = recorder.history
+        if found is None:
+            return
+        stop = threading.Event()
+        path, station_id = recorder.journal.path, recorder.journal.station_id
+
+        def run() -> None:
+            try:
+                report = check_history(path, station_id, self.loaded.registry, found, stop)
+            except Exception:  # thread boundary: the next start replays everything anyway
+                log.exception("checking the journal before the recovery checkpoint failed")
+                return
+            if report is not None:
+                self.inbox.put(HistoryChecked(report))
+
+        thread = threading.Thread(target=run, name="history-check", daemon=True)
+        thread.start()
+
+        def halt() -> None:
+            stop.set()
+            thread.join(5.0)
+
+        self._stack.callback(halt)
 
     def _open_display(self) -> DisplaySink:
         cfg = self.config.display

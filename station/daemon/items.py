@@ -10,11 +10,15 @@ import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
 from queue import Empty, SimpleQueue
+from typing import TYPE_CHECKING
 
 from firmware_bridge import LinkStateChange, Message
 from station.display.nav import Command
 from station.display.pinpad import Role
 from station.engine.events import Setup
+
+if TYPE_CHECKING:
+    from station.journal.history import HistoryReport
 
 
 class Device(StrEnum):
@@ -80,11 +84,27 @@ class Reseat:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryChecked:
+    """The journal before the recovery checkpoint was checked (on a thread of its own)."""
+
+    report: HistoryReport
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     reason: str
 
 
-Item = LinkMessage | LinkChanged | GpioEdges | DisplayCommand | PinCheck | Reseat | Stop
+Item = (
+    LinkMessage
+    | LinkChanged
+    | GpioEdges
+    | DisplayCommand
+    | PinCheck
+    | Reseat
+    | HistoryChecked
+    | Stop
+)
 
 
 class Inbox:

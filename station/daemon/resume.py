@@ -21,14 +21,21 @@ from station.session_format import event_to_dict
 _DEVICE_CODES = (Code.INPUT_DRAW.value, Code.INPUT_ZONE.value)
 
 
+# Per actor prefix (`device:serial:`, the actor without its trailing event id), the highest
+# event id: SQLite does the grouping, so a long journal costs no Python per row.
+_CURSORS = f"""
+    SELECT rtrim(actor, '0123456789') AS prefix,
+           MAX(CAST(substr(actor, length(rtrim(actor, '0123456789')) + 1) AS INTEGER))
+    FROM log WHERE code IN ({", ".join("?" * len(_DEVICE_CODES))}) AND role = 'device'
+    GROUP BY prefix
+"""
+
+
 def device_cursors(journal: Journal) -> dict[Device, dict[str, int]]:
     """device -> serial -> highest event id journaled (event ids only grow on a device)."""
     out: dict[Device, dict[str, int]] = {d: {} for d in Device}
-    rows = journal.conn.execute(
-        "SELECT actor FROM log WHERE code IN (?, ?) AND role = 'device'", _DEVICE_CODES
-    )
-    for (actor,) in rows:
-        prov = parse_actor(str(actor))
+    for prefix, top in journal.conn.execute(_CURSORS, _DEVICE_CODES):
+        prov = parse_actor(f"{prefix}{top}") if isinstance(top, int) else None
         if prov is not None:
             per = out[prov.device]
             per[prov.serial] = max(per.get(prov.serial, 0), prov.event_id)

@@ -33,6 +33,7 @@ class Code(StrEnum):
     JOURNAL_CREATED = "station.journal_created"
     BOOT = "station.boot"
     RECOVERED = "station.recovered"
+    HISTORY_CHECKED = "station.history_checked"  # what a recovery from a checkpoint skipped
     CONFIG_LOADED = "station.config_loaded"
     CLOCK_STEP = "clock.step"
     # People and credentials.

@@ -12,11 +12,20 @@ it re-derives equals the one in the journal, rebuilds the operational state (CAL
 mode, sessions) by folding every row, and checks the hash chain on the way; then it journals the
 boot and the recovery. A mismatch or a chain problem is logged as an error and journaled as a
 critical tilt; `strict=True` also raises.
+
+Checkpoints (`station.journal.checkpoint`) keep a restart short on a long journal: at the start
+of every `checkpoint_every`-th hand the recorder saves its state beside the chain, and
+`recover()` starts from the newest usable one, replaying (and checking) only the rows after it.
+What it skipped is checked after the station is up: `check_history()` (the daemon runs
+`history.check_history` on a thread of its own and hands the report to `journal_history`)
+replays from the first row to the checkpoint and journals a `station.history_checked` row, and a
+critical tilt for anything that differs.
 """
 
 from __future__ import annotations
 
 import logging
+import pickle
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -27,6 +36,8 @@ from station.engine.cards import DeckRegistry
 from station.engine.decisions import Decision
 from station.engine.events import InputEvent
 from station.engine.snapshot import TableSnapshot
+from station.journal import checkpoint
+from station.journal.checkpoint import Checkpoint, RecorderState
 from station.journal.clock import parse_utc
 from station.journal.codes import (
     INPUT_CODE_BY_TYPE,
@@ -38,6 +49,7 @@ from station.journal.codes import (
 )
 from station.journal.decode import END_PAYLOAD, input_from_dict
 from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
+from station.journal.history import HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
 from station.journal.replay import Mismatch, Replay, derive
 from station.journal.rows import Entry, LogRow
@@ -63,6 +75,7 @@ class RecoveryReport:
     mismatch_count: int
     chain: Problem | None
     quick_check: tuple[str, ...]
+    checkpoint_seq: int = 0  # replay started after this row (0: from the first row)
 
     @property
     def ok(self) -> bool:
@@ -73,9 +86,18 @@ class Recorder:
     """Wraps a TableRunner: the engine, fed only through the journal. Call `recover()` once
     before the first `record()` (on a new journal it returns at once)."""
 
-    def __init__(self, journal: Journal, *, registry: DeckRegistry | None = None) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        registry: DeckRegistry | None = None,
+        checkpoint_every: int = checkpoint.EVERY_HANDS,
+    ) -> None:
         self.journal = journal
         self.registry = registry
+        self.checkpoint_every = checkpoint_every  # hands between checkpoints; 0: none
+        self.history: Checkpoint | None = None  # recovery started here: check what it skipped
+        self._checkpoint_hand = 0  # the hand the last checkpoint was taken in
         self.runner = TableRunner(registry)
         self.ops = OpsTracker()
         self.sinks: list[DecisionSink] = []  # told after the commit, never before
@@ -124,14 +146,35 @@ class Recorder:
             for entry in entries:
                 txn.add(entry)
         self._broken = None
-        self._hand = hand
+        started, self._hand = hand != self._hand, hand
         self.last_input_seq = seq
         if entries and entries[0].code == Code.ENGINE_FAULT:
             log.error("rules engine fault on input seq %d: %s", seq, entries[0].payload["error"])
         for decision in decisions:
             for sink in self.sinks:
                 sink(seq, decision)
+        if (
+            started
+            and self.checkpoint_every > 0
+            and hand - self._checkpoint_hand >= self.checkpoint_every
+        ):
+            self.save_checkpoint()
         return decisions
+
+    def save_checkpoint(self) -> bool:
+        """Save the state as it stands at the journal head (False when not saved: rows the
+        recorder has not folded yet, or a failed write, which costs only replay time)."""
+        head_seq, head_hash = self.journal.head()
+        if self.ops.last_seq != head_seq or self._broken or self._foreign:
+            return False
+        state = RecorderState(self.runner.table, self.ops, self._hand)
+        try:
+            checkpoint.save(self.journal.conn, checkpoint.make(head_seq, head_hash, state))
+        except (sqlite3.Error, pickle.PicklingError, TypeError, AttributeError) as exc:
+            log.warning("recovery checkpoint at seq %d not saved: %s", head_seq, exc)
+            return False
+        self._checkpoint_hand = self._hand
+        return True
 
     def snapshot(self) -> TableSnapshot:
         """The engine's snapshot, with CALL FLOOR as the journal holds it."""
@@ -150,22 +193,28 @@ class Recorder:
 
     # --- restart ------------------------------------------------------------------------------
 
-    def recover(self, *, strict: bool = False) -> tuple[TableRunner, int]:
+    def recover(
+        self, *, strict: bool = False, use_checkpoint: bool = True
+    ) -> tuple[TableRunner, int]:
         """Rebuild engine and operational state from the journal. Returns (runner, seq of the
         journal head afterwards). Details are in `last_recovery`.
 
         The pass over the journal only reads; everything recovery has to say (boot, tilts for
         what it found, the recovery itself) is appended afterwards in one transaction, so a kill
-        during recovery leaves the journal as it found it."""
+        during recovery leaves the journal as it found it. With `use_checkpoint` it starts from
+        the newest usable checkpoint, and `history` names it until `journal_history()`."""
         clock = self.journal.clock
         started_ns = clock.monotonic_ns()
         quick = tuple(self.journal.quick_check())
-        replay = Replay(self.registry, self.journal.station_id)
         try:
             head_seq, _ = self.journal.head()
             last = self.journal.row(head_seq)
-            for row in self.journal.rows():  # streamed: the journal may be far bigger than RAM
+            found, start = self._checkpoint_start(head_seq) if use_checkpoint else (None, None)
+            replay = Replay(self.registry, self.journal.station_id, start)
+            begin = start[0] + 1 if start is not None else 1
+            for row in self.journal.rows(begin):  # streamed: may be far bigger than RAM
                 replay.row(row)
+            last_input = replay.last_input or self._last_input_before(begin)
         except sqlite3.DatabaseError as exc:
             raise _damaged(quick, exc) from exc
         replay.finish()
@@ -178,9 +227,12 @@ class Recorder:
         runner = replay.runner
         self.runner, self.ops, self._hand = runner, replay.ops, replay.hand
         self._recovered, self._broken, self._foreign = True, None, None
+        self.history = found if start is not None else None
+        self._checkpoint_hand = start[2].hand if start is not None else 0
         report = RecoveryReport(
-            0, replay.rows, replay.inputs, replay.last_input, duration_s, down_s,
+            0, replay.rows, replay.inputs, last_input, duration_s, down_s,
             tuple(replay.mismatches), replay.count, chain_problem, quick,
+            start[0] if start is not None else 0,
         )  # fmt: skip
         try:
             boot_seq = self._journal_recovery(report, head_seq, walk_problem)
@@ -189,6 +241,8 @@ class Recorder:
                 raise
             raise _damaged(quick, exc) from exc
         self.last_recovery = report = replace(report, boot_seq=boot_seq)
+        if report.ok and report.inputs and self.checkpoint_every > 0:
+            self.save_checkpoint()  # the next start need not replay what this one did
         if strict and not report.ok:
             first = report.mismatches[0].seq if report.mismatches else None
             seq = chain_problem.seq if chain_problem is not None else first
@@ -233,6 +287,7 @@ class Recorder:
                     "mismatches": report.mismatch_count,
                     "chain_ok": report.chain is None,
                     "quick_check_ok": not report.quick_check,
+                    "checkpoint_seq": report.checkpoint_seq,
                 },
                 STATION_ACTOR,
                 ActorRole.STATION,
@@ -248,6 +303,91 @@ class Recorder:
             report.down_s,
         )
         return next(r.seq for r in rows if r.code == Code.BOOT)
+
+    def _checkpoint_start(
+        self, head_seq: int
+    ) -> tuple[Checkpoint | None, tuple[int, str, RecorderState] | None]:
+        found = checkpoint.latest(self.journal.conn, head_seq)
+        if found is None:
+            return None, None
+        row = self.journal.row(found.seq)
+        state, why = checkpoint.usable(found, row.hash if row is not None else None, self.registry)
+        if state is None:
+            log.warning("recovery checkpoint at seq %d not used: %s", found.seq, why)
+            return found, None
+        return found, (found.seq, found.row_hash, state)
+
+    def _last_input_before(self, seq: int) -> int:
+        """The last input row before `seq` (recovery from a checkpoint saw none after it)."""
+        codes = sorted(INPUT_CODES)
+        found = self.journal.conn.execute(
+            f"SELECT MAX(seq) FROM log WHERE seq < ? AND code IN ({', '.join('?' * len(codes))})",
+            (seq, *codes),
+        ).fetchone()
+        return int(found[0]) if found and found[0] is not None else 0
+
+    # --- after a restart from a checkpoint ----------------------------------------------------
+
+    def check_history(self) -> HistoryReport | None:
+        """Check, here and now, what recovery skipped (see `history.check_history`), and
+        journal the result. None when recovery started from the first row."""
+        if self.history is None:
+            return None
+        report = check_history(
+            self.journal.path, self.journal.station_id, self.registry, self.history
+        )
+        if report is not None:
+            self.journal_history(report)
+        return report
+
+    def journal_history(self, report: HistoryReport) -> None:
+        """Journal what the check of the history before the checkpoint found: a
+        `station.history_checked` row, and a critical tilt for each kind of problem. A checkpoint
+        that does not match its history is dropped with the rest, so the next start replays the
+        whole journal."""
+        entries: list[Entry] = []
+        where = f"before the checkpoint at seq {report.upto_seq}"
+        if report.mismatch_count:
+            first = report.mismatches[0]
+            text = f"{report.mismatch_count} row(s) {where}, first at seq {first.seq}"
+            log.error("REPLAY MISMATCH: %s (%s)", text, first.text)
+            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text, first.seq))
+        if report.chain is not None:
+            log.error("JOURNAL INTEGRITY: %s", report.chain.text)
+            problem = report.chain
+            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
+        if report.state is not None:
+            text = f"the checkpoint at seq {report.upto_seq} differs from its history: "
+            text += report.state
+            log.error("REPLAY MISMATCH: %s", text)
+            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text[:300], report.upto_seq))
+        if not report.ok:
+            checkpoint.drop_all(self.journal.conn)
+        entries.append(
+            Entry(
+                Code.HISTORY_CHECKED,
+                {
+                    "upto_seq": report.upto_seq,
+                    "rows": report.rows,
+                    "inputs": report.inputs,
+                    "duration_s": report.duration_s,
+                    "mismatches": report.mismatch_count,
+                    "chain_ok": report.chain is None,
+                    "state_ok": report.state is None,
+                },
+                STATION_ACTOR,
+                ActorRole.STATION,
+                hand=self._hand,
+            )
+        )
+        self.journal.append(entries)
+        self.history = None
+        log.info(
+            "history up to seq %d checked in %.3f s: %s",
+            report.upto_seq,
+            report.duration_s,
+            "ok" if report.ok else "PROBLEMS",
+        )
 
 
 def _tilt(code: TiltCode, detail: str, seq: int | None) -> Entry:

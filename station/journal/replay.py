@@ -19,6 +19,7 @@ from station.engine.cards import DeckRegistry
 from station.engine.decisions import Decision
 from station.engine.events import InputEvent
 from station.engine.snapshot import TableSnapshot
+from station.journal.checkpoint import RecorderState
 from station.journal.codes import (
     DECISION_CODE_BY_TYPE,
     DERIVED_CODES,
@@ -110,9 +111,17 @@ def _same(entry: Entry, row: LogRow) -> bool:
 
 class Replay:
     """One pass over the journal: every input fed to a fresh table, every derived row compared
-    with what the table derives again, the operational state folded, the chain checked."""
+    with what the table derives again, the operational state folded, the chain checked.
 
-    def __init__(self, registry: DeckRegistry | None, station_id: str) -> None:
+    With `start` (a checkpoint's seq, the hash of that row, and its state) the pass begins on
+    the row after it, from that state, and the chain must join that row."""
+
+    def __init__(
+        self,
+        registry: DeckRegistry | None,
+        station_id: str,
+        start: tuple[int, str, RecorderState] | None = None,
+    ) -> None:
         self.runner = TableRunner(registry)
         self.ops = OpsTracker()
         self.chain = ChainChecker(station_id)
@@ -120,6 +129,10 @@ class Replay:
         self.count = 0
         self.expected: deque[Entry] = deque()
         self.cause = self.inputs = self.last_input = self.rows = self.hand = 0
+        if start is not None:
+            seq, row_hash, state = start
+            self.runner.table, self.ops, self.hand = state.table, state.ops, state.hand
+            self.chain.expected, self.chain.prev_hash = seq + 1, row_hash
 
     def mismatch(self, seq: int, text: str) -> None:
         self.count += 1

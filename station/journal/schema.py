@@ -103,6 +103,20 @@ MIGRATIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
             + " END",
         ),
     ),
+    (
+        "0003_checkpoint",
+        (
+            # Recovery checkpoints (station.journal.checkpoint): a cache beside the chain, not
+            # part of the record. Rows come and go; recovery checks each against the chain.
+            """CREATE TABLE checkpoint (
+                seq INTEGER PRIMARY KEY,
+                row_hash TEXT NOT NULL,
+                code TEXT NOT NULL,
+                state BLOB NOT NULL,
+                sha256 TEXT NOT NULL
+            )""",
+        ),
+    ),
 )
 
 # Triggers whose absence `journal verify` reports as tampering.

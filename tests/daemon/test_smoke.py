@@ -117,11 +117,31 @@ def test_two_hands_are_journaled_whole_and_a_restart_recovers_them(
     daemons.append(running2)
     Dealer(rig, running2.daemon.inbox, watcher2, LiveLog(io.StringIO())).wait_links()
     assert rig.shoe.wait_until(lambda s: s.acked == s.recorded, 5.0)
+    # The replay above saved a checkpoint: the restart started from it, and the history before
+    # it was checked after the start and put on record.
+    assert running2.daemon.recorder is not None
+    report = running2.daemon.recorder.last_recovery
+    assert report is not None and report.checkpoint_seq > 0 and report.inputs == 0
+    checked = _wait_for_row(rig.loaded.config.journal, Code.HISTORY_CHECKED, 10.0)
     assert running2.stop() == "test over"
+    assert checked["upto_seq"] == report.checkpoint_seq
+    assert checked["state_ok"] and checked["chain_ok"] and checked["mismatches"] == 0
     assert sink2.shown[0] == last
     _, rows2 = _journal_rows(rig.loaded.config.journal)
     assert [r for r in rows2 if r.code == Code.INPUT_DRAW] == draws
     assert verify_file(rig.loaded.config.journal).ok
+
+
+def _wait_for_row(path: Path, code: Code, timeout_s: float) -> dict[str, object]:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        _, rows = _journal_rows(path)
+        found = [r for r in rows if r.code == code]
+        if found:
+            data: dict[str, object] = found[-1].data()
+            return data
+        time.sleep(0.05)
+    raise AssertionError(f"no {code.value} row within {timeout_s} s")
 
 
 def _news_kinds(news: list[News]) -> list[str]:
