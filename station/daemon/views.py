@@ -81,15 +81,21 @@ def diagnostics(
         size_mb = journal.path.stat().st_size / 1e6
     except OSError:
         size_mb = 0.0
+    history = recorder.last_history
+    if report is None or recorder.history is not None:
+        chain_ok = None  # not yet verified since start (the check of the history still runs)
+    else:
+        chain_ok = report.chain is None and (history is None or history.chain is None)
     clock = journal.clock
     return DiagnosticsData(
         links=links,
         gpio=GpioLevelsView(tuple(sorted(gpio.items()))),
         journal=JournalHealthView(
-            ok=report is None or report.ok,
+            ok=(report is None or report.ok) and (history is None or history.ok),
             events=recorder.last_input_seq,
             last_seq=head,
-            chain_ok=None if report is None else report.chain is None,
+            chain_ok=chain_ok,
+            checking=recorder.history is not None,
             size_mb=size_mb,
         ),
         platform=PlatformView(

@@ -64,6 +64,7 @@ class JournalHealthView:
     chain_ok: bool | None = None  # None: not verified since start
     size_mb: float = 0.0
     outbox: int = 0  # events not yet acknowledged centrally
+    checking: bool = False  # the history before the recovery checkpoint is being checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,8 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
     j, pl = data.journal, data.platform
     journal = (
         f"{'OK' if j.ok else 'FAULT'} · SEQ {j.last_seq} · "
-        f"CHAIN {_yes_no(j.chain_ok, 'OK', 'BROKEN')} · {j.size_mb:.1f} MB · OUTBOX {j.outbox}"
+        f"CHAIN {'CHECKING' if j.checking else _yes_no(j.chain_ok, 'OK', 'BROKEN')} · "
+        f"{j.size_mb:.1f} MB · OUTBOX {j.outbox}"
     )
     temp = "NOT REPORTED" if pl.cpu_temp_c is None else f"{pl.cpu_temp_c:.1f} C"
     return [

@@ -97,6 +97,7 @@ class Recorder:
         self.registry = registry
         self.checkpoint_every = checkpoint_every  # hands between checkpoints; 0: none
         self.history: Checkpoint | None = None  # recovery started here: check what it skipped
+        self.last_history: HistoryReport | None = None  # what that check found
         self._checkpoint_hand = 0  # the hand the last checkpoint was taken in
         self.runner = TableRunner(registry)
         self.ops = OpsTracker()
@@ -381,7 +382,7 @@ class Recorder:
             )
         )
         self.journal.append(entries)
-        self.history = None
+        self.history, self.last_history = None, report
         log.info(
             "history up to seq %d checked in %.3f s: %s",
             report.upto_seq,

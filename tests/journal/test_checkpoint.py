@@ -265,3 +265,18 @@ def test_no_checkpoint_is_saved_from_a_recovery_that_found_problems(
     assert recorder.last_recovery is not None and not recorder.last_recovery.ok
     assert _checkpoints(path) == []
     recorder.journal.close()
+
+
+def test_diagnostics_say_the_chain_is_being_checked_until_the_history_is(
+    path: Path, clock: ManualClock
+) -> None:
+    from station.daemon.views import diagnostics
+
+    _played_and_restarted(path, clock)
+    recorder = _recover(path, clock)
+    pending = diagnostics(recorder, (), {}, None).journal
+    assert pending.checking and pending.chain_ok is None and pending.ok
+    recorder.check_history()
+    done = diagnostics(recorder, (), {}, None).journal
+    assert not done.checking and done.chain_ok is True and done.ok
+    recorder.journal.close()
