@@ -6,6 +6,9 @@ role signs in the person the config names (`[people] floor_pad`/`tech_pad`), or 
 active person with that role. A successful PIN opens a screen session for its role; the
 session's credential is kept in memory (never logged or journaled) until the display signs out,
 because journal operations such as clearing CALL FLOOR re-check it.
+
+A screen key (CHIP RACE, FORFEIT) is an input, not an operation: the core records it through
+the `Recorder` like a panel key, as the person `signed_in` names.
 """
 
 from __future__ import annotations
@@ -126,6 +129,11 @@ class DisplayCommands:
                     log.info("deck scan requested")
             case SaveDeckRegistry(deck=deck, cards=cards):
                 self._save_deck(deck, cards)
+
+    def signed_in(self, role: Role) -> Authenticated | None:
+        """Who holds `role`'s screen session now (None, logged, when nobody does)."""
+        session = self._session(role)
+        return session.who if session is not None else None
 
     def _session(self, role: Role) -> ScreenSession | None:
         session = self.sessions.get(role)

@@ -81,6 +81,7 @@ from station.daemon.translate import (
 from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView
+from station.display.floor_keys import ScreenKey
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.events import InputEvent, Setup
@@ -246,6 +247,8 @@ class Core:
                     self.p.gpio_pending.clear()  # edges after this point queue a new item
                 if self.p.inputs is not None:
                     self._table_inputs(self.p.inputs.poll())
+            case DisplayCommand(command=ScreenKey() as key):
+                self._screen_key(key)
             case DisplayCommand(command=command):
                 self.p.commands.handle(command)
                 self._after_ops()
@@ -284,6 +287,15 @@ class Core:
             observer(news)
         self._apply_pending_setup(snapshot)
         return decisions
+
+    def _screen_key(self, key: ScreenKey) -> None:
+        """A key the floor entered on the screen (CHIP RACE, FORFEIT): an input like a panel
+        key's, journaled with the signed-in person as its actor."""
+        who = self.p.commands.signed_in(key.role)
+        if who is None:
+            return
+        log.info("%s entered %s on the %s screen", who.person, key.key.value, key.role.value)
+        self.record(key.event(), who.person, self.p.clock(), who.role)
 
     def _apply_pending_setup(self, snapshot: TableSnapshot) -> None:
         setup = self.p.pending_setup

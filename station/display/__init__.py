@@ -25,6 +25,7 @@ from station.display.diag_view import (
     LinkStatusView,
     PlatformView,
 )
+from station.display.floor_keys import ScreenKey
 from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
 from station.display.frames import FrameWriter
 from station.display.model import ScreenModel
@@ -95,6 +96,7 @@ __all__ = [
     "RuleIncident",
     "SaveDeckRegistry",
     "Screen",
+    "ScreenKey",
     "ScreenModel",
     "SignedIn",
     "SignedOut",

@@ -3,13 +3,15 @@
 The journal adapts its rows to these plain records; the display depends on nothing else. The
 screens are: the incident list, one incident (rule id, citation, triggering events, ruling,
 ACKNOWLEDGE / UPHOLD / CHANGE RULING), the ruling picker, the list of recent hands and the
-step-by-step recall of one hand.
+step-by-step recall of one hand. Both lists end with the floor's screen keys, CHIP RACE and
+FORFEIT, whose pages are in `floor_keys`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from station.display import floor_keys
 from station.display.canvas import Canvas
 from station.display.dealer_view import RULING_TEXT, parse_card
 from station.display.model import Rect, ScreenModel
@@ -26,6 +28,7 @@ from station.display.widgets import (
     touch_h,
 )
 from station.engine.decisions import Ruling
+from station.engine.snapshot import TableSnapshot
 
 T, K = TextRole.TEXT, TextRole.KEY
 RECALL_HANDS = 100
@@ -74,11 +77,13 @@ class FloorData:
 class FloorCursor:
     """Where the floor is in the review (part of the navigation state)."""
 
-    page: str = "incidents"  # incidents, incident, ruling, hands, recall
+    page: str = "incidents"  # incidents, incident, ruling, hands, recall, or a floor_keys page
     incident: int = 0
     hand: int = 0
     step: int = 0
     top: int = 0  # first visible row of the current list
+    seat: int | None = None  # the seat a screen key is for (FORFEIT)
+    digits: str = ""  # the amount typed on a screen key's number pad
 
 
 def ruling_text(code: str) -> str:
@@ -103,11 +108,15 @@ def floor_screen(
     data: FloorData,
     cur: FloorCursor,
     panel: PanelConfig,
-    floor_call: bool = False,
+    snapshot: TableSnapshot | None = None,
     theme: Theme = DEFAULT_THEME,
 ) -> ScreenModel:
     c = Canvas(f"floor-{cur.page}", panel, theme)
+    snap = snapshot if snapshot is not None else TableSnapshot.empty()
+    floor_call = snap.floor_call
     match cur.page:
+        case page if page in floor_keys.PAGES:
+            floor_keys.draw(c, snap, cur)
         case "incident" | "ruling" if data.incidents:
             inc = data.incidents[min(cur.incident, len(data.incidents) - 1)]
             if cur.page == "ruling":
@@ -124,7 +133,7 @@ def floor_screen(
                 c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
             )
             list_rows(c, area, rows, cur.hand, cur.top, "floor:hand")
-            _pager(c, area, len(rows))
+            _footer(c, area, len(rows))
         case "recall" if data.hands:
             _recall(c, data.hands[min(cur.hand, len(data.hands) - 1)], cur.step)
         case _:
@@ -138,13 +147,19 @@ def floor_screen(
                 c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
             )
             list_rows(c, area, rows, cur.incident, cur.top, "floor:incident")
-            _pager(c, area, len(rows))
+            _footer(c, area, len(rows))
     return c.model()
 
 
-def _pager(c: Canvas, area: Rect, count: int) -> None:
+def _footer(c: Canvas, area: Rect, count: int) -> None:
+    """Under a list: UP and DOWN on the left when it scrolls, the screen keys on the right."""
+    y = area.bottom + c.pad
     if count > fit_rows(c, area):
-        button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], area.bottom + c.pad)
+        button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], y)
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    keys = floor_keys.HOME_BUTTONS
+    width = sum(button_w(c, b.label) for b in keys) + gap * (len(keys) - 1)
+    button_row(c, keys, y, c.width - c.pad - width)
 
 
 def _incident(c: Canvas, inc: IncidentRow) -> None:

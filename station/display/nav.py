@@ -3,10 +3,11 @@
 Inputs are `Tap(x, y)` (touch or mouse, already in panel pixels), `KeyIn(key)` (dealer keys or a
 keyboard, as `NavKey` names or digits) and `Tick(at)`. A tap is resolved against the screen model
 on show, so what is hit is exactly what was drawn. The output is the next `NavState` plus
-`Command`s for the core (acknowledge, rule, clear the floor call, save a deck...), which the daemon
-journals with the role that issued them. PINs are checked by an injected `verify_pin(role, pin)`;
-floor and technician screens need their own credential, and signed-in screens fall back to the
-dealer screen (signing out) after `IDLE_TIMEOUT_S` without input.
+`Command`s for the core (acknowledge, rule, clear the floor call, enter a screen key, save a
+deck...), which the daemon journals with the role that issued them. PINs are checked by an
+injected `verify_pin(role, pin)`; floor and technician screens need their own credential, and
+signed-in screens fall back to the dealer screen (signing out) after `IDLE_TIMEOUT_S` without
+input.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from station.display import floor_keys
 from station.display.diag_view import DiagCursor, DiagnosticsData
+from station.display.floor_keys import ScreenKey
 from station.display.floor_view import FloorCursor, FloorData
 from station.display.model import ScreenModel
 from station.display.pinpad import DIGITS, PinPadState, Role, press
@@ -126,6 +129,7 @@ Command = (
     | AcknowledgeIncident
     | RuleIncident
     | ClearFloorCall
+    | ScreenKey
     | StartDeckScan
     | SaveDeckRegistry
 )
@@ -218,6 +222,14 @@ def key_action(state: NavState, key: str) -> str | None:
                 NavKey.BACK: "floor:back",
             }
             return detail.get(key)
+        if page in ("race", "forfeit-amount"):
+            if len(key) == 1 and key in DIGITS:
+                return f"entry:{key}"
+            if key == NavKey.SELECT:
+                return "race:start" if page == "race" else "forfeit:confirm"
+            if key == NavKey.BACK:  # as on the PIN pad: a digit first, then the page
+                return "entry:del" if state.floor.digits else "floor:back"
+            return None
         return "floor:back" if key == NavKey.BACK else None
     if state.screen is Screen.DIAG:
         pages = DIAG_PAGES
@@ -254,7 +266,7 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
             return _open(state, Screen.FLOOR if arg == "floor" else Screen.DIAG)
         case "pin":
             return _pin(state, arg, ctx)
-        case "floor" | "incident" | "ruling" | "recall":
+        case "floor" | "incident" | "ruling" | "recall" | "entry" | "race" | "forfeit":
             if state.role is not Role.FLOOR or state.screen is not Screen.FLOOR:
                 return state, ()
             return _floor(state, verb, arg, ctx)
@@ -294,14 +306,23 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
         return max(0, min(i, n - 1)) if n else 0
 
     inc = incidents[clamp(cur.incident, len(incidents))] if incidents else None
+    if verb in ("entry", "race", "forfeit"):
+        page, keys = floor_keys.act(cur, verb, arg)
+        return replace(state, floor=page), keys
     match verb, arg:
         case "floor", "incidents":
             return go(page="incidents", top=0)
         case "floor", "hands":
             return go(page="hands", top=0)
+        case "floor", "race" | "forfeit":
+            return replace(state, floor=floor_keys.open_page(cur, arg)), ()
         case "floor", "clear_call":
             return state, (ClearFloorCall(role),) if ctx.floor_call else ()
         case "floor", "back":
+            if cur.page in floor_keys.BACK:
+                return replace(
+                    state, floor=floor_keys.open_page(cur, floor_keys.BACK[cur.page])
+                ), ()
             back = {"incident": "incidents", "ruling": "incident", "recall": "hands"}
             if cur.page in back:
                 return go(page=back[cur.page])

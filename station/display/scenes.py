@@ -1,8 +1,9 @@
 """Hand-built table situations for screenshots, tests and the lead's review. Pure data.
 
 Each matches a real moment at the table, with amounts that add up: the premature-flop STOP, a
-three-way all-in with two side pots, a guided recovery step, a held floor call; and the data for
-the floor's recall of a hand and for diagnostics with the shoe disconnected.
+three-way all-in with two side pots, a guided recovery step, a held floor call, a void hand's
+refunds and a chip race due between levels; and the data for the floor's recall of a hand and
+for diagnostics with the shoe disconnected.
 """
 
 from __future__ import annotations
@@ -189,6 +190,60 @@ def floor_call_betting() -> TableSnapshot:
         next_step="ACTION ON SEAT 9",
         floor_call=True,
         button=2,
+    )
+
+
+def void_hand_refunds() -> TableSnapshot:
+    """Hand 43 void on a duplicate card (DECK-DUPLICATE-CARD) after seat 5 opened to 12 and
+    seats 7, 1 and 4 called, seat 3 folding his small blind: every wager goes back (1 to seat 3,
+    12 to the others) and the floor may keep a freerolling player's refund in the pot."""
+    refunds = {1: 12, 3: 1, 4: 12, 5: 12, 7: 12}
+    seats = tuple(
+        SeatView(s.seat, F if s.seat in (2, 6, 8, 9) else s.status, s.stack, 0, 0,
+                 button=s.button, blind=s.blind)
+        for s in _seats_premature({}, None)
+    )  # fmt: skip
+    return TableSnapshot(
+        hand=43,
+        game="nlhe",
+        profile="RR11",
+        phase=Phase.ENDED,
+        street="flop",
+        seats=seats,
+        board=("Kd", "9s", "Kd"),
+        pots=(),
+        to_act=None,
+        to_call=0,
+        min_raise_to=None,
+        max_raise_to=None,
+        next_step="POST SB S4 1 / BB S5 2",
+        button=2,
+        refunds=tuple(refunds.items()),
+    )
+
+
+def chip_race_due() -> TableSnapshot:
+    """Between two tournament levels: the 25 chips come off, nobody dealt in yet."""
+    stacks = {1: 4325, 2: 11050, 4: 2975, 5: 8200, 7: 6400, 9: 25}
+    seats = tuple(
+        SeatView(s, SeatStatus.OUT if s in stacks else E, stacks.get(s), 0, 0, button=s == 7)
+        for s in range(1, 11)
+    )
+    return TableSnapshot(
+        hand=117,
+        game="nlhe",
+        profile="RR11",
+        phase=Phase.BETWEEN,
+        street="",
+        seats=seats,
+        board=(),
+        pots=(),
+        to_act=None,
+        to_call=0,
+        min_raise_to=None,
+        max_raise_to=None,
+        next_step="NEW HAND",
+        button=7,
     )
 
 

@@ -47,7 +47,7 @@ def screen_model(
         case Screen.PIN if nav.pin is not None:
             return pinpad_screen(nav.pin, panel, theme)
         case Screen.FLOOR:
-            return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot.floor_call, theme)
+            return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme)
         case Screen.DIAG:
             return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
     return dealer_screen(dealer_view(inputs.snapshot, inputs.status), panel, theme)

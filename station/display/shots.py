@@ -3,8 +3,8 @@ adapter (files, pygame).
 
 Writes, for the 10.1" and the 7" panel: a premature-flop STOP, a three-way all-in with two side
 pots, a guided recovery step, the floor's recall of a hand, diagnostics with the shoe
-disconnected, and a few more screens (CALL FLOOR held, an incident, the PIN pad, the I/O and
-system pages).
+disconnected, and a few more screens (CALL FLOOR held, an incident, the floor's FORFEIT and
+CHIP RACE entries, the PIN pad, the I/O and system pages).
 """
 
 from __future__ import annotations
@@ -69,6 +69,18 @@ def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, S
         "floor-hands": (
             NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("hands")),
             dealer(scenes.premature_flop_stop()),
+        ),
+        "floor-forfeit": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("forfeit")),
+            dealer(scenes.void_hand_refunds()),
+        ),
+        "floor-forfeit-amount": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("forfeit-amount", seat=5)),
+            dealer(scenes.void_hand_refunds()),
+        ),
+        "floor-chip-race": (
+            NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("race", digits="100")),
+            dealer(scenes.chip_race_due()),
         ),
         "pin-pad": (
             NavState(Screen.PIN, pin=PinPadState(Role.FLOOR, "4821"), pending=Screen.FLOOR),

@@ -167,15 +167,24 @@ def hand_ended(table: Table, hand: Hand) -> None:
     lineup.prompt_posts(table, hand.result.event)
 
 
+def refunds(table: Table) -> dict[int, int]:
+    """What each seat may still forfeit: its refund of the last hand, if that hand was void,
+    less what it has forfeited already (DECK-DEFECT-FREEROLL). Seats with nothing left are
+    not listed."""
+    hand = table.hand
+    if hand is None or hand.result is None or not hand.result.void:
+        return {}
+    left = {s: paid - table.forfeited.get(s, 0) for s, paid in hand.result.payouts.items()}
+    return {s: chips for s, chips in sorted(left.items()) if chips > 0}
+
+
 def forfeit(table: Table, event: KeyPress, seq: int) -> None:
     """FORFEIT s [amount] (the floor, after a void hand): DECK-DEFECT-FREEROLL, the player who
     knew the deck was defective and bet to freeroll loses his refund (all of it, or `amount`),
     which stays in the pot for the next deal; DECK-FORFEITED-MONEY-ENTITLEMENT, only the seats
     dealt in on this deal may receive a hand while it is there (RR11 section 3 r5-r6)."""
     hand, seat = table.hand, event.seat
-    refund = 0
-    if hand is not None and hand.result is not None and hand.result.void and seat is not None:
-        refund = hand.result.payouts.get(seat, 0) - table.forfeited.get(seat, 0)
+    refund = refunds(table).get(seat, 0) if seat is not None else 0
     amount = refund if event.amount is None else event.amount
     if hand is None or seat is None or not 0 < amount <= refund:
         table.out.append(

@@ -91,6 +91,12 @@ class TableSnapshot:
     floor_call: bool = False  # CALL FLOOR is held until a floor credential clears it
     capped: bool = False
     button: int | None = None
+    # Between hands, for the floor's screen keys: after a void hand, the refund each seat may
+    # still forfeit (DECK-DEFECT-FREEROLL), the money forfeited to the next deal, and the new
+    # chip of a chip race under way (TOURN-CHIP-RACE).
+    refunds: tuple[tuple[int, int], ...] = ()  # (seat, chips), by seat
+    carry: int = 0
+    chip_race: int | None = None
 
     @staticmethod
     def empty() -> TableSnapshot:

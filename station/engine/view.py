@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from station.engine.games import Family
+from station.engine.hand_cycle import refunds
 from station.engine.pots import build_pots
 from station.engine.snapshot import (
     Phase,
@@ -89,6 +90,8 @@ def table_snapshot(t: Table) -> TableSnapshot:
             next_step=t.posts_prompt or "NEW HAND",
             button=t.button,
             floor_call=t.floor_call,
+            carry=t.carry,
+            chip_race=t.race.new_chip if t.race is not None else None,
         )
     rnd = hand.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
@@ -151,4 +154,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
         floor_call=t.floor_call or hand.state.floor_call,
         capped=rnd.capped if rnd is not None else False,
         button=hand.button,
+        refunds=tuple(refunds(t).items()),
+        carry=t.carry,
+        chip_race=t.race.new_chip if t.race is not None else None,
     )

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 EVERY_HANDS = 20  # a checkpoint at the start of every 20th hand: a restart replays fewer
 KEEP = 2  # checkpoints kept (the newest is used; the one before is spare)
 PROTOCOL = 5
+UNKNOWN_CODE = "unknown"
 
 # Modules whose classes a checkpoint may hold: the engine's state and the operational fold.
 _ALLOWED_PREFIXES = ("station.engine.",)
@@ -78,7 +79,8 @@ class Checkpoint:
 @cache
 def code_digest() -> str:
     """SHA-256 over the source of the rules engine and of the operational fold: a checkpoint
-    is only as good as the code that pickled it."""
+    is only as good as the code that pickled it. UNKNOWN_CODE when the source cannot be read
+    (then no checkpoint is ever used)."""
     import station.engine  # noqa: PLC0415
     import station.journal  # noqa: PLC0415
 
@@ -86,9 +88,13 @@ def code_digest() -> str:
     journal = Path(station.journal.__file__).parent
     files = [*sorted(engine.rglob("*.py")), journal / "ops.py", journal / "codes.py"]
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path.relative_to(engine.parent)).encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    try:
+        for path in files:
+            digest.update(str(path.relative_to(engine.parent)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    except OSError as exc:
+        log.warning("recovery checkpoints are off: the engine's source cannot be read (%s)", exc)
+        return UNKNOWN_CODE
     return digest.hexdigest()
 
 
@@ -137,7 +143,7 @@ def usable(
         return None, "no checkpoint"
     if row_hash != found.row_hash:
         return None, f"row {found.seq} is not the row the checkpoint was taken at"
-    if found.code != code_digest():
+    if found.code != code_digest() or found.code == UNKNOWN_CODE:
         return None, "written by other station code"
     if not found.intact:
         return None, "the checkpoint is damaged"

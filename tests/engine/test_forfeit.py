@@ -49,6 +49,18 @@ def test_DECK_DEFECT_FREEROLL_part_of_a_refund_may_be_forfeited_but_no_more() ->
     assert _stack(run, 2) == 98
 
 
+def test_DECK_DEFECT_FREEROLL_the_snapshot_shows_what_each_seat_may_still_forfeit() -> None:
+    # The floor's FORFEIT screen offers exactly these seats (station.display.floor_keys).
+    run = Run()
+    _void_hand(run)
+    assert run.snap.refunds == ((1, 2), (2, 2), (3, 2)) and run.snap.carry == 0
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 2, "amount": 1})
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
+    assert run.snap.refunds == ((1, 2), (2, 1)) and run.snap.carry == 3
+    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"))
+    assert run.snap.refunds == () and run.snap.carry == 3  # in the new hand's pot now
+
+
 def test_DECK_DEFECT_FREEROLL_only_after_a_void_hand() -> None:
     run = Run()
     run.feed(setup("nlhe", {1: 100, 2: 100}, stakes=HOLDEM, button=2))

@@ -101,6 +101,18 @@ def test_TOURN_CHIP_RACE_stacks_after_the_race_rr11() -> None:
     assert sum(v or 0 for v in run.table.stacks.values()) == 3025 + 25  # 175 odd -> 200 new
 
 
+def test_TOURN_CHIP_RACE_the_snapshot_shows_the_race_under_way_until_it_is_settled() -> None:
+    run = Run()
+    seats = {1: 1000, 2: 1000}
+    run.feed(setup("nlhe", seats, stakes={"sb": 100, "bb": 200}, button=2))
+    assert run.snap.chip_race is None
+    run.feed(key("CHIP_RACE", amount=100))
+    assert run.snap.chip_race == 100  # the floor's CHIP RACE screen says so
+    run.feed(zone(1, 25, chips=[25]), zone(2, 50, chips=[25, 25]))
+    run.feed(draw(c, face_up=True) for c in ["4c", "9d", "Jh"])
+    assert run.snap.chip_race is None
+
+
 def test_TOURN_CHIP_RACE_uspa_states_no_protection_highest_cards_win() -> None:
     run = _race("USPA")
     assert run.table.stacks == {1: 925, 2: 1075, 3: 1050, 4: 0}  # Ks, then Qd
