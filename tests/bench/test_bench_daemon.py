@@ -79,6 +79,14 @@ def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
     runs = startup["runs_s"]
     assert isinstance(runs, list) and len(runs) == 2 and all(t > 0 for t in runs)
     assert isinstance(startup["journal_rows"], int) and startup["journal_rows"] > 100
+    # The soak's 3 hands saved no checkpoint: the first start replays them all and saves one,
+    # the restart replays only what came after it.
+    first, second = startup["recoveries"]
+    assert first["checkpoint_seq"] == 0 and first["inputs"] > 0
+    assert first["rows"] >= startup["journal_rows"]
+    # (the first run also journaled the bench table's own setup, after its checkpoint)
+    assert second["checkpoint_seq"] > startup["journal_rows"] and second["inputs"] <= 1
+    assert second["rows"] < 10
 
 
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
