@@ -3,7 +3,8 @@ levels. Edge adapter (reads the journal and /sys); runs on the core thread only.
 
 The display depends on plain records (`station.display.*_view`); this is where journal rows and
 link counters become those records. Finished hands do not change, so their recall views are
-cached by hand number; incidents are folded again when something about them changed.
+cached by hand number; incidents are folded as the journal grows, a build reading only the rows
+added since the last.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from station.engine.decisions import Ruling
 from station.journal import Recorder, load_hand, recent_hands
 from station.journal.clock import format_utc
 from station.journal.hands import RECALL_DEPTH
-from station.journal.workflow import incidents
+from station.journal.incidents import FOLD_CODES, IncidentFold
 
 LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
@@ -118,12 +119,21 @@ class FloorViews:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self._hands: dict[int, HandRecallView] = {}
+        # The incidents, folded as the journal grows: each build reads only the rows added
+        # since the last (folding the whole journal each time grew with it: `bench soak`).
+        self._fold = IncidentFold()
+        self._folded = 0
 
     def build(self) -> FloorData:
         started = time.monotonic()
         journal = self.recorder.journal
+        head = journal.head()[0]
+        if head > self._folded:
+            for row in journal.rows(self._folded + 1, head + 1, codes=FOLD_CODES):
+                self._fold.row(row)
+            self._folded = head
         rows = []
-        for rec in sorted(incidents(journal).values(), key=lambda r: r.id, reverse=True):
+        for rec in sorted(self._fold.incidents.values(), key=lambda r: r.id, reverse=True):
             rows.append(
                 IncidentRow(
                     hand=rec.hand,

@@ -110,7 +110,13 @@ class IncidentRecord:
         return self.floor_called_seq is not None and self.floor_called_seq < self.next_deal_seq
 
 
-class _Fold:
+class IncidentFold:
+    """The fold itself: feed rows of FOLD_CODES in sequence order to `row()`; `incidents` is
+    the state so far. Feeding the rows in pieces (the daemon folds only the rows that are new
+    since its last look) gives exactly what one pass gives."""
+
+    KEEP_HAND_STARTS = 4  # an incident belongs to the hand in progress: older starts are done
+
     def __init__(self) -> None:
         self.incidents: dict[int, IncidentRecord] = {}
         self.dealer: str | None = None
@@ -171,6 +177,8 @@ class _Fold:
                         self.incidents[i] = replace(rec, next_deal_seq=row.seq)
         elif code == Code.HAND_START:
             self.hand_start_utc[row.hand] = row.recorded_utc
+            for old in [h for h in self.hand_start_utc if h <= row.hand - self.KEEP_HAND_STARTS]:
+                del self.hand_start_utc[old]
         elif code == Code.LOGIN:
             if row.data().get("role") == ActorRole.DEALER:
                 self.dealer = str(row.data()["person"])
@@ -250,7 +258,7 @@ def _floor_called_at(row: LogRow, source: str, ruling: str) -> int | None:
 
 def fold_incidents(rows: Iterable[LogRow]) -> dict[int, IncidentRecord]:
     """Every incident in the rows, by id, in the order they were opened."""
-    fold = _Fold()
+    fold = IncidentFold()
     for row in rows:
         fold.row(row)
     return fold.incidents

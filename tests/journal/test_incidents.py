@@ -179,3 +179,34 @@ def test_exports_carry_every_field(staffed: Journal, clock: ManualClock) -> None
     assert row["asked_before_next_deal"] == "yes" and row["window_start_utc"]
     data = json.loads(to_json(records, "T01"))
     assert data[0]["rulings"][0]["by"] == "flo" and data[0]["review"] is None
+
+
+def test_the_floor_views_fold_new_rows_into_what_a_fresh_fold_of_the_journal_gives(
+    staffed: Journal, clock: ManualClock
+) -> None:
+    """The daemon folds incidents as the journal grows (each build reads only the new rows);
+    after every step its list equals that of a fold of the whole journal."""
+    from station.daemon.views import FloorViews
+
+    recorder = Recorder(staffed)
+    recorder.recover()
+    StationOps(recorder).login("dan", PINS["dan"])
+    views = FloorViews(recorder)
+    views.build()
+    writer = Writer(staffed, clock)
+    notes = write_hand(writer, 1, setup=True)
+    iid = notes["incident"] + 2
+    steps = [
+        lambda: rule(staffed, iid, _who(staffed, "flo"), "card replaced, play on"),
+        lambda: review(staffed, iid, _who(staffed, "fay"), "footage checked"),
+        lambda: write_hand(writer, 2, setup=False),
+        lambda: close(staffed, iid, _who(staffed, "ada"), "filed"),
+    ]
+    seen = []
+    for step in [lambda: None, *steps]:
+        step()
+        built = views.build()
+        assert built.incidents == FloorViews(recorder).build().incidents
+        seen.append([row.status for row in built.incidents if row.event == notes["incident"]])
+    assert seen == [["open"], ["ruled"], ["reviewed"], ["reviewed"], ["closed"]]
+    assert len(built.incidents) == 2  # hand 2 opened one of its own
