@@ -7,14 +7,24 @@ numbers (seat to act, to call, raise limits, pot), the board and the pots, or, w
 wrong, the incident and recovery banners; and a band along the bottom, nearest the dealer, with the
 next procedure step or the STOP. All sizes come from the theme's millimetres for this panel.
 
-When the seat ring cannot fit at the required text sizes (a 7" panel), the layout falls back to a
-compact one: seats in play as a grid, the others summarised on one line, and whatever still does
-not fit is recorded in `ScreenModel.dropped`.
+When the seat ring cannot fit at the required text sizes (a 7" panel), or fits but leaves no room
+for an incident or the recovery step to do now, the layout falls back to a compact one with two
+pages, and a touch anywhere below the status strip turns from one to the
+other (`nav` returns to the table page by itself after a short while):
+
+- TABLE: the glance numbers; then what is wrong (incident, recovery) or else the board and the
+  pots as lines of text; then, in the rows left, the seat table (`seat_table`: number, stack,
+  bet, the seat to act first when not all fit) and the other seats summarised on one line.
+- SEATS: every seat's stack and bet, with each alert kept as a line above them and the STOP or
+  NEXT band below; the glance numbers, pots and board come back as room allows.
+
+Whatever still does not fit is recorded in `ScreenModel.dropped`, saying where it can be seen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from station.display.canvas import Canvas
 from station.display.dealer_view import (
@@ -26,14 +36,31 @@ from station.display.dealer_view import (
 )
 from station.display.model import Align, Rect, ScreenModel, Shape
 from station.display.panel import PanelConfig
+from station.display.seat_table import (
+    other_seats,
+    rows_needed,
+    seat_table,
+    summary_text,
+    table_seats,
+)
 from station.display.theme import DEFAULT_THEME, Edge, Style, TextRole, Theme
 from station.engine.snapshot import SeatStatus
 
 K, T, H = TextRole.KEY, TextRole.TEXT, TextRole.HEAD
 ACTION_REVIEW = "nav:floor"
 ACTION_TECH = "nav:diag"
+ACTION_SEATS = "dealer:seats"  # small panels: the page with every seat's stack and bet
+ACTION_TABLE = "dealer:table"  # ... and back
 EN_DASH = "\u2013"  # between the raise limits
 _WIDEST_STATUS = ("IN HAND", "SIT OUT", "FOLDED", "ALL-IN", "TO ACT", "EMPTY", "DEAD")
+SEATS_PAGE = "SEATS"
+
+
+class DealerPage(StrEnum):
+    """The dealer screen's pages on a small panel (a large one shows everything at once)."""
+
+    TABLE = "table"
+    SEATS = "seats"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,31 +71,75 @@ class RingSlot:
 
 
 def dealer_screen(
-    view: DealerView, panel: PanelConfig, theme: Theme = DEFAULT_THEME
+    view: DealerView,
+    panel: PanelConfig,
+    theme: Theme = DEFAULT_THEME,
+    page: DealerPage = DealerPage.TABLE,
 ) -> ScreenModel:
+    ring = _layout(view, panel, theme, DealerPage.TABLE, ring=True)
+    if ring is not None and not _alerts_dropped(ring):
+        return ring
+    table = _layout(view, panel, theme, DealerPage.TABLE, ring=False)
+    assert table is not None
+    if ring is not None and len(_alerts_dropped(table)) >= len(_alerts_dropped(ring)):
+        return ring
+    # No ring, or one that leaves no room for what is wrong (a small panel): the compact pages.
+    if page is DealerPage.TABLE:
+        return table
+    seats = _layout(view, panel, theme, page, ring=False)
+    assert seats is not None
+    return seats
+
+
+def _alerts_dropped(model: ScreenModel) -> list[str]:
+    return [d for d in model.dropped if ": incident " in d or ": recovery step " in d]
+
+
+def _layout(
+    view: DealerView, panel: PanelConfig, theme: Theme, page: DealerPage, ring: bool
+) -> ScreenModel | None:
+    """The screen with the seat ring (None when it does not fit), or the compact one."""
     c = Canvas("dealer", panel, theme)
-    top = _header(c, view)
-    band_h = _band_height(c, view)
+    top = _header_height(c, view)
     show_band = view.stop_text is not None or view.recovery is None
+    band_h = _band_height(c, view, compact=not ring)
     band_top = c.height - band_h if show_band else c.height
-    ring = _ring(c, view.seats, top + c.pad, band_top - c.pad)
-    if ring is not None:
-        slots, center = ring
-        for slot in slots:
+    slots = _ring(c, view.seats, top + c.pad, band_top - c.pad) if ring else None
+    if ring and slots is None:
+        return None
+    seats_page = not ring and page is DealerPage.SEATS
+    if seats_page:
+        c.screen = "dealer-seats"
+    _header(c, view, seats_page)
+    if slots is not None:
+        ring_slots, center = slots
+        for slot in ring_slots:
             _seat(c, slot)
         _center(c, view, center)
     else:
-        _compact(c, view, Rect(0, top + c.pad, c.width, band_top - c.pad - top - c.pad))
+        body = Rect(0, top + c.pad, c.width, band_top - c.pad - top - c.pad)
+        if seats_page:
+            _seats_page(c, view, body)
+        else:
+            _compact(c, view, body)
+        # Everything below the status strip turns the page (no room for one more button).
+        below = Rect(0, top + c.pad, c.width, c.height - top - c.pad)
+        c.target(below, ACTION_TABLE if seats_page else ACTION_SEATS)
     if show_band:
         _band(c, view, Rect(0, band_top, c.width, band_h))
     return c.model()
 
 
 # status strip ---------------------------------------------------------------------------------
-def _header(c: Canvas, view: DealerView) -> int:
+def _header_height(c: Canvas, view: DealerView) -> int:
+    touch_h = c.mm_y(c.theme.touch_target_mm)
+    return max(touch_h, c.row(K) if view.floor_call else c.row(T)) + c.pad
+
+
+def _header(c: Canvas, view: DealerView, seats_page: bool = False) -> int:
     p = c.pad
     touch_h = c.mm_y(c.theme.touch_target_mm)
-    height = max(touch_h, c.row(K) if view.floor_call else c.row(T)) + p
+    height = _header_height(c, view)
     x_right = c.width - p // 2
     for label, action in (("TECH", ACTION_TECH), ("REVIEW", ACTION_REVIEW)):
         w = max(c.measure(label, T) + 2 * p, c.mm_x(c.theme.touch_target_mm))
@@ -91,18 +162,21 @@ def _header(c: Canvas, view: DealerView) -> int:
         if c.fits(note, T, rest.w):
             c.text(rest, note, T, Style.ALERT)
         return height
-    title = f"{view.title} · {view.street}" if view.street else view.title
+    hand = view.title.split(" · ")[0]  # "HAND 42"
+    short = hand.replace("HAND ", "H")  # "H42", as the floor's lists say it
+    titles = [f"{view.title} · {view.street}" if view.street else view.title, hand, short]
+    if seats_page:  # the page says what it is
+        titles = [f"{SEATS_PAGE} · {t}" for t in titles] + [SEATS_PAGE, short]
     status_w = c.measure(view.status, T) + 2 * p if view.status else 0
     room = left.w - status_w - p
-    if view.status and not view.status_alert and not c.fits(title, T, room):
+    if view.status and not view.status_alert and not c.fits(titles[0], T, room):
         status_w, room = 0, left.w  # an OK shoe is the first thing to give way
     if status_w:
         rect = Rect(left.right - status_w, p // 2, status_w, height - p)
         style = Style.ALERT if view.status_alert else Style.BASE
         c.box(rect, style, Edge.FAULT if view.status_alert else Edge.OK, 3, Shape.ROUNDED)
         c.text(rect, view.status, T, style, Align.CENTER)
-    if not c.fits(title, T, room):
-        title = view.title.split(" · ")[0]
+    title = next((t for t in titles if c.fits(t, T, room)), titles[-1])
     c.text(Rect(left.x, 0, room, height), title, T, Style.BASE)
     return height
 
@@ -231,35 +305,76 @@ def _numbers(c: Canvas, view: DealerView, area: Rect) -> None:
         c.text(inner, value, K, style, Align.RIGHT, key=True)
 
 
-def _tiles(c: Canvas, view: DealerView, area: Rect) -> int:
-    """The numbers as one strip of tiles, label above value (when a banner needs the room)."""
-    p = c.pad
+Tile = tuple[str, str, bool]  # label, value, whether it is the seat to act (drawn in NOW)
+Strip = tuple[list[Tile], list[int], int]  # the tiles, the width each needs, the spare width
+
+
+def _tile_plans(view: DealerView) -> list[list[list[Tile]]]:
+    """The ways to lay the numbers out as strips of tiles, the most compact first: one strip;
+    one strip with a shorter label; then two strips, the raise limits in tiles of their own."""
     raise_text = "—"
     if view.min_raise != "—":
         raise_text = f"{view.min_raise}{EN_DASH}{view.max_raise}"
-    tiles = [
-        ("TO ACT", view.to_act),
-        ("TO CALL", view.to_call),
-        ("RAISE", raise_text),
-        ("POT", view.pot_total),
+    act: Tile = ("TO ACT", view.to_act, view.to_act != "—")
+    pot: Tile = ("POT", view.pot_total, False)
+    limits: list[Tile] = [
+        ("MIN RAISE", view.min_raise, False),
+        ("MAX RAISE", view.max_raise, False),
     ]
-    need = [max(c.measure(a, T), c.measure(b, K)) + 2 * p for a, b in tiles]
-    spare = area.w - sum(need) - p * (len(tiles) - 1)
-    if spare < 0:
-        _numbers(c, view, Rect(area.x, area.y, area.w, 5 * c.row(K)))
-        return 5 * c.row(K) + p
+    return [
+        [[act, ("TO CALL", view.to_call, False), ("RAISE", raise_text, False), pot]],
+        [[act, ("CALL", view.to_call, False), ("RAISE", raise_text, False), pot]],
+        [[act, ("TO CALL", view.to_call, False), pot], limits],
+        [[act, ("CALL", view.to_call, False), pot], limits],
+    ]
+
+
+def _tile_plan(c: Canvas, view: DealerView, width: int) -> list[Strip] | None:
+    """The first layout whose every strip fits `width`; None: none does."""
+    p = c.pad
+    for plan in _tile_plans(view):
+        strips: list[Strip] = []
+        for tiles in plan:
+            need = [max(c.measure(a, T), c.measure(b, K)) + 2 * p for a, b, _ in tiles]
+            strips.append((tiles, need, width - sum(need) - p * (len(tiles) - 1)))
+        if all(spare >= 0 for _, _, spare in strips):
+            return strips
+    return None
+
+
+def _tiles_height(c: Canvas, view: DealerView, width: int) -> int:
+    """What `_tiles` takes of the height at `width`, with the gap below."""
+    plan = _tile_plan(c, view, width)
+    if plan is None:
+        return 5 * c.row(K) + c.pad
+    return len(plan) * (c.row(T) + c.row(K) + c.pad)
+
+
+def _tiles(c: Canvas, view: DealerView, area: Rect, strips: int = 2) -> int:
+    """The numbers as strips of tiles, label above value (when a banner needs the room), at
+    most `strips` of them; returns the height used, with the gap below."""
+    p = c.pad
+    plan = _tile_plan(c, view, area.w)
+    if plan is None:
+        _numbers(c, view, Rect(area.x, area.y, area.w, min(area.h, 5 * c.row(K))))
+        return min(area.h, 5 * c.row(K)) + p
+    for tiles, _, _ in plan[strips:]:
+        c.drop(" and ".join(label for label, _, _ in tiles))
     height = c.row(T) + c.row(K)
-    x = area.x
-    for i, ((label, value), need_w) in enumerate(zip(tiles, need, strict=True)):
-        w = need_w + spare // len(tiles)
-        r = Rect(x, area.y, w, height)
-        style = Style.NOW if i == 0 and value != "—" else Style.BASE
-        c.box(r, style, Edge.TO_ACT if style is Style.NOW else Edge.PLAIN, 2)
-        inner = r.inset(p, 0)
-        c.text(Rect(inner.x, r.y, inner.w, c.row(T)), label, T, style)
-        c.text(Rect(inner.x, r.y + c.row(T), inner.w, c.row(K)), value, K, style, key=True)
-        x += w + p
-    return height + p
+    y = area.y
+    for tiles, need, spare in plan[:strips]:
+        x = area.x
+        for (label, value, now), need_w in zip(tiles, need, strict=True):
+            w = need_w + spare // len(tiles)
+            r = Rect(x, y, w, height)
+            style = Style.NOW if now else Style.BASE
+            c.box(r, style, Edge.TO_ACT if now else Edge.PLAIN, 2)
+            inner = r.inset(p, 0)
+            c.text(Rect(inner.x, r.y, inner.w, c.row(T)), label, T, style)
+            c.text(Rect(inner.x, r.y + c.row(T), inner.w, c.row(K)), value, K, style, key=True)
+            x += w + p
+        y += height + p
+    return y - area.y
 
 
 def _board(c: Canvas, view: DealerView, area: Rect) -> int:
@@ -296,6 +411,12 @@ def _pots(c: Canvas, view: DealerView, area: Rect) -> None:
         seats = pl.seats.removeprefix("SEATS ")
         c.text(Rect(seats_x, y, area.right - seats_x, kr), seats, T)
         y += kr
+
+
+def _alerts_height(c: Canvas, view: DealerView, width: int) -> int:
+    """What `_alerts` takes at `width` when nothing has to give way (laid out aside)."""
+    scratch = Canvas(c.screen, c.panel, c.theme)
+    return _alerts(scratch, view, Rect(0, 0, width, 100 * c.height))
 
 
 def _alerts(c: Canvas, view: DealerView, area: Rect) -> int:
@@ -375,9 +496,9 @@ def _alerts(c: Canvas, view: DealerView, area: Rect) -> int:
 
 
 # bottom band ----------------------------------------------------------------------------------
-def _band_height(c: Canvas, view: DealerView) -> int:
-    if view.stop_text is None:
-        return c.row(K) + 2 * c.pad
+def _band_height(c: Canvas, view: DealerView, compact: bool = False) -> int:
+    if view.stop_text is None:  # a small panel keeps one pad of it for a row of seats
+        return c.row(K) + (1 if compact else 2) * c.pad
     width = c.width - c.measure("STOP", H) - 10 * c.pad
     rows = min(3, max(2, len(c.wrap(view.stop_text.upper(), T, width))))
     return max(rows * c.row(T), c.row(H)) + 2 * c.pad
@@ -408,47 +529,102 @@ def _band(c: Canvas, view: DealerView, area: Rect) -> None:
 
 
 # compact (small panels) -----------------------------------------------------------------------
+WHERE_SEATS = "on the SEATS page"
+
+
+def _board_and_pots(view: DealerView) -> list[tuple[str, str]]:
+    """(what, line) for the board and, when there are side pots, every pot: small panels show
+    them as text (the POT tile has the total)."""
+    lines = []
+    if view.board:
+        cards = " ".join(f"{rank}{suit.value}" for rank, suit in view.board)
+        lines.append(("board", f"BOARD {cards}"))
+    if len(view.pots) > 1:
+        lines.append(("pots", " · ".join(f"{pl.label} {pl.amount}" for pl in view.pots)))
+    return lines
+
+
 def _compact(c: Canvas, view: DealerView, area: Rect) -> None:
-    """A small panel: the glance numbers; then what is wrong (incident, recovery) or else the
-    board and the pots as lines of text; then the seats in play, the others on one line."""
-    p, tr = c.pad, c.row(T)
-    y = area.y + _tiles(c, view, Rect(area.x + p, area.y, area.w - 2 * p, area.h))
-    inner = Rect(area.x + p, y, area.w - 2 * p, area.bottom - y)
-    if view.recovery is not None or view.incidents:
+    """The TABLE page: the glance numbers; then what is wrong (incident, recovery) or else the
+    board and the pots as lines of text; then the seat table in the rows left."""
+    p = c.pad
+    width = area.w - 2 * p
+    wrong = view.recovery is not None or view.incidents
+    strips = 2
+    if wrong and _tiles_height(c, view, width) + _alerts_height(c, view, width) > area.h:
+        strips = 1  # the raise limits' own strip gives way to what is wrong
+    y = area.y + _tiles(c, view, Rect(area.x + p, area.y, width, area.h), strips)
+    inner = Rect(area.x + p, y, width, area.bottom - y)
+    if wrong:
         y = _alerts(c, view, inner) + p // 2
     else:
-        lines = []
-        if view.board:
-            lines.append("BOARD " + " ".join(f"{rank}{suit.value}" for rank, suit in view.board))
-        if len(view.pots) > 1:
-            lines.append(" · ".join(f"{pl.label} {pl.amount}" for pl in view.pots))
-        for line in lines:
+        for _, line in _board_and_pots(view):
             y += c.paragraph(Rect(inner.x, y, inner.w, area.bottom - y), line, T)
-    playing = [
-        s for s in view.seats if s.to_act or s.status in (SeatStatus.ACTIVE, SeatStatus.ALLIN)
-    ]
-    others = [s for s in view.seats if s not in playing]
-    x = area.x + p
-    for s in playing:
-        label = f"{s.number} {s.status_text}"
-        w = c.measure(label, T) + 2 * p
-        if x + w > area.right - p:
-            x = area.x + p
-            y += tr + p // 2
-        if y + tr > area.bottom:
-            c.drop(f"seat {s.number}")
-            continue
-        r = Rect(x, y, w, tr)
-        c.box(r, s.style if s.style is not Style.DIM else Style.BASE, s.edge, 3 if s.to_act else 2)
-        c.text(r.inset(p, 0), label, T, s.style)
-        x += w + p
-    y += tr + p // 2
-    groups: dict[str, list[str]] = {}
-    for s in others:
-        groups.setdefault(s.status_text, []).append(s.number)
-    summary = "  ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
-    if summary and y + tr <= area.bottom:
-        c.paragraph(Rect(area.x + p, y, area.w - 2 * p, area.bottom - y), summary, T, Style.DIM)
-    elif summary:
+    seats = Rect(inner.x, y, inner.w, max(0, area.bottom - y))
+    y += seat_table(c, table_seats(view.seats), seats, WHERE_SEATS)
+    _summary(c, view, Rect(inner.x, y, inner.w, max(0, area.bottom - y)))
+
+
+def _summary(c: Canvas, view: DealerView, area: Rect) -> int:
+    """The seats not in the table on one or two lines, if they fit; returns the height used."""
+    text = summary_text(other_seats(view.seats))
+    if not text:
+        return 0
+    if len(c.wrap(text, T, area.w)) * c.row(T) > area.h:
         c.drop("seats not in the hand")
-    c.drop("stacks and bets (panel too small for the seat ring)")
+        return 0
+    return c.paragraph(area, text, T, Style.DIM)
+
+
+def _alert_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[list[str], Style, Edge]]:
+    """Each alert in brief, for the SEATS page: the recovery step to do now, then the head of
+    each incident (rule and ruling); the TABLE page has them in full."""
+    out: list[tuple[list[str], Style, Edge]] = []
+    incidents = list(view.incidents)
+    rec = view.recovery
+    if rec is not None:
+        incidents = [i for i in incidents if i.rule != rec.rule]
+        now = next((st for st in rec.steps if st.state is StepState.NOW), None)
+        text = f"NOW {now.number}. {now.text}" if now else f"RECOVERY · {rec.rule}"
+        out.append((c.wrap(text, T, width), Style.NOW, Edge.TO_ACT))
+        for st in rec.steps:
+            if st is not now:
+                c.drop(f"recovery step {st.number} (on the table page)")
+    for inc in incidents:
+        out.append((c.wrap(f"{inc.rule} · {inc.ruling}", T, width), Style.ALERT, Edge.STOP))
+        c.drop(f"incident {inc.rule} text (on the table page)")
+    return out
+
+
+def _seats_page(c: Canvas, view: DealerView, area: Rect) -> None:
+    """The SEATS page: each alert in brief, every seat of the table, then the glance numbers,
+    the pots, the other seats and the board as the rows left allow."""
+    p, tr = c.pad, c.row(T)
+    inner = Rect(area.x + p, area.y, area.w - 2 * p, area.h)
+    alerts = _alert_lines(c, view, inner.w - 2 * p)
+    alerts_h = sum(len(lines) * tr + p // 2 for lines, _, _ in alerts)
+    seats = table_seats(view.seats)
+    spare = area.h - alerts_h - rows_needed(c, seats, inner.w) * tr
+    y = area.y
+    plan = _tile_plan(c, view, inner.w)
+    strip_h = c.row(T) + c.row(K) + p
+    strips = min(len(plan), spare // strip_h) if plan is not None else 0
+    if plan is None and spare >= _tiles_height(c, view, inner.w):
+        strips = 2  # the numbers as rows
+    if strips:
+        y += _tiles(c, view, inner, strips)
+    else:
+        c.drop("glance numbers (on the table page)")
+    for lines, style, edge in alerts:
+        h = len(lines) * tr
+        c.box(Rect(inner.x, y, inner.w, h), style, edge, 3)
+        c.paragraph(Rect(inner.x + p, y, inner.w - 2 * p, h), " ".join(lines), T, style)
+        y += h + p // 2
+    y += seat_table(c, seats, Rect(inner.x, y, inner.w, max(0, area.bottom - y)), "no room")
+    for what, line in reversed(_board_and_pots(view)):  # the pots before the board
+        if y + tr > area.bottom or not c.fits(line, T, inner.w):
+            c.drop(f"{what} (on the table page)")
+            continue
+        c.text(Rect(inner.x, y, inner.w, tr), line, T)
+        y += tr
+    _summary(c, view, Rect(inner.x, y, inner.w, max(0, area.bottom - y)))

@@ -81,6 +81,7 @@ class SeatLabel:
     markers: str  # "BTN", "SB", "BTN BB", ...
     stack: str  # chips behind, or a dash when stacks are not tracked
     bet: str  # chips in front; "" when none
+    bet_amount: int  # the same as a number (what a small panel ranks its seats by)
     up_cards: tuple[tuple[str, Suit], ...]
     style: Style  # of the status label
     edge: Edge  # of the seat box
@@ -170,6 +171,7 @@ def seat_label(seat: SeatView, to_act_seat: int | None) -> SeatLabel:
         markers=markers,
         stack="" if empty else (DASH if seat.stack is None else str(seat.stack)),
         bet=str(seat.bet) if seat.bet else "",
+        bet_amount=seat.bet,
         up_cards=_cards(seat.up),
         style=style,
         edge=edge,

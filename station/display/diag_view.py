@@ -5,6 +5,10 @@ The link, GPIO and journal code adapt their state to these plain records. Pages:
 link's state, firmware, counters and last frame age; journal health; clock, CPU temperature,
 undervoltage), I/O (GPIO input levels and the last frames), DECK (enrolment: scan a deck, confirm
 each card, save the registry).
+
+The I/O page is a list of rows; where they do not all fit (a 7" panel), it scrolls, with UP and
+DOWN under it (and the UP and DOWN keys), so no link's frames are left out; a frame longer than a
+row wraps onto the next rather than being cut.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from station.display.theme import DEFAULT_THEME, Edge, Style, TextRole, Theme
 from station.display.widgets import Button, button_row, label_value, title_bar, touch_h
 
 T, K = TextRole.TEXT, TextRole.KEY
+EN_DASH = "\u2013"
 
 
 class LinkState(StrEnum):
@@ -100,6 +105,7 @@ class DiagCursor:
     page: str = "links"  # links, io, deck, sys
     confirmed: int = 0  # enrolment: how many scanned cards the technician confirmed
     rejected: tuple[int, ...] = ()  # enrolment: positions rejected (to be rescanned)
+    top: int = 0  # the I/O page: the first row shown when it scrolls
 
 
 def _yes_no(value: bool | None, yes: str, no: str) -> str:
@@ -125,7 +131,7 @@ def diagnostics_screen(
     area = Rect(c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad)
     match cur.page:
         case "io":
-            _io(c, data, area)
+            _io(c, data, cur, area)
         case "deck":
             _deck(c, data.enrolment, cur, area)
         case "sys":
@@ -136,12 +142,18 @@ def diagnostics_screen(
 
 
 def _line(c: Canvas, area: Rect, y: int, label: str, value: str, style: Style = Style.BASE) -> int:
+    """A label and its value, the value wrapped beside it (rather than cut) on a small panel."""
     row = c.row(T)
-    if y + row > area.bottom:
+    lw = c.measure(label, T) + c.pad
+    lines = c.wrap(value, T, area.w - lw)
+    if y + len(lines) * row > area.bottom:
         c.drop(f"{label} {value}")
         return y
-    label_value(c, Rect(area.x, y, area.w, row), label, value, style)
-    return y + row
+    if len(lines) == 1:
+        label_value(c, Rect(area.x, y, area.w, row), label, value, style)
+        return y + row
+    c.text(Rect(area.x, y, lw, row), label, T, Style.DIM)
+    return y + c.paragraph(Rect(area.x + lw, y, area.w - lw, len(lines) * row), value, T, style)
 
 
 def _flow(c: Canvas, area: Rect, y: int, text: str, style: Style = Style.BASE) -> int:
@@ -224,40 +236,89 @@ def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int) -> None:
         y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, value, style)
 
 
-def _io(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
-    row, p = c.row(T), c.pad
-    y = area.y
-    c.text(Rect(area.x, y, area.w, row), "GPIO INPUTS (1 = HIGH)", T, Style.DIM)
-    y += row
+LAST_FRAMES = 3  # per link, the newest
+IO_UP, IO_DOWN = "diag:up", "diag:down"  # + ":<first row>", the row the page scrolls to
+
+# One row of the I/O page: (x from the left of the area, width, text, style) for each text.
+IoRow = list[tuple[int, int, str, Style]]
+
+
+def _gpio_rows(c: Canvas, data: DiagnosticsData, width: int) -> list[IoRow]:
+    """The input levels as a grid, row by row, in as many columns as fit (each as wide as its
+    widest cell)."""
+    p = c.pad
     cells = [f"{name} {1 if high else 0}" for name, high in data.gpio.levels]
-    if cells:
-        cell_w = max(c.measure(x, T) for x in cells) + 2 * p
-        cols = max(1, area.w // cell_w)
-        for i, cell in enumerate(cells):
-            r, col = divmod(i, cols)
-            rect = Rect(area.x + col * cell_w, y + r * row, cell_w - p, row)
-            if rect.bottom > area.bottom:
-                c.drop(f"gpio {cell}")
-                continue
-            c.text(rect, cell, T)
-        y += ((len(cells) + cols - 1) // cols) * row
-    else:
-        c.text(Rect(area.x, y, area.w, row), "NOT REPORTED", T)
-        y += row
-    y += p
+    if not cells:
+        return [[(0, width, "NOT REPORTED", Style.BASE)]]
+    cols, widths = 1, [max(c.measure(cell, T) for cell in cells)]
+    for n in range(len(cells), 1, -1):
+        each = [max(c.measure(cell, T) for cell in cells[i::n]) for i in range(n)]
+        if sum(each) + 2 * p * (n - 1) <= width:
+            cols, widths = n, each
+            break
+    rows: list[IoRow] = []
+    for start in range(0, len(cells), cols):
+        x, row = 0, []
+        for cell, cell_w in zip(cells[start : start + cols], widths, strict=False):
+            row.append((x, cell_w, cell, Style.BASE))
+            x += cell_w + 2 * p
+        rows.append(row)
+    return rows
+
+
+def _io_rows(
+    c: Canvas, data: DiagnosticsData, width: int
+) -> tuple[list[IoRow], list[int], list[int]]:
+    """The page's rows; for each the index of its section's heading; and the rows a view may
+    start at (not the second line of a wrapped frame)."""
+    p = c.pad
+    rows: list[IoRow] = [[(0, width, "GPIO INPUTS (1 = HIGH)", Style.DIM)]]
+    rows += _gpio_rows(c, data, width)
+    heads = [0] * len(rows)
+    starts = list(range(len(rows)))
     for link in data.links:
-        if y + 2 * row > area.bottom:
-            c.drop(f"last frames of {link.name}")
-            continue
-        c.text(Rect(area.x, y, area.w, row), f"LAST FRAMES · {link.name}", T, Style.DIM)
-        y += row
-        room = max(0, (area.bottom - y) // row)
-        frames = link.last_frames[-min(room, 3) :] if room else ()
-        for frame in frames or ("NONE",):
-            if y + row > area.bottom:
-                break
-            c.text(Rect(area.x + 2 * p, y, area.w - 2 * p, row), frame, T)
-            y += row
+        head = len(rows)
+        starts.append(head)
+        rows.append([(0, width, f"LAST FRAMES · {link.name}", Style.DIM)])
+        for frame in link.last_frames[-LAST_FRAMES:] or ("NONE",):
+            starts.append(len(rows))
+            for i, line in enumerate(c.wrap(frame, T, width - 4 * p)):
+                indent = 2 * p if i == 0 else 4 * p  # a wrapped frame's later lines stand in
+                rows.append([(indent, width - indent, line, Style.BASE)])
+        heads += [head] * (len(rows) - head)
+    return rows, heads, starts
+
+
+def _io(c: Canvas, data: DiagnosticsData, cur: DiagCursor, area: Rect) -> None:
+    row, p = c.row(T), c.pad
+    rows, heads, starts = _io_rows(c, data, area.w)
+    n = len(rows)
+    fit = area.h // row
+    shown = list(range(min(n, fit)))
+    if n > fit:  # scroll: the pager under the rows
+        pager_y = area.bottom - touch_h(c)
+        fit = max(2, (pager_y - p - area.y) // row)
+
+        def window(first: int) -> list[int]:
+            """The rows shown from `first`: a section cut at the top keeps its heading."""
+            if heads[first] == first:
+                return list(range(first, min(n, first + fit)))
+            return [heads[first], *range(first, min(n, first + fit - 1))]
+
+        last_first = next((s for s in starts if window(s)[-1] == n - 1), starts[-1])
+        first = max(s for s in starts if s <= min(cur.top, last_first))
+        shown = window(first)
+        step = max(1, fit - 2)  # a page, the heading and one row seen before kept
+        up = max(s for s in starts if s <= max(0, first - step))
+        down = min((s for s in starts if first + step <= s <= last_first), default=last_first)
+        buttons = [Button("UP", f"{IO_UP}:{up}"), Button("DOWN", f"{IO_DOWN}:{down}")]
+        right = button_row(c, buttons, pager_y, area.x)
+        said = f"ROWS {first + 1}{EN_DASH}{shown[-1] + 1} OF {n}"
+        c.text(Rect(right, pager_y, area.right - right, touch_h(c)), said, T, Style.DIM)
+    for i, index in enumerate(shown):
+        y = area.y + i * row
+        for x, w, text, style in rows[index]:
+            c.text(Rect(area.x + x, y, w, row), text, T, style)
 
 
 def _deck(c: Canvas, enrol: EnrolmentView | None, cur: DiagCursor, area: Rect) -> None:

@@ -143,6 +143,9 @@ class ScreenModel:
                 return target.action
         return None
 
+    def actions(self) -> tuple[str, ...]:
+        return tuple(t.action for t in self.targets)
+
     def target(self, action: str) -> Target:
         for t in self.targets:
             if t.action == action:

@@ -7,7 +7,9 @@ on show, so what is hit is exactly what was drawn. The output is the next `NavSt
 deck...), which the daemon journals with the role that issued them. PINs are checked by an
 injected `verify_pin(role, pin)`; floor and technician screens need their own credential, and
 signed-in screens fall back to the dealer screen (signing out) after `IDLE_TIMEOUT_S` without
-input.
+input. On a small panel the dealer screen has a second page, SEATS (every seat's stack and bet),
+which a touch below its status strip opens and closes and which closes by itself after
+`SEATS_TIMEOUT_S`, so the glance numbers are never away for long.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from station.display import floor_keys
-from station.display.diag_view import DiagCursor, DiagnosticsData
+from station.display.dealer_layout import ACTION_SEATS, ACTION_TABLE
+from station.display.diag_view import IO_DOWN, IO_UP, DiagCursor, DiagnosticsData
 from station.display.floor_keys import ScreenKey
 from station.display.floor_view import FloorCursor, FloorData
 from station.display.model import ScreenModel
@@ -25,13 +28,16 @@ from station.display.pinpad import DIGITS, PinPadState, Role, press
 from station.engine.decisions import Ruling
 
 IDLE_TIMEOUT_S = 120.0
+SEATS_TIMEOUT_S = 20.0  # a look at the stacks, then back to the glance numbers
 
 
 DIAG_PAGES = ("links", "io", "deck", "sys")  # the diagnostics tabs, left to right
+DEALER_PAGES = (ACTION_SEATS, ACTION_TABLE)  # the dealer screen's page turns (small panels)
 
 
 class Screen(StrEnum):
     DEALER = "dealer"
+    SEATS = "seats"  # the dealer screen's seat page (small panels)
     PIN = "pin"
     FLOOR = "floor"
     DIAG = "diag"
@@ -168,13 +174,19 @@ def handle(state: NavState, event: NavInput, model: ScreenModel | None, ctx: Nav
     """One input: resolve it to an action against the screen on show, then act."""
     match event:
         case Tick(at=at):
-            if state.screen is not Screen.DEALER and at - state.last_input_at >= IDLE_TIMEOUT_S:
+            timeout = SEATS_TIMEOUT_S if state.screen is Screen.SEATS else IDLE_TIMEOUT_S
+            if state.screen is not Screen.DEALER and at - state.last_input_at >= timeout:
                 return _to_dealer(state)
             return state, ()
         case Tap(x=x, y=y, at=at):
             action = model.hit(x, y) if model is not None else None
         case KeyIn(key=key, at=at):
             action = key_action(state, key)
+            if action in DEALER_PAGES and (model is None or action not in model.actions()):
+                action = None  # a large panel has no SEATS page: it shows every seat already
+            if action in (IO_UP, IO_DOWN):  # the row to scroll to is on the screen's button
+                mine = [a for a in model.actions() if a.startswith(f"{action}:")] if model else []
+                action = mine[0] if mine else None
     state = replace(state, last_input_at=at)
     if action is None:
         return state, ()
@@ -239,9 +251,13 @@ def key_action(state: NavState, key: str) -> str | None:
             NavKey.RIGHT: f"diag:{pages[(i + 1) % len(pages)]}",
             NavKey.SELECT: "enrol:confirm" if state.diag.page == "deck" else None,
             NavKey.BACK: "nav:dealer",
+            NavKey.UP: IO_UP,  # a page that scrolls says to which row (see `handle`)
+            NavKey.DOWN: IO_DOWN,
         }
         return diag.get(key)
-    return None
+    if state.screen is Screen.SEATS:
+        return ACTION_TABLE if key in (NavKey.UP, NavKey.BACK) else None
+    return ACTION_SEATS if key == NavKey.DOWN else None  # the dealer screen
 
 
 def _to_dealer(state: NavState) -> Outcome:
@@ -264,6 +280,12 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
             if arg == "dealer":
                 return _to_dealer(state)
             return _open(state, Screen.FLOOR if arg == "floor" else Screen.DIAG)
+        case "dealer":
+            if arg == "seats" and state.screen is Screen.DEALER:
+                return replace(state, screen=Screen.SEATS), ()
+            if arg == "table" and state.screen is Screen.SEATS:
+                return replace(state, screen=Screen.DEALER), ()
+            return state, ()
         case "pin":
             return _pin(state, arg, ctx)
         case "floor" | "incident" | "ruling" | "recall" | "entry" | "race" | "forfeit":
@@ -375,7 +397,10 @@ def _diag(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
         return replace(state, diag=replace(cur, **changes)), ()  # type: ignore[arg-type]
 
     if verb == "diag" and arg in DIAG_PAGES:
-        return go(page=arg)
+        return go(page=arg, top=0)
+    row = arg.partition(":")[2]
+    if verb == "diag" and arg.startswith(("up:", "down:")) and row.isdigit():
+        return go(top=int(row))
     if verb != "enrol":
         return state, ()
     if arg == "scan":

@@ -2,8 +2,8 @@
 
 Each matches a real moment at the table, with amounts that add up: the premature-flop STOP, a
 three-way all-in with two side pots, a guided recovery step, a held floor call, a void hand's
-refunds and a chip race due between levels; and the data for the floor's recall of a hand and
-for diagnostics with the shoe disconnected.
+refunds, a chip race due between levels and a ten-handed preflop with every seat still in; and
+the data for the floor's recall of a hand and for diagnostics with the shoe disconnected.
 """
 
 from __future__ import annotations
@@ -162,6 +162,43 @@ def three_way_allin() -> TableSnapshot:
         max_raise_to=None,
         next_step="BURN & TURN",
         button=1,
+    )
+
+
+def ten_handed_preflop() -> TableSnapshot:
+    """NLHE 5/10, ten-handed, button 10: seat 1 posted 5, seat 2 posted 10, seat 3 raised to 30,
+    seat 4 called, seat 5 moved in for 145; seat 6 to act, seats 7 to 10 not yet acted. Every
+    seat still in: the most a seat table has to hold. In front 5 + 10 + 30 + 30 + 145 = 220."""
+    stacks = {1: 995, 2: 1490, 3: 770, 4: 2210, 5: 0, 6: 1250, 7: 480, 8: 3315, 9: 905, 10: 1120}
+    bets = {1: 5, 2: 10, 3: 30, 4: 30, 5: 145}
+    seats = tuple(
+        SeatView(
+            seat=s,
+            status=AI if s == 5 else A,
+            stack=stack,
+            bet=bets.get(s, 0),
+            cards=2,
+            button=s == 10,
+            blind={1: "SB", 2: "BB"}.get(s, ""),
+            to_act=s == 6,
+        )
+        for s, stack in stacks.items()
+    )
+    return TableSnapshot(
+        hand=61,
+        game="nlhe",
+        profile="RR11",
+        phase=Phase.BETTING,
+        street="preflop",
+        seats=seats,
+        board=(),
+        pots=(),
+        to_act=6,
+        to_call=145,
+        min_raise_to=260,  # 145 + the last full raise, 115 (from 30 to 145)
+        max_raise_to=1250,
+        next_step="ACTION ON SEAT 6",
+        button=10,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from station.display.dealer_layout import dealer_screen
+from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_view import StationStatus, dealer_view
 from station.display.diag_view import DiagnosticsData, diagnostics_screen
 from station.display.floor_view import FloorData, floor_screen
@@ -50,4 +50,5 @@ def screen_model(
             return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme)
         case Screen.DIAG:
             return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
-    return dealer_screen(dealer_view(inputs.snapshot, inputs.status), panel, theme)
+    page = DealerPage.SEATS if nav.screen is Screen.SEATS else DealerPage.TABLE
+    return dealer_screen(dealer_view(inputs.snapshot, inputs.status), panel, theme, page)

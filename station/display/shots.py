@@ -4,7 +4,10 @@ adapter (files, pygame).
 Writes, for the 10.1" and the 7" panel: a premature-flop STOP, a three-way all-in with two side
 pots, a guided recovery step, the floor's recall of a hand, diagnostics with the shoe
 disconnected, and a few more screens (CALL FLOOR held, an incident, the floor's FORFEIT and
-CHIP RACE entries, the PIN pad, the I/O and system pages).
+CHIP RACE entries, the PIN pad, the I/O page (and scrolled to its end), the system page, a
+ten-handed hand's seats). The `seats-*` shots are the dealer screen's SEATS page and
+`diagnostics-io-frames` the I/O page scrolled to its end, which only a small panel has: they are
+not written for a panel where they would repeat another shot (`SAME_AS`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,13 @@ MUST_SHOW = (
     "diagnostics-shoe-disconnected",
 )
 PANELS: dict[str, PanelConfig] = {"10in": PANEL_10_1, "7in": PANEL_7}
+# Pages only a small panel has; elsewhere they draw the same as the shot named here.
+SAME_AS = {
+    "seats-ten-handed": "ten-handed-preflop",
+    "seats-premature-flop-stop": "premature-flop-stop",
+    "seats-recovery-step": "recovery-step",
+    "diagnostics-io-frames": "diagnostics-io",
+}
 
 
 def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, ScreenModel]:
@@ -57,6 +67,10 @@ def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, S
             DisplayInputs(scenes.three_way_allin(), floor, diag, StationStatus(shoe_ok=False)),
         ),
         "call-floor": (NavState(), dealer(scenes.floor_call_betting())),
+        "ten-handed-preflop": (NavState(), dealer(scenes.ten_handed_preflop())),
+        "seats-ten-handed": (NavState(Screen.SEATS), dealer(scenes.ten_handed_preflop())),
+        "seats-premature-flop-stop": (NavState(Screen.SEATS), dealer(scenes.premature_flop_stop())),
+        "seats-recovery-step": (NavState(Screen.SEATS), dealer(scenes.premature_flop_recovery())),
         "floor-incidents": (floor_nav, dealer(scenes.floor_call_betting())),
         "floor-incident-detail": (
             NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("incident")),
@@ -90,6 +104,10 @@ def shot_models(panel: PanelConfig, theme: Theme = DEFAULT_THEME) -> dict[str, S
             NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("io")),
             dealer(scenes.three_way_allin()),
         ),
+        "diagnostics-io-frames": (  # a small panel scrolled down to the links' last frames
+            NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("io", top=99)),
+            dealer(scenes.three_way_allin()),
+        ),
         "diagnostics-deck": (
             NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("deck", confirmed=13)),
             DisplayInputs(scenes.three_way_allin(), floor, scenes.enrolling(), ok),
@@ -109,7 +127,10 @@ def write_shots(out_dir: str | Path, panels: Sequence[str] = tuple(PANELS)) -> l
     written = []
     for tag in panels:
         panel = PANELS[tag]
-        for name, model in shot_models(panel).items():
+        models = shot_models(panel)
+        for name, model in models.items():
+            if name in SAME_AS and model == models[SAME_AS[name]]:
+                continue
             written.append(render_png(model, out / f"{name}-{tag}.png", panel))
     return written
 

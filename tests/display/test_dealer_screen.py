@@ -17,7 +17,9 @@ from station.display.dealer_view import (
 )
 from station.display.model import CardFace, Suit
 from station.display.panel import PANEL_7, PANEL_10_1
+from station.display.seat_table import table_seats
 from station.engine.snapshot import SeatStatus, SeatView
+from tests.display.screen_read import seat_cells
 
 OK = StationStatus(shoe_ok=True)
 
@@ -105,11 +107,17 @@ def test_stud_up_cards_are_shown_on_the_seat() -> None:
     "scene", [scenes.premature_flop_stop, scenes.three_way_allin, scenes.premature_flop_recovery]
 )
 def test_the_7_inch_panel_keeps_the_glance_numbers_and_says_what_it_left_out(scene: object) -> None:
-    model = dealer_screen(dealer_view(scene(), OK), PANEL_7)  # type: ignore[operator]
+    view = dealer_view(scene(), OK)  # type: ignore[operator]
+    model = dealer_screen(view, PANEL_7)
     labels = {t.text for t in model.texts()}
     assert {"TO ACT", "TO CALL", "RAISE", "POT"} <= labels
     assert model.clipped == ()
-    assert any("stacks and bets" in d for d in model.dropped)
+    # Each seat in the hand is in the seat table with its stack, or named as left out.
+    cells = seat_cells(model)
+    for seat in table_seats(view.seats):
+        left_out = f"dealer: seat {seat.number} stack and bet (on the SEATS page)"
+        assert (seat.number in cells) != (left_out in model.dropped), seat.number
+    assert not any("stacks and bets" in d for d in model.dropped)
 
 
 def test_the_7_inch_panel_puts_what_is_wrong_before_the_seats() -> None:

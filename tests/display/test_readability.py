@@ -16,7 +16,7 @@ from station.display import fontmetrics, scenes
 from station.display.colour import contrast_ratio
 from station.display.dealer_layout import dealer_screen
 from station.display.dealer_view import StationStatus, dealer_view
-from station.display.model import Align, Box, Rect, ScreenModel, Text
+from station.display.model import Rect, ScreenModel
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.pgrender import font_path
 from station.display.shots import shot_models
@@ -29,6 +29,7 @@ from station.display.theme import (
     TOUCH_TARGET_MM,
     TextRole,
 )
+from tests.display.screen_read import background_under, glyph_extent
 
 PANELS = [PANEL_10_1, PANEL_7]
 
@@ -87,30 +88,6 @@ def all_models(panel: PanelConfig) -> dict[str, ScreenModel]:
     return shot_models(panel)
 
 
-def _extent(t: Text) -> Rect:
-    """Where the glyphs of `t` actually go: width from the font, cap band vertically."""
-    w = min(fontmetrics.text_width(t.text, t.size), t.rect.w)
-    x = {
-        Align.LEFT: t.rect.x,
-        Align.RIGHT: t.rect.right - w,
-        Align.CENTER: t.rect.x + (t.rect.w - w) // 2,
-    }[t.align]
-    cap = fontmetrics.cap_px(t.size)
-    return Rect(x, t.rect.y + (t.rect.h - cap) // 2, w, cap)
-
-
-def _background(model: ScreenModel, text: Text) -> str:
-    """The fill under the centre of the text: the last filled box drawn before it there."""
-    cx, cy = text.rect.center
-    colour: str = model.background
-    for item in model.items:
-        if item is text:
-            break
-        if isinstance(item, Box) and item.fill is not None and item.rect.contains(cx, cy):
-            colour = item.fill
-    return colour
-
-
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
 def test_every_text_on_every_screen(panel: PanelConfig) -> None:
     for name, model in all_models(panel).items():
@@ -120,7 +97,7 @@ def test_every_text_on_every_screen(panel: PanelConfig) -> None:
                 assert t.role is TextRole.KEY, (name, t.text)
             pair = DEFAULT_THEME.pair(t.style)
             assert contrast_ratio(pair.fg, pair.bg) >= TEXT_CONTRAST_BAR
-            bg = _background(model, t)
+            bg = background_under(model, t)
             assert bg == pair.bg, f"{name}: {t.text!r} drawn on {bg}, style expects {pair.bg}"
             assert t.rect.inside(Rect(0, 0, model.width, model.height)), (name, t.text, t.rect)
 
@@ -128,7 +105,7 @@ def test_every_text_on_every_screen(panel: PanelConfig) -> None:
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
 def test_no_two_texts_overlap(panel: PanelConfig) -> None:
     for name, model in all_models(panel).items():
-        extents = [(t, _extent(t)) for t in model.texts() if t.text]
+        extents = [(t, glyph_extent(t)) for t in model.texts() if t.text]
         for (a, ea), (b, eb) in itertools.combinations(extents, 2):
             assert not ea.overlaps(eb), f"{name}: {a.text!r} overlaps {b.text!r}"
 
