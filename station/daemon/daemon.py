@@ -145,7 +145,7 @@ class Daemon:
         initial = inputs.start() if cfg.inputs.backend is GpioBackend.LGPIO else []
 
         settler = self._settler(recorder)
-        cursors = device_cursors(journal)
+        cursors = device_cursors(recorder)
         devices: list[Device] = []
         for device, dev_cfg in ((Device.SHOE, cfg.shoe), (Device.BETZONES, cfg.betzones.device)):
             if dev_cfg.port is None:

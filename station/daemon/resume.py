@@ -4,8 +4,9 @@ the journal).
 
 The shoe and the bet-zone board keep their events until acknowledged and replay, after a
 reconnect, everything after the cursor the host states. A new process passes the cursor it
-reads here (from the provenance in the actor column of the input rows), so a draw journaled
-before a crash is not delivered again and a draw made while the daemon was down is.
+reads here (the provenance in the actor column of the input rows, folded by `OpsTracker` and so
+rebuilt by recovery, checkpoint included), so a draw journaled before a crash is not delivered
+again and a draw made while the daemon was down is.
 """
 
 from __future__ import annotations
@@ -13,32 +14,20 @@ from __future__ import annotations
 import json
 
 from station.daemon.items import Device
-from station.daemon.translate import parse_actor
 from station.engine.events import Setup
-from station.journal import Code, Journal
+from station.journal import Code, Journal, Recorder
 from station.session_format import event_to_dict
 
-_DEVICE_CODES = (Code.INPUT_DRAW.value, Code.INPUT_ZONE.value)
 
-
-# Per actor prefix (`device:serial:`, the actor without its trailing event id), the highest
-# event id: SQLite does the grouping, so a long journal costs no Python per row.
-_CURSORS = f"""
-    SELECT rtrim(actor, '0123456789') AS prefix,
-           MAX(CAST(substr(actor, length(rtrim(actor, '0123456789')) + 1) AS INTEGER))
-    FROM log WHERE code IN ({", ".join("?" * len(_DEVICE_CODES))}) AND role = 'device'
-    GROUP BY prefix
-"""
-
-
-def device_cursors(journal: Journal) -> dict[Device, dict[str, int]]:
-    """device -> serial -> highest event id journaled (event ids only grow on a device)."""
+def device_cursors(recorder: Recorder) -> dict[Device, dict[str, int]]:
+    """device -> serial -> highest event id journaled (event ids only grow on a device), as
+    the recorder's operational fold holds it after recovery."""
     out: dict[Device, dict[str, int]] = {d: {} for d in Device}
-    for prefix, top in journal.conn.execute(_CURSORS, _DEVICE_CODES):
-        prov = parse_actor(f"{prefix}{top}") if isinstance(top, int) else None
-        if prov is not None:
-            per = out[prov.device]
-            per[prov.serial] = max(per.get(prov.serial, 0), prov.event_id)
+    for name, per in recorder.ops.device_events.items():
+        try:
+            out[Device(name)] = dict(per)
+        except ValueError:  # an actor that names no device of ours
+            continue
     return out
 
 

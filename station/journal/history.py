@@ -4,7 +4,8 @@ beside the live station. Edge adapter (SQLite).
 
 The same `Replay` as recovery: every derived row re-derived and compared, the operational state
 folded, the hash chain checked; then the chain must end in the very row the checkpoint was
-taken at, and the state replay arrives at must equal the checkpoint's (`same_state`).
+taken at, and the state replay arrives at must equal the checkpoint's (`same_state`). SQLite's
+`PRAGMA quick_check` of the file, which a recovery from a checkpoint leaves out, runs first.
 """
 
 from __future__ import annotations
@@ -34,10 +35,16 @@ class HistoryReport:
     mismatch_count: int
     chain: Problem | None
     state: str | None  # where the replayed state differs from the checkpoint's
+    quick_check: tuple[str, ...] = ()  # `PRAGMA quick_check` of the file (recovery skipped it)
 
     @property
     def ok(self) -> bool:
-        return self.mismatch_count == 0 and self.chain is None and self.state is None
+        return (
+            self.mismatch_count == 0
+            and self.chain is None
+            and self.state is None
+            and not self.quick_check
+        )
 
 
 def check_history(
@@ -52,7 +59,10 @@ def check_history(
     replay = Replay(registry, station_id)
     uri = Path(path).resolve().as_uri() + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    quick: tuple[str, ...] = ()
     try:
+        found_quick = [str(r[0]) for r in conn.execute("PRAGMA quick_check").fetchall()]
+        quick = () if found_quick == ["ok"] else tuple(found_quick)
         cursor = conn.execute(
             f"SELECT {', '.join(COLUMNS)} FROM log WHERE seq <= ? ORDER BY seq", (found.seq,)
         )
@@ -69,6 +79,7 @@ def check_history(
             time.sleep(0)  # let the live station's threads in between batches
     except sqlite3.DatabaseError as exc:
         replay.chain.unreadable(None, str(exc))
+        quick = quick or (str(exc),)
     finally:
         conn.close()
     replay.finish()
@@ -98,4 +109,5 @@ def check_history(
         replay.count,
         chain,
         state,
+        quick,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 from station.journal.codes import CRITICAL_TILTS, ActorRole, Code, Mode, TiltCode
 from station.journal.rows import LogRow
@@ -73,6 +74,9 @@ class OpState:
         return tuple(reasons)
 
 
+_DEVICE_INPUTS: Final = frozenset({Code.INPUT_DRAW, Code.INPUT_ZONE})
+
+
 def tilt_key(code: str, device: str | None = None) -> str:
     return f"{code}:{device}" if device else code
 
@@ -86,6 +90,9 @@ class OpsTracker:
         self.floor_call: FloorCall | None = None
         self.tilts: dict[str, OpenTilt] = {}
         self.last_seq = 0
+        # device -> serial -> the highest event id journaled from it (a device row's actor is
+        # `device:serial:event_id`): where a restarted station resumes each device's events.
+        self.device_events: dict[str, dict[str, int]] = {}
 
     def state(self) -> OpState:
         return OpState(
@@ -99,7 +106,9 @@ class OpsTracker:
     def apply(self, row: LogRow) -> None:
         self.last_seq = row.seq
         code = row.code
-        if code == Code.INPUT_KEY:
+        if row.role == ActorRole.DEVICE and code in _DEVICE_INPUTS:
+            self._device_event(row.actor)
+        elif code == Code.INPUT_KEY:
             if '"FLOOR"' in row.payload and row.data().get("key") == "FLOOR":
                 self._raise_floor(row, "FLOOR key")
         elif code == Code.DECISION_INCIDENT:
@@ -108,6 +117,13 @@ class OpsTracker:
                 self._raise_floor(row, f"incident {d.get('rule')}")
         elif code in _HANDLERS:
             _HANDLERS[code](self, row)
+
+    def _device_event(self, actor: str) -> None:
+        device, _, rest = actor.partition(":")
+        serial, _, event_id = rest.partition(":")
+        if serial and event_id.isdigit():
+            per = self.device_events.setdefault(device, {})
+            per[serial] = max(per.get(serial, 0), int(event_id))
 
     def _raise_floor(self, row: LogRow, reason: str) -> None:
         if self.floor_call is None:

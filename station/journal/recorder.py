@@ -206,18 +206,20 @@ class Recorder:
         the newest usable checkpoint, and `history` names it until `journal_history()`."""
         clock = self.journal.clock
         started_ns = clock.monotonic_ns()
-        quick = tuple(self.journal.quick_check())
+        quick: tuple[str, ...] = ()
         try:
             head_seq, _ = self.journal.head()
             last = self.journal.row(head_seq)
             found, start = self._checkpoint_start(head_seq) if use_checkpoint else (None, None)
+            if start is None:  # from a checkpoint the file's check comes with the history's
+                quick = tuple(self.journal.quick_check())
             replay = Replay(self.registry, self.journal.station_id, start)
             begin = start[0] + 1 if start is not None else 1
             for row in self.journal.rows(begin):  # streamed: may be far bigger than RAM
                 replay.row(row)
             last_input = replay.last_input or self._last_input_before(begin)
         except sqlite3.DatabaseError as exc:
-            raise _damaged(quick, exc) from exc
+            raise _damaged(quick or tuple(self.journal.quick_check()), exc) from exc
         replay.finish()
         down_s = None
         if last is not None:
@@ -353,6 +355,10 @@ class Recorder:
             text = f"{report.mismatch_count} row(s) {where}, first at seq {first.seq}"
             log.error("REPLAY MISMATCH: %s (%s)", text, first.text)
             entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text, first.seq))
+        if report.quick_check:
+            text = "SQLite quick_check: " + report.quick_check[0].splitlines()[-1]
+            log.error("JOURNAL INTEGRITY: %s", text)
+            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], None))
         if report.chain is not None:
             log.error("JOURNAL INTEGRITY: %s", report.chain.text)
             problem = report.chain
@@ -375,6 +381,7 @@ class Recorder:
                     "mismatches": report.mismatch_count,
                     "chain_ok": report.chain is None,
                     "state_ok": report.state is None,
+                    "quick_check_ok": not report.quick_check,
                 },
                 STATION_ACTOR,
                 ActorRole.STATION,

@@ -174,3 +174,33 @@ def test_a_damaged_file_is_never_taken_for_a_sound_one(
             report = recorder.last_recovery
             assert report is not None and report.quick_check
             assert "tilt journal_integrity" in recorder.op_state().play_blocked
+
+
+def test_each_devices_last_event_id_is_folded_and_comes_back_after_a_restart(
+    path: Path, clock: ManualClock
+) -> None:
+    """Where a restarted station resumes each device: the highest event id journaled per
+    device and serial (actor `device:serial:event_id`), not what a person or the panel did."""
+    from station.engine.cards import Card
+    from station.engine.events import Draw, Zone
+
+    inputs = [
+        (Draw(Card.parse("Ah")), "shoe:SHOE-1:5"),
+        (Zone(3, 10), "betzones:ZONES-1:2"),
+        (Draw(Card.parse("Kd")), "shoe:SHOE-1:9"),
+        (Draw(Card.parse("Qc")), "shoe:SHOE-2:4"),  # a spare shoe plugged in
+        (KeyPress(Key.FOLD, seat=3), "panel"),
+    ]
+    with Journal.open(path, clock=clock, station_id=STATION, create=True) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        for event, actor in inputs:
+            recorder.record(event, actor=actor, role=ActorRole.DEVICE, at=None)
+        want = {"shoe": {"SHOE-1": 9, "SHOE-2": 4}, "betzones": {"ZONES-1": 2}}
+        assert recorder.ops.device_events == want
+    for _ in range(2):  # a full replay (it saves a checkpoint), then a start from it
+        with Journal.open(path, clock=clock) as journal:
+            recorder = Recorder(journal)
+            recorder.recover()
+            assert recorder.ops.device_events == want
+    assert recorder.last_recovery is not None and recorder.last_recovery.checkpoint_seq > 0
