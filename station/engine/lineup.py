@@ -22,6 +22,7 @@ from station.engine.positions import (
     button_layout,
     clockwise_after,
     dead_button_next,
+    next_seat,
 )
 from station.engine.profiles import ButtonMethod
 
@@ -120,7 +121,13 @@ def positions(table: Table, dealt: list[int]) -> tuple[int | None, tuple[int | N
         return last[1], None
     if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
         return dead_button_next(dealt, last[0], last[1])
-    return (table.button if table.button is not None else dealt[-1]), None
+    button = table.button if table.button is not None else dealt[-1]
+    if table.last_button is not None and button not in dealt:
+        # Moving button (001-RR11 §4 r2(a), 000-USPA §3.5.2.1.1): "the button always moves
+        # forward to the next player". The seat it moved to at the end of the last hand was
+        # left before this deal: it goes on to the next player and the blinds follow.
+        button = next_seat(dealt, button) or button
+    return button, None
 
 
 def note_missed_blinds(
