@@ -88,7 +88,12 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
     if rnd is not None and hand.phase is Phase.BETTING and seat in rnd:
         to_act = rnd.to_act()
         if seat != to_act:
+            if wagers.settle_owed(hand, seat, seq):
+                fold(hand, seat, seq)  # his turn now, or still out of turn
+                return
             irregular.out_of_turn_key(hand, Key.FOLD, seat, to_act, seq)
+            if seat in hand.state.pending:
+                _fold_out_of_turn(hand, seat, seq)
             return
         if stud_hand:
             stud.on_fold(hand, seat)
@@ -107,6 +112,17 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
         settlement.try_resolve(hand, seq)
 
 
+def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> None:
+    """A fold out of turn is final: the hand is dead (001-RR11 §3 "Dead Hands" r1(a), 004-GN
+    r131); nothing later revives it. The action stays with the seat whose turn it is."""
+    if hand.spec.family is Family.STUD:
+        stud.on_fold(hand, seat)
+    hand.seats[seat].folded = True
+    hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
+    wagers.count_action(hand, chips=False)
+    rounds.after_action(hand, seq)
+
+
 def check(hand: Hand, seat: int, seq: int) -> None:
     """CHECK, in turn, when there is nothing to call."""
     rnd = hand.round
@@ -115,6 +131,9 @@ def check(hand: Hand, seat: int, seq: int) -> None:
         return
     to_act = rnd.to_act()
     if seat != to_act:
+        if wagers.settle_owed(hand, seat, seq):
+            check(hand, seat, seq)  # his turn now, or still out of turn
+            return
         irregular.out_of_turn_key(hand, Key.CHECK, seat, to_act, seq)
         return
     if hand.bring_in_pending():
@@ -147,15 +166,21 @@ def allin(hand: Hand, seat: int, seq: int) -> None:
 
 
 def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
-    """BET-VERBAL-BINDING: a declaration in turn binds; the chips must follow."""
+    """BET-VERBAL-BINDING: a declaration in turn binds and takes precedence over the chips
+    (001-RR11 §3 r9); the chips follow, or came just before it (`wagers.verbal_after_chips`)."""
+    if wagers.verbal_after_chips(hand, seat, k, seq):
+        return
     match k.action:
         case VerbalAction.FOLD:
             fold(hand, seat, seq)
         case VerbalAction.CHECK:
             check(hand, seat, seq)
         case VerbalAction.CALL:
-            if hand.round is not None and hand.phase is Phase.BETTING:
-                wagers.wager(hand, seat, max(hand.round.max_bet, hand.seats[seat].bet), seq)
+            rnd = hand.round
+            if rnd is not None and hand.phase is Phase.BETTING:
+                if rnd.to_act() == seat:
+                    hand.state.verbal_calls.add(seat)
+                wagers.wager(hand, seat, max(rnd.max_bet, hand.seats[seat].bet), seq)
         case VerbalAction.ALLIN:
             hand.allin_pending.add(seat)
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:

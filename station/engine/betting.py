@@ -48,6 +48,31 @@ class Wager:
     correction: Correction | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RoundMark:
+    """A round as it stood before one seat's wager: `BettingRound.restore` takes the wager
+    back (a verbal declaration made just after the chips, BET-VERBAL-BINDING)."""
+
+    seat: int
+    fields: tuple[object, ...]
+    seat_fields: tuple[object, ...]
+
+
+_ROUND_FIELDS = (
+    "max_bet",
+    "min_raise",
+    "raises",
+    "opened",
+    "capped",
+    "uncapped",
+    "full_raises",
+    "last_aggressor",
+    "last_actor",
+    "short_level",
+)
+_SEAT_FIELDS = ("bet", "stack", "allin", "acted", "level", "full_seen", "no_raise")
+
+
 @dataclass(slots=True)
 class Seat:
     seat: int
@@ -321,6 +346,23 @@ class BettingRound:
             s.allin = s.stack == 0
         if live and amount > self.max_bet:
             self.max_bet = amount
+
+    def mark(self, seat: int) -> RoundMark:
+        """The round now, before a wager of `seat` (see `restore`)."""
+        s = self._by_seat[seat]
+        return RoundMark(
+            seat,
+            tuple(getattr(self, f) for f in _ROUND_FIELDS),
+            tuple(getattr(s, f) for f in _SEAT_FIELDS),
+        )
+
+    def restore(self, mark: RoundMark) -> None:
+        """Put the round back as it was at `mark` (nobody has acted since)."""
+        for f, v in zip(_ROUND_FIELDS, mark.fields, strict=True):
+            setattr(self, f, v)
+        s = self._by_seat[mark.seat]
+        for f, v in zip(_SEAT_FIELDS, mark.seat_fields, strict=True):
+            setattr(s, f, v)
 
     def mark_allin(self, seat: int) -> None:
         """ALLIN key: the seat has no chips behind (stacks not tracked)."""

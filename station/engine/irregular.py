@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from station.engine import burn_errors, deal_errors, recovery, stud
+from station.engine.betting import BettingRound, RoundMark
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import ActionKind, DrawRole, PromptCode, Role, Ruling
 from station.engine.events import Key, KeyPress
 from station.engine.games import Family, Structure
 from station.engine.profiles import MisdealCutoff, OotPolicy, StudPremature
@@ -33,6 +34,27 @@ class Pending:
     seq: int
     max_bet: int  # the wager to match when the action was taken
     calls: int  # calls booked in the round when it was taken
+
+
+@dataclass(slots=True)
+class LastWager:
+    """The last wager booked, kept while nobody has acted after it: a verbal declaration the
+    seat makes just after his chips takes precedence over them (BET-VERBAL-BINDING)."""
+
+    mark: RoundMark
+    round: BettingRound
+    street: int
+    kind: ActionKind | None  # the seat's action kind in this round before the wager
+    calls: int
+    voluntary: int
+    chip_actions: int
+    due: int | None
+    allin: bool
+    declared: bool
+
+    @property
+    def seat(self) -> int:
+        return self.mark.seat
 
 
 @dataclass(slots=True)
@@ -61,6 +83,9 @@ class State:
     predraw: dict[int, int] | None = None  # chips committed before the (first) draw
     time_called: set[int] = field(default_factory=set)  # BET-RIGHT-TO-ACT: TIME keyed this round
     clock: tuple[int, float] | None = None  # MISC-CLOCK: (seat, time by which he must act)
+    verbal_calls: set[int] = field(default_factory=set)  # said "call" this round
+    short_calls: dict[int, int] = field(default_factory=dict)  # short chips: the call they owe
+    last_wager: LastWager | None = None  # while nobody has acted after it
 
     def extra_street_seen(self, street: int) -> bool:
         """Only the first card too many of a street is a burn error; more are premature."""
@@ -534,6 +559,9 @@ def round_complete(hand: Hand, seq: int) -> None:
     st = hand.state
     st.pending.clear()
     st.time_called.clear()
+    st.verbal_calls.clear()
+    st.short_calls.clear()
+    st.last_wager = None
     if st.premature_street == hand.street:
         hand.stop_text = None
         hand.stop_seat = None

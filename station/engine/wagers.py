@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 from station.engine import burn_errors, deal_errors, irregular, lowball, rounds, stud
 from station.engine.betting import Correction, Wager, WagerKind
 from station.engine.decisions import Action, ActionKind, Ruling
+from station.engine.events import KeyPress, VerbalAction
 from station.engine.games import Family, Structure
+from station.engine.irregular import LastWager
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
@@ -47,6 +49,26 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
         return
     total = amount - base
     rnd = hand.round
+    if (
+        rnd is not None
+        and hand.phase is Phase.BETTING
+        and seat in hand.state.verbal_calls
+        and hand.last_kind.get(seat) is ActionKind.CALL
+        and (rnd.last_actor == seat or due is not None)
+        and total > booked
+    ):
+        # BET-VERBAL-BINDING: "call" said in turn is binding and takes precedence over the
+        # chips (001-RR11 §3 r9, §14 NL r8): the call stands, the excess goes back. One
+        # motion with a declaration is not a string raise.
+        hand.chips_due.pop(seat, None)
+        hand.incident(
+            seq,
+            "BET-VERBAL-BINDING",
+            Ruling.CORRECT_BET,
+            f"SEAT {seat} SAID CALL: THE CALL OF {booked} STANDS. TAKE BACK {total - booked}",
+            seat=seat,
+        )
+        return
     if (
         rnd is not None
         and hand.phase is Phase.BETTING
@@ -151,6 +173,9 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
         return
     to_act = rnd.to_act()
     if seat != to_act:
+        if settle_owed(hand, seat, seq):
+            wager(hand, seat, total, seq, single_chip=single_chip)  # his turn now, or not
+            return
         irregular.out_of_turn_wager(hand, seat, total, to_act, seq)
         return
     total = lowball.check_raise(hand, seat, total, seq)
@@ -158,12 +183,151 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
         stud.open_pair_wager(hand, total)  # STUD-LIMITS-PER-STREET: open pair, big bet
     allin = seat in hand.allin_pending
     declared = seat in hand.declared_raise
+    before = LastWager(
+        rnd.mark(seat),
+        rnd,
+        hand.street,
+        hand.last_kind.get(seat),
+        hand.state.calls,
+        hand.voluntary_actions,
+        hand.chip_actions,
+        hand.chips_due.get(seat),
+        allin,
+        declared,
+    )
     result = rnd.wager(seat, total, allin=allin, single_chip=single_chip, declared_raise=declared)
     hand.declared_raise.discard(seat)
     if isinstance(result, Correction):
+        # BET-UNDERSIZED-CORRECTION: a short call. The chips released bind him to the call
+        # (001-RR11 §3 r13): it is booked when the next player acts (`settle_owed`).
+        hand.state.short_calls[seat] = result.required
         hand.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
         return
+    hand.state.short_calls.pop(seat, None)
     _booked(hand, seat, result, seq)
+    last = rnd.last_actor == seat and hand.betting() and hand.round is rnd
+    hand.state.last_wager = before if last else None
+
+
+def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
+    """Another player acts while the seat to act still owes the wager he is bound to: his
+    action is over once the next player acts. "Raise" said with too few chips is brought up
+    to a minimum raise (BET-VERBAL-BINDING, BET-UNDERSIZED-CORRECTION: 001-RR11 §3 r9, r16;
+    §14 NL r11); short chips for a call are a call, to be made good (§3 r13). True when a
+    wager was booked: the caller then takes `actor`'s action afresh."""
+    rnd = hand.round
+    if rnd is None or not hand.betting():
+        return False
+    owner = rnd.to_act()
+    if owner is None or owner == actor:
+        return False
+    if owner in hand.declared_raise:
+        hand.raise_motion.pop(owner, None)
+        rng = rnd.raise_range(owner)
+        target = rng[0] if rng is not None else rnd.max_bet
+        if rng is not None:
+            hand.incident(
+                seq,
+                "BET-UNDERSIZED-CORRECTION",
+                Ruling.CORRECT_BET,
+                f"SEAT {owner} SAID RAISE: HIS RAISE IS {target}. BRING IT UP TO {target}",
+                seat=owner,
+            )
+        wager(hand, owner, target, seq)
+        return True
+    required = hand.state.short_calls.pop(owner, None)
+    if required is not None:
+        wager(hand, owner, required, seq)
+        return True
+    return False
+
+
+def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
+    """BET-VERBAL-BINDING (001-RR11 §3 r9: a verbal statement in turn "takes precedence over a
+    differing physical action"): the declaration comes just after the seat's chips, before
+    anyone acted after him. A declaration the chips agree with changes nothing; a different
+    one takes the wager back and books what he said. True when handled here."""
+    last = hand.state.last_wager
+    rnd = hand.round
+    if (
+        last is None
+        or last.seat != seat
+        or rnd is None
+        or last.round is not rnd
+        or not hand.betting()
+        or rnd.last_actor != seat
+        or rnd.seat(seat).folded
+    ):
+        return False
+    booked = hand.last_kind.get(seat)
+    chips = rnd.seat(seat).bet
+    match k.action:
+        case VerbalAction.CALL:
+            if booked is ActionKind.CALL:
+                hand.state.verbal_calls.add(seat)
+                return True
+            _take_back(hand, last)
+            call = max(rnd.max_bet, rnd.seat(seat).bet)
+            hand.incident(
+                seq,
+                "BET-VERBAL-BINDING",
+                Ruling.CORRECT_BET,
+                f"SEAT {seat} SAID CALL: HE CALLS {call}. TAKE BACK {chips - call}",
+                seat=seat,
+            )
+            hand.state.verbal_calls.add(seat)
+            wager(hand, seat, call, seq)
+            return True
+        case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
+            raised = booked in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+            if raised and k.amount in (None, chips):
+                return True
+            _take_back(hand, last)
+            hand.declared_raise.add(seat)
+            rng = rnd.raise_range(seat)
+            target = k.amount if k.amount is not None else (rng[0] if rng else rnd.max_bet)
+            if k.amount is None and rng is not None:
+                hand.incident(
+                    seq,
+                    "BET-UNDERSIZED-CORRECTION",
+                    Ruling.CORRECT_BET,
+                    f"SEAT {seat} SAID RAISE: HIS RAISE IS {target}. BRING IT UP TO {target}",
+                    seat=seat,
+                )
+            elif k.amount is not None and k.amount != chips:
+                hand.incident(
+                    seq,
+                    "BET-VERBAL-BINDING",
+                    Ruling.CORRECT_BET,
+                    f"SEAT {seat} SAID {k.amount}: THE WAGER IS CORRECTED TO {k.amount}",
+                    seat=seat,
+                )
+            wager(hand, seat, target, seq)
+            return True
+        case _:
+            return False
+
+
+def _take_back(hand: Hand, last: LastWager) -> None:
+    """Undo the seat's last wager (see `verbal_after_chips`)."""
+    seat = last.seat
+    last.round.restore(last.mark)
+    if last.kind is None:
+        hand.last_kind.pop(seat, None)
+    else:
+        hand.last_kind[seat] = last.kind
+    hand.state.calls = last.calls
+    hand.voluntary_actions = last.voluntary
+    hand.chip_actions = last.chip_actions
+    if last.due is None:
+        hand.chips_due.pop(seat, None)
+    else:
+        hand.chips_due[seat] = last.due
+    if last.allin:
+        hand.allin_pending.add(seat)
+    if last.declared:
+        hand.declared_raise.add(seat)
+    hand.state.last_wager = None
 
 
 def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:

@@ -264,3 +264,54 @@ def test_BUTTON_HEADS_UP_button_posts_small_blind_and_acts_first_preflop() -> No
     run.feed(zone(2, 2), key("CHECK", 1), zone(1, 0), zone(2, 0))
     run.feed(cards(4, skip=[line["card"] for line in run.lines if line["type"] == "draw"]))
     assert run.snap.to_act == 1
+
+
+def _nl_flop() -> Run:
+    run = Run()
+    run.feed(to_the_flop("nlhe", {"sb": 50, "bb": 100}, {1: 5000, 2: 5000, 3: 5000}, button=3))
+    return run
+
+
+def test_BET_VERBAL_BINDING_a_declaration_the_chips_agree_with_changes_nothing() -> None:
+    # 001-RR11 §3 r9: "A verbal statement in turn denotes your action, is binding". Chips first,
+    # then "call" for the same amount: one call, no out-of-turn action, seat 3 to act.
+    run = _nl_flop()
+    run.feed(zone(1, 100), zone(2, 100), key("VERBAL", 2, action="call"))
+    assert run.incidents() == []
+    assert run.snap.to_act == 3
+    assert run.snap.to_call == 100
+
+
+def test_BET_VERBAL_BINDING_raise_said_just_after_the_chips_of_a_call_is_a_raise() -> None:
+    # 001-RR11 §3 r9 (the statement "takes precedence over a differing physical action") and
+    # §14 NL r11 (raised to the minimum, "but no greater"): 100 in, then "raise": a raise to 200.
+    run = _nl_flop()
+    run.feed(zone(1, 100), zone(2, 100), key("VERBAL", 2, action="raise"))
+    assert [i["rule"] for i in run.incidents()] == ["BET-UNDERSIZED-CORRECTION"]
+    snap = run.snap
+    assert snap.to_act == 3
+    assert snap.to_call == 200
+    assert {s.seat: s.bet for s in snap.seats}[2] == 200
+
+
+def test_BET_VERBAL_BINDING_raise_with_an_amount_just_after_other_chips_is_that_raise() -> None:
+    # 001-RR11 §14 NL r8: "the bet will be corrected to the verbal statement": 250 in, "raise
+    # to 400" said before anyone acted: the raise is to 400.
+    run = _nl_flop()
+    run.feed(zone(1, 100), zone(2, 250), key("VERBAL", 2, action="raise", amount=400))
+    assert [i["rule"] for i in run.incidents()] == ["BET-VERBAL-BINDING"]
+    assert run.snap.to_call == 400
+
+
+def test_BET_UNDERSIZED_CORRECTION_a_short_call_binds_once_the_next_player_acts() -> None:
+    # 001-RR11 §3 r13: "A player who bets or calls by releasing chips into the pot is bound by
+    # that action and must make the amount of the wager correct"; r16: brought up to size. Seat
+    # 2 puts 60 in facing 100 (the correction is shown) and seat 3 folds: seat 2 has called
+    # 100, the round is over (the fold was in turn, not out of turn).
+    run = _nl_flop()
+    run.feed(zone(1, 100), zone(2, 60))
+    assert [i["rule"] for i in run.incidents()] == ["BET-UNDERSIZED-CORRECTION"]
+    run.feed(key("FOLD", 3))
+    assert [i["rule"] for i in run.incidents()] == ["BET-UNDERSIZED-CORRECTION"]
+    assert run.snap.next_step == "BURN & TURN"
+    assert sum(p.amount for p in run.snap.pots) == 300 + 200
