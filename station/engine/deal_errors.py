@@ -386,6 +386,63 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
         )
 
 
+def irregular_rule(card: Card) -> str:
+    """The rule of a card the game does not use: a joker (DECK-JOKER-NOT-IN-USE), or a card
+    the deck does not hold, such as a deuce in a short deck (DECK-EXTRA-CARD-IN-DECK: 004-GN
+    glossary "DEFECTIVE DECK"; r115, 001-RR11 §3 r9: "an irregular card or an improper joker")."""
+    return "DECK-JOKER-NOT-IN-USE" if card.is_joker else "DECK-EXTRA-CARD-IN-DECK"
+
+
+def kept_irregular_card(hand: Hand, seq: int) -> bool:
+    """The action began one starting card short after a joker (or a card the deck does not
+    hold) was scrapped in the deal: the dealer dealt on past the replacement prompt, so the
+    irregular card is in the hand it was dealt to and every later card went one seat on, as
+    dealt. Put each card back with its seat (no short deal); the seat holding the irregular
+    card gets the top card before he acts, and his hand is dead if he acts on it first (001-RR11
+    §3 "Irregularities" r7-r8, "Dead Hands" r1(e); 004-GN r114-r115). True when that is what
+    happened (the caller lets the betting begin)."""
+    st = hand.state
+    family = hand.spec.family
+    if len(st.scraps) != 1 or family is Family.STUD or st.boxed or st.exposed or st.extra:
+        return False
+    card, drawn_at, before = st.scraps[0]
+    plan = [(s, k) for k in range(hand.spec.hole_cards) for s in hand.dealt]
+    last = hand.slots[0] if len(hand.slots) == 1 else None
+    if last is None or (last.seat, last.k) != plan[-1] or last.role is not Role.HOLE:
+        return False
+    by_seq = {s: c for c, s in hand.seen.items()}
+    dealt = [by_seq.get(s) for s in hand.deal_draws]
+    if len(dealt) != len(plan) - 1 or before > len(dealt) or None in dealt:
+        return False
+    st.scraps.clear()
+    holder = plan[before][0]
+    hand.cards = {s: [] for s in hand.dealt}
+    for i, (seat, _) in enumerate(plan):
+        if i == before:
+            hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP, seat, 0))
+            continue
+        got = dealt[i if i < before else i - 1]
+        assert got is not None
+        hand.cards[seat].append((got, False))
+        if i > before:
+            hand.out.append(DrawRole(hand.number, seq, got.code, Role.HOLE, seat, 0))
+    hand.slots.clear()
+    hand.slots.append(deal_plan.Slot(Role.REPLACEMENT, holder, 0, False, 99))
+    st.holder = (holder, card)
+    what = "JOKER" if card.is_joker else card.code
+    hand.incident(
+        seq,
+        irregular_rule(card),
+        Ruling.REPLACE,
+        f"THE DEAL WENT ON PAST THE {what}: SEAT {holder} HOLDS IT. GIVE HIM THE TOP CARD FOR IT "
+        "BEFORE HE ACTS; IF HE ACTS ON IT, HIS HAND IS DEAD",
+        seat=holder,
+        events=(drawn_at, seq),
+    )
+    hand.open_short_deal(seq)
+    return True
+
+
 # --- misdeals ---------------------------------------------------------------------------------
 
 
@@ -470,6 +527,8 @@ def short_deal(hand: Hand, seq: int) -> bool:
             "A PLAYER WAS DEALT OUT (ONE HAND SHORT)",
         )
         return False
+    if missing == 1 and kept_irregular_card(hand, seq):
+        return hand.betting()
     if missing == 1:
         # 001-RR11 §3 "Misdeals" r2(e): "the top card may be dealt if it goes to the player in
         # proper sequence"; lowball and draw high: the button may still receive the missing

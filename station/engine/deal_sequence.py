@@ -43,7 +43,7 @@ def on_draw(
         hand.tags[tag] = seq
         if card is not None:
             hand.card_tags[card] = tag
-    if card is not None and card.is_joker and not _joker_in_use(hand):
+    if card is not None and _not_in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return
     if hand.state.awaiting_reshuffle:
@@ -69,6 +69,9 @@ def on_draw(
         return
     hand.slots.popleft()
     place(hand, slot, card, seq)
+    holder = hand.state.holder
+    if holder is not None and slot.role is Role.REPLACEMENT and slot.seat == holder[0]:
+        hand.state.holder = None  # the irregular card is replaced before he acted
     if slot.street == 0 and slot.role in (Role.HOLE, Role.DOWN, Role.UP):
         hand.deal_draws.append(seq)
     if not hand.slots:
@@ -78,6 +81,14 @@ def on_draw(
 
 def _joker_in_use(hand: Hand) -> bool:
     return hand.spec.joker and hand.profile.joker_in_use_a5
+
+
+def _not_in_the_deck(hand: Hand, card: Card) -> bool:
+    """A joker in a game not using one, or a card a short deck does not hold (deuces to fives,
+    004-GN r359): scrap paper (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9)."""
+    if card.is_joker:
+        return not _joker_in_use(hand)
+    return hand.spec.short_deck and card.rank < 6
 
 
 def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:

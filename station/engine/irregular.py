@@ -7,6 +7,7 @@ data, never exceptions.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -86,6 +87,11 @@ class State:
     verbal_calls: set[int] = field(default_factory=set)  # said "call" this round
     short_calls: dict[int, int] = field(default_factory=dict)  # short chips: the call they owe
     last_wager: LastWager | None = None  # while nobody has acted after it
+    # DECK-JOKER-NOT-IN-USE: irregular cards scrapped during the starting deal, as (card, its
+    # draw, starting cards dealt before it); and a seat found holding one (it is replaced
+    # before he acts, or his hand is dead when he acts).
+    scraps: list[tuple[Card, int, int]] = field(default_factory=list)
+    holder: tuple[int, Card] | None = None
 
     def extra_street_seen(self, street: int) -> bool:
         """Only the first card too many of a street is a burn error; more are premature."""
@@ -171,17 +177,56 @@ def duplicate(hand: Hand, card: Card, seq: int) -> None:
 
 
 def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
-    """DECK-JOKER-NOT-IN-USE: a scrap of paper, replaced by the next card."""
+    """DECK-JOKER-NOT-IN-USE: a scrap of paper, replaced by the next card (001-RR11 §3 r8;
+    the same for a card the deck does not hold, r9)."""
     slot = hand.slots[0] if hand.slots else None
     hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP))
     where = _slot_text(slot) if slot is not None else "NOTHING"
+    what = "JOKER IS NOT IN USE" if card.is_joker else f"{card.code} IS NOT IN THIS DECK"
+    if (
+        slot is not None
+        and slot.street == 0
+        and slot.role is Role.HOLE
+        and hand.phase is Phase.DEALING
+        and hand.round is None
+    ):
+        hand.state.scraps.append((card, seq, len(hand.deal_draws)))
     hand.incident(
         seq,
-        "DECK-JOKER-NOT-IN-USE",
+        deal_errors.irregular_rule(card),
         Ruling.REPLACE,
-        f"JOKER IS NOT IN USE: MUCK IT; NEXT CARD GOES TO {where}",
+        f"{what}: MUCK IT; NEXT CARD GOES TO {where}",
         seat=slot.seat if slot is not None else None,
     )
+
+
+def irregular_card_acted_on(hand: Hand, seq: int) -> None:
+    """DECK-JOKER-NOT-IN-USE, DEAD-JOKER-ACTED-ON: the seat holding a joker (or a card the deck
+    does not hold) acted on his hand before it was replaced: "If the player does not call
+    attention to the joker before acting, then the player has a dead hand" (001-RR11 §3 r8,
+    "Dead Hands" r1(e)). A fold needs no ruling."""
+    st = hand.state
+    if st.holder is None:
+        return
+    seat, card = st.holder
+    rnd = hand.round
+    if hand.seats[seat].folded:
+        st.holder = None
+        hand.slots = deque(slot for slot in hand.slots if slot.seat != seat)
+        return
+    if rnd is None or seat not in rnd or not rnd.seat(seat).acted:
+        return
+    st.holder = None
+    what = "A JOKER" if card.is_joker else f"{card.code}, A CARD NOT IN THIS DECK,"
+    hand.incident(
+        seq,
+        deal_errors.irregular_rule(card),
+        Ruling.DEAD_HAND,
+        f"SEAT {seat} ACTED ON A HAND HOLDING {what} WITHOUT CALLING ATTENTION TO IT: HIS HAND "
+        "IS DEAD",
+        seat=seat,
+    )
+    hand.kill(seat, refund_dead=False, seq=seq)
 
 
 def _slot_text(slot: Slot) -> str:

@@ -197,6 +197,7 @@ def after_action(hand: Hand, seq: int) -> None:
     rnd = hand.round
     if rnd is None or hand.phase is not Phase.BETTING:
         return
+    irregular.irregular_card_acted_on(hand, seq)
     if len(hand.in_hand()) == 1:
         settlement.collect(hand)
         settlement.end(hand, seq)
