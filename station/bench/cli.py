@@ -24,6 +24,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "idle": ("station.bench.idle", "idle CPU and peak RSS of the daemon with the display"),
     "startup": ("station.bench.startup", "process start to READY=1"),
     "soak": ("station.bench.soak", "hands through the daemon: memory, nothing lost or doubled"),
+    "tamper": ("station.bench.tamper", "tampering and loss, each caught by verify and at start"),
 }
 
 

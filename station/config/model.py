@@ -108,3 +108,9 @@ class StationConfig:
     journal: Path
     log_level: LogLevel = LogLevel.INFO
     people: PeopleConfig = PeopleConfig()
+    journal_group_read: bool = False  # journal files 0640 (a group of floor tools reads them)
+
+    @property
+    def journal_mode(self) -> int:
+        """The mode new journal files are created with."""
+        return 0o640 if self.journal_group_read else 0o600

@@ -91,8 +91,10 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
     display = _display(top.table("display"))
     journal_sec = top.table("journal", required=True)
     journal = None
+    group_read = False
     if journal_sec is not None:
         journal = journal_sec.path("path", base, required=True)
+        group_read = journal_sec.flag("group_read", False)
         journal_sec.done()
     people = _people(top.table("people"))
     top.done()
@@ -112,6 +114,7 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         journal=journal,
         log_level=LogLevel(level or "info"),
         people=people,
+        journal_group_read=group_read,
     )
 
 

@@ -108,12 +108,12 @@ class Daemon:
 
     def _open(self) -> Core:
         cfg, stack = self.config, self._stack
-        cfg.journal.parent.mkdir(parents=True, exist_ok=True)
         journal = Journal.open(
             cfg.journal,
             clock=self.o.journal_clock or SystemClock(),
             station_id=cfg.station_id,
             create=True,
+            file_mode=cfg.journal_mode,
         )
         stack.callback(journal.close)
         self.journal = journal

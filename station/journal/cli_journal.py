@@ -1,7 +1,9 @@
 """`station journal init|verify|status|export|users`: the journal itself. Edge adapter (CLI).
 
     station journal init --station T01
-    station journal verify [--json]                 exit 1 and the first bad seq on tampering
+    station journal verify [--json] [--witness FILE] [--head SEQ:HASH]
+                                                    exit 1 and the first bad seq on tampering,
+                                                    2 when the file cannot be read
     station journal status
     station journal export --phh [--out FILE] [--hand N]
     station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -31,6 +34,7 @@ from station.journal.cli_common import (
 )
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
+from station.journal.files import GROUP_READ, OWNER_ONLY
 from station.journal.hands import load_hand
 from station.journal.ops import OpsTracker
 from station.journal.people import (
@@ -45,6 +49,9 @@ from station.journal.queries import ended_hands
 from station.journal.recall import HandRecall
 from station.journal.store import Journal
 from station.journal.verify import verify_file
+from station.journal.witness import Head, witness_path
+
+STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # as station.toml's station_id
 
 ROLE_CHOICES = sorted(r.value for r in PERSON_ROLES)
 
@@ -54,9 +61,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("init", help="create a new journal for a station")
     add_journal_argument(p)
     p.add_argument("--station", required=True, help="station id, e.g. T01")
-    p = sub.add_parser("verify", help="check the hash chain, sequence, anchor and integrity")
+    p.add_argument(
+        "--group-read",
+        action="store_true",
+        help="files 0640 (the folder's group may read them) instead of 0600",
+    )
+    p = sub.add_parser(
+        "verify", help="check the hash chain, sequence, anchor, head witness and integrity"
+    )
     add_journal_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument(
+        "--witness",
+        metavar="FILE",
+        type=Path,
+        help="the journal's head witness (default: JOURNAL-head beside it)",
+    )
+    p.add_argument(
+        "--head",
+        metavar="SEQ:HASH",
+        action="append",
+        default=[],
+        type=_known_head,
+        help="a head of this journal known elsewhere (e.g. the central store's); repeatable",
+    )
     p = sub.add_parser("status", help="head, mode, sessions, CALL FLOOR and open tilts")
     add_journal_argument(p)
     p = sub.add_parser("export", help="export finished hands")
@@ -103,16 +131,37 @@ def _init(args: argparse.Namespace) -> int:
     path = journal_path(args)
     if path.exists():
         raise UsageError(f"{path} already exists")
-    with Journal.open(path, clock=SystemClock(), station_id=args.station, create=True) as j:
-        print(f"journal created at {path} for station {j.station_id}")
+    if not STATION_ID.match(args.station):
+        raise UsageError(f"--station {args.station!r}: letters, digits, '-' and '_' (up to 32)")
+    witness = witness_path(path)
+    if witness.exists():
+        raise UsageError(
+            f"{witness} is the head witness of a journal that is no longer at {path}: put the "
+            "journal back, or move the witness away to start a new journal"
+        )
+    mode = GROUP_READ if args.group_read else OWNER_ONLY
+    with Journal.open(
+        path, clock=SystemClock(), station_id=args.station, create=True, file_mode=mode
+    ) as j:
+        print(f"journal created at {path} for station {j.station_id} (mode {mode:04o})")
     return EXIT_OK
+
+
+def _known_head(text: str) -> Head:
+    seq, _, digest = text.partition(":")
+    if not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected SEQ:HASH (64 hex digits)")
+    return Head(int(seq), digest, source=f"the head given on the command line (seq {seq})")
 
 
 def _verify(args: argparse.Namespace) -> int:
     path = journal_path(args)
     if not path.is_file():
         raise UsageError(f"no journal at {path}")
-    report = verify_file(path)
+    report = verify_file(path, witness=args.witness, heads=args.head)
+    if report.cannot_read:
+        raise UsageError(f"cannot read {path}: {report.cannot_read}")
+    witness = report.witness
     if args.json:
         print(
             json.dumps(
@@ -121,16 +170,21 @@ def _verify(args: argparse.Namespace) -> int:
                     "first_bad_seq": report.first_bad_seq,
                     "rows": report.rows,
                     "head_seq": report.head_seq,
+                    "witness_seq": witness.seq if witness is not None else None,
                     "problems": [{"seq": p.seq, "text": p.text} for p in report.problems],
+                    "notes": list(report.notes),
                 }
             )
         )
     elif report.ok:
+        agrees = f", head witness (seq {witness.seq})" if witness is not None else ""
         print(
             f"journal OK: {report.rows} rows, head seq {report.head_seq} "
-            f"hash {report.head_hash[:16]}, chain, anchor, triggers, people and "
+            f"hash {report.head_hash[:16]}, chain, anchor{agrees}, triggers, people and "
             "integrity_check all sound"
         )
+        for note in report.notes:
+            print(f"  note: {note}")
     else:
         first = report.first_bad_seq
         print(f"JOURNAL TAMPERED: first bad seq {first if first is not None else 'none'}")

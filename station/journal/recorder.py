@@ -52,9 +52,10 @@ from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMisma
 from station.journal.history import HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
 from station.journal.replay import Mismatch, Replay, derive
+from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import Entry, LogRow
 from station.journal.store import Journal
-from station.journal.verify import Problem
+from station.journal.verify import Problem, people_problems
 from station.runner import TableRunner
 from station.session_format import event_to_dict
 
@@ -278,6 +279,9 @@ class Recorder:
             log.error("JOURNAL INTEGRITY: %s", text)
             seq = walk_problem.seq if walk_problem else None
             entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], seq))
+        for problem in self._people_problems():
+            log.error("JOURNAL INTEGRITY: %s", problem.text)
+            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
         entries.append(
             Entry(
                 Code.RECOVERED,
@@ -306,6 +310,15 @@ class Recorder:
             report.down_s,
         )
         return next(r.seq for r in rows if r.code == Code.BOOT)
+
+    def _people_problems(self) -> list[Problem]:
+        """Credentials in the people table that their journal rows do not vouch for (a PIN hash
+        swapped in behind the journal's back), each said once while its tilt stays open."""
+        rows = list(self.journal.rows(codes=PEOPLE_CODES))
+        open_details = {t.detail for t in self.ops.tilts.values()}
+        return [
+            p for p in people_problems(self.journal.conn, rows) if p.text[:300] not in open_details
+        ]
 
     def _checkpoint_start(
         self, head_seq: int

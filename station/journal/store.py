@@ -10,9 +10,15 @@ those foreign rows are handed to subscribers first, in sequence order.
 
 Tampering found by a writer is put on record before anything else is written, because the next
 insert would otherwise hide it: protective triggers that are missing or altered are re-installed
-(at open), and an anchor that does not name the last row (rows cut off the tail, or added behind
-its back) moves to the real head; each time a critical `journal_integrity` tilt row says what was
-found, and `verify` keeps reporting it.
+(at open), an anchor that does not name the last row (rows cut off the tail, or added behind
+its back) moves to the real head, and a journal that does not hold the head its head witness
+recorded (`witness.py`: WAL deleted, truncated, an older copy restored, the chain recomputed)
+goes on from its own head; each time a critical `journal_integrity` tilt row says what was
+found (and what was lost), and `verify` keeps reporting it. After each commit the witness is
+moved to the new head.
+
+Files are created owner-only (`files.py`; 0640 with `file_mode=GROUP_READ`); a new journal is
+built beside its final path and renamed into place.
 """
 
 from __future__ import annotations
@@ -33,9 +39,11 @@ from station.journal.exc import (
     JournalWriteError,
     WrongStationError,
 )
+from station.journal.files import OWNER_ONLY, SHM, WAL, companion, create_file, fsync_dir, tighten
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
+from station.journal.witness import FileWitness, Finding, Head, WitnessError, judge, witness_path
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +67,7 @@ class Txn:
         clock_ok: bool,
     ) -> None:
         self._journal = journal
+        self.start_seq = head_seq  # the journal's head when the transaction began
         self._seq = head_seq
         self._hash = head_hash
         self._hand = hand
@@ -79,6 +88,11 @@ class Txn:
     @property
     def recorded_utc(self) -> str:
         return self._utc
+
+    @property
+    def head_hash(self) -> str:
+        """The hash of the last row (committed or added in this transaction)."""
+        return self._hash
 
     @property
     def recorded_at_ns(self) -> int:
@@ -114,13 +128,22 @@ class Journal:
     """The station's record of truth. Use `Journal.open`; close it (or use `with`)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, station_id: str, boot_id: str, clock: Clock
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        station_id: str,
+        boot_id: str,
+        clock: Clock,
+        witness: FileWitness | None = None,
     ) -> None:
         self.conn = conn
         self.path = path
         self.station_id = station_id
         self.boot_id = boot_id
         self.clock = clock
+        self.witness = witness  # None while a new journal is built (and for bare test files)
+        self.witness_fault = ""  # why the witness could not be written last time ("" fine)
+        self._witness_reported = ""  # the finding last put on record (said once, not per row)
         self._subscribers: list[Subscriber] = []
         self._seen = self.head()[0]
         self._offset_ns: int | None = None  # utc - monotonic at our last write (clock steps)
@@ -136,19 +159,33 @@ class Journal:
         station_id: str | None = None,
         boot_id: str | None = None,
         create: bool = False,
+        file_mode: int = OWNER_ONLY,
     ) -> Journal:
         """Open the journal at `path`. `create=True` makes a new one (then `station_id` is
-        required); an existing journal must belong to `station_id` when one is given."""
+        required); an existing journal must belong to `station_id` when one is given. New
+        files get `file_mode`; an existing journal's files lose any access by other users.
+
+        A journal that is missing while its head witness is there was deleted or moved: without
+        `create` that is said in the error; with it, the new journal's first rows put on record
+        (a critical tilt) what the witness knew of the one that is gone."""
         p = Path(path)
+        witness = FileWitness(witness_path(p), mode=file_mode)
         if not p.exists():
+            try:
+                lost = witness.read()
+            except WitnessError:
+                lost = Head(0, "", source=f"{witness.name} (unreadable)")
             if not create:
-                raise JournalNotFoundError(f"no journal at {p}")
+                gone = "" if lost is None else f" (its head witness records seq {lost.seq})"
+                raise JournalNotFoundError(f"no journal at {p}{gone}")
             if station_id is None:
                 raise WrongStationError(f"{p}: a new journal needs a station id")
-            _create_file(p, clock, station_id, boot_id or clock.boot_id())
+            _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+        else:
+            tighten(p)
         conn = sqlite3.connect(p, isolation_level=None, timeout=10.0)
         try:
-            journal = cls._setup(conn, p, clock, station_id, boot_id or clock.boot_id())
+            journal = cls._setup(conn, p, clock, station_id, boot_id or clock.boot_id(), witness)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise IntegrityError(
@@ -167,7 +204,10 @@ class Journal:
         clock: Clock,
         station_id: str | None,
         boot_id: str,
+        witness: FileWitness | None,
+        creating: tuple[Path, Head | None] | None = None,
     ) -> Journal:
+        """`creating`: (final path, the lost journal's head) while a new journal is built."""
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise JournalWriteError(f"{path}: cannot switch the journal to WAL mode ({mode})")
@@ -179,13 +219,14 @@ class Journal:
         if row is None:
             if station_id is None:
                 raise WrongStationError(f"{path}: a new journal needs a station id")
-            journal = cls(conn, path, station_id, boot_id, clock)
-            journal._create(station_id)
+            journal = cls(conn, path, station_id, boot_id, clock, witness)
+            final, lost = creating if creating is not None else (path, None)
+            journal._create(station_id, witness_path(final).name, lost)
             return journal
         owner = str(row[0])
         if station_id is not None and owner != station_id:
             raise WrongStationError(f"{path} is the journal of station {owner}, not {station_id}")
-        journal = cls(conn, path, owner, boot_id, clock)
+        journal = cls(conn, path, owner, boot_id, clock, witness)
         journal._heal_triggers()
         return journal
 
@@ -208,7 +249,9 @@ class Journal:
             txn.add(integrity_tilt(detail, None))
         log.error("JOURNAL INTEGRITY: %s (re-installed)", detail)
 
-    def _create(self, station_id: str) -> None:
+    def _create(self, station_id: str, witness_name: str, lost: Head | None) -> None:
+        """The first rows of a new journal: created, the head witness it keeps from now on and,
+        when it replaces a journal that is gone, what the old one's witness knew."""
         with self.transaction() as txn:
             txn.execute("INSERT INTO meta (key, value) VALUES ('station_id', ?)", (station_id,))
             txn.execute(
@@ -217,12 +260,20 @@ class Journal:
             txn.add(
                 Entry(
                     Code.JOURNAL_CREATED,
-                    {"station_id": station_id, "format": FORMAT_VERSION},
+                    {"station_id": station_id, "format": FORMAT_VERSION, "witness": witness_name},
                     "station",
                     ActorRole.STATION,
                     hand=0,
                 )
             )
+            if lost is not None:
+                detail = (
+                    f"the journal was missing and a new one was started: {lost.source} recorded "
+                    f"head seq {lost.seq}, hand {lost.hand}, at {lost.utc or 'an unknown time'}; "
+                    "every row of that journal is lost here"
+                )
+                txn.add(integrity_tilt(detail, None))
+                log.error("JOURNAL INTEGRITY: %s", detail)
         log.info("journal created for station %s at %s", station_id, self.path)
 
     def close(self) -> None:
@@ -244,11 +295,13 @@ class Journal:
     @contextmanager
     def transaction(self) -> Iterator[Txn]:
         """One write transaction. Commits when the block ends normally; rolls back (and
-        re-raises) otherwise. Subscribers hear about the rows only after the commit."""
+        re-raises) otherwise. Subscribers hear about the rows only after the commit, and the
+        head witness is moved to the new head."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise JournalWriteError(f"cannot start a journal write: {exc}") from exc
+        force_witness = False
         try:
             head_seq, head_hash = self.head()
             anchor = self.anchor()
@@ -268,6 +321,7 @@ class Journal:
             if anchor != (head_seq, head_hash):
                 found = txn.add(anchor_tilt(anchor, head_seq))
                 log.error("JOURNAL INTEGRITY: %s", found.data()["detail"])
+            force_witness = self._check_witness(txn, head_seq, head_hash)
             self._note_clock_step(txn, round(utc.timestamp() * 1e9) - at_ns)
             yield txn
             self.conn.execute("COMMIT")
@@ -278,12 +332,112 @@ class Journal:
                 raise JournalWriteError(f"journal write failed: {exc}") from exc
             raise
         self._seen = txn.rows[-1].seq if txn.rows else head_seq
+        if txn.rows or force_witness:
+            self._advance_witness(txn, force_witness)
         for row in foreign:
             for fn in self._subscribers:
                 fn(row, False)
         for row in txn.rows:
             for fn in self._subscribers:
                 fn(row, True)
+
+    # --- the head witness ---------------------------------------------------------------------
+
+    def check_head(self, known: Head) -> Finding | None:
+        """Compare a head someone else knows of this journal (the fleet's central store, a
+        copy of the witness) with the journal, and put a difference on record as a critical
+        tilt. Returns what was found (None: the journal holds that head)."""
+        with self.transaction() as txn:
+            found = self._judge(known, txn.start_seq)
+            if found is not None:
+                txn.add(integrity_tilt(found.detail, found.seq))
+                log.error("JOURNAL INTEGRITY: %s", found.detail)
+        return found
+
+    def _judge(self, known: Head, head_seq: int) -> Finding | None:
+        head_hash = self._hash_at(head_seq) or GENESIS_HASH
+        hand = self.conn.execute("SELECT hand FROM log WHERE seq = ?", (head_seq,)).fetchone()
+        return judge(head_seq, head_hash, self._hash_at, known, int(hand[0]) if hand else None)
+
+    def _hash_at(self, seq: int) -> str | None:
+        if seq == 0:
+            return GENESIS_HASH
+        found = self.conn.execute("SELECT hash FROM log WHERE seq = ?", (seq,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def _check_witness(self, txn: Txn, head_seq: int, head_hash: str) -> bool:
+        """Inside a write transaction: does the journal still hold the head its witness
+        recorded? What it does not is put on record (once) before anything else. Returns True
+        when the witness must be moved to the new head whatever it holds."""
+        witness = self.witness
+        if witness is None:
+            return False
+        try:
+            known = witness.read()
+        except OSError as exc:
+            return self._witness_finding(txn, f"{witness.name} is unreadable ({exc})", None)
+        if known is None:
+            started = witness_since(self.conn)
+            if started is None:  # a journal from before the witness: it starts now
+                txn.add(_witness_started(witness.path.name))
+                log.info("head witness started at %s", witness.path)
+                return True
+            if int(started) == head_seq:  # created, but the witness was never written
+                return True
+            return self._witness_finding(
+                txn,
+                f"{witness.name} is missing (kept since seq {started}): rows after seq "
+                f"{head_seq} may have been lost, or an older copy of the journal restored",
+                None,
+            )
+        if known.station_id != self.station_id:
+            return self._witness_finding(
+                txn, f"{witness.name} belongs to station {known.station_id}", None
+            )
+        found = self._judge(known, head_seq)
+        if found is None:
+            self._witness_reported = ""
+            return False
+        return self._witness_finding(txn, found.detail, found.seq)
+
+    def _witness_finding(self, txn: Txn, detail: str, seq: int | None) -> bool:
+        if detail != self._witness_reported:
+            txn.add(integrity_tilt(detail, seq))
+            log.error("JOURNAL INTEGRITY: %s", detail)
+            self._witness_reported = detail
+        return True
+
+    def _advance_witness(self, txn: Txn, force: bool) -> None:
+        """After a commit: the witness records the new head. A failure to write it is logged
+        and shown in diagnostics; the rows are committed whatever happens here."""
+        if self.witness is None:
+            return
+        seq = txn.next_seq - 1
+        head = Head(seq, txn.head_hash, txn.hand, txn.recorded_utc, self.station_id)
+        try:
+            self.witness.write(head, force=force)
+        except OSError as exc:
+            if not self.witness_fault:
+                log.error("cannot write the head witness %s: %s", self.witness.path, exc)
+            self.witness_fault = str(exc.strerror or exc)
+            return
+        if self.witness_fault:
+            log.info("head witness %s written again", self.witness.path)
+        self.witness_fault = ""
+
+    def touch_witness(self) -> None:
+        """Record the wall time in the witness without a row (the last time the station was
+        known to run: a clock behind it at the next start is a step back)."""
+        if self.witness is None:
+            return
+        seq, digest = self.head()
+        found = self.conn.execute("SELECT hand FROM log WHERE seq = ?", (seq,)).fetchone()
+        hand = int(found[0]) if found else 0
+        head = Head(seq, digest, hand, format_utc(self.clock.utc()), self.station_id)
+        try:
+            self.witness.write(head)
+        except OSError as exc:
+            self.witness_fault = str(exc.strerror or exc)
 
     def _note_clock_step(self, txn: Txn, offset_ns: int) -> None:
         previous, self._offset_ns = self._offset_ns, offset_ns
@@ -370,25 +524,70 @@ class Journal:
         return [LogRow.from_tuple(t) for t in found]
 
 
-def _create_file(path: Path, clock: Clock, station_id: str, boot_id: str) -> None:
+def _create_file(
+    path: Path, clock: Clock, station_id: str, boot_id: str, mode: int, lost: Head | None
+) -> None:
     """Build a new journal beside `path` and move it into place in one step, so that a crash
-    while creating leaves either no journal or a complete one."""
+    while creating leaves either no journal or a complete one; then start its head witness.
+    (A crash between the two leaves a journal whose witness was never written: the next
+    writer writes it.)"""
+    _remove_leftovers(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.creating")
-    for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
-        leftover.unlink(missing_ok=True)
+    create_file(tmp, mode)  # SQLite gives its -wal and -shm the main file's mode
     conn = sqlite3.connect(tmp, isolation_level=None, timeout=10.0)
     try:
-        Journal._setup(conn, tmp, clock, station_id, boot_id).close()
+        journal = Journal._setup(conn, tmp, clock, station_id, boot_id, None, (path, lost))
+        seq, digest = journal.head()
+        utc = journal.row(seq)
+        journal.close()
     except BaseException:
         conn.close()
-        tmp.unlink(missing_ok=True)
+        for name in (tmp, companion(tmp, WAL), companion(tmp, SHM)):
+            name.unlink(missing_ok=True)
         raise
+    companion(tmp, WAL).unlink(missing_ok=True)  # closed cleanly: nothing left in them
+    companion(tmp, SHM).unlink(missing_ok=True)
     os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
+    fsync_dir(path.parent)  # the rename itself must survive a power cut
+    witness = FileWitness(witness_path(path), mode=mode)
+    witness.write(Head(seq, digest, 0, utc.recorded_utc if utc else "", station_id), force=True)
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Half-built journals of creators that are gone (killed while creating)."""
+    for leftover in path.parent.glob(f".{path.name}.*.creating*"):
+        pid = leftover.name[len(path.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and (int(pid) == os.getpid() or not _alive(int(pid))):
+            leftover.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.fsync(fd)  # the rename itself must survive a power cut
-    finally:
-        os.close(fd)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def witness_since(conn: sqlite3.Connection) -> int | None:
+    """The row from which the journal says its head witness is kept (None: never, a journal
+    from before the witness): the creation row of a new journal, else the last
+    `station.witness_started` row."""
+    found = conn.execute(
+        "SELECT MAX(seq) FROM log WHERE code = ?", (Code.WITNESS_STARTED.value,)
+    ).fetchone()[0]
+    if found is not None:
+        return int(found)
+    first = conn.execute("SELECT code, payload FROM log WHERE seq = 1").fetchone()
+    if first is not None and first[0] == Code.JOURNAL_CREATED and '"witness"' in str(first[1]):
+        return 1
+    return None
+
+
+def _witness_started(name: str) -> Entry:
+    return Entry(Code.WITNESS_STARTED, {"file": name}, "station", ActorRole.STATION)
 
 
 def _problems(result: list[tuple[Any, ...]]) -> list[str]:

@@ -1,6 +1,10 @@
-"""Verifying a journal: gap-free sequence, hash chain, anchored head, protective triggers, the
-people table and SQLite's own integrity check. `ChainChecker` is pure; `verify_file` is the edge
-adapter behind `station journal verify` and never writes to the file it checks.
+"""Verifying a journal: gap-free sequence, hash chain, anchored head, the head witness (and any
+other known head), protective triggers, the people table and SQLite's own integrity check.
+`ChainChecker` is pure; `verify_file` is the edge adapter behind `station journal verify` and
+never writes to the file it checks: it opens it read-only (`mode=ro`, so the WAL is read but
+never merged into the main file; `immutable=1` when there is no WAL, so nothing is created
+beside it), and a file that cannot be read (disk full, I/O error, no permission) is reported as
+such (`cannot_read`), never as tampering.
 
 How the first bad row is named:
 - a row whose own hash does not match its content (edited field, edited `prev_hash`, a row
@@ -12,23 +16,31 @@ How the first bad row is named:
   a one-row table moved by a trigger in the same transaction as every insert. Cutting the tail
   therefore needs the anchor rewritten too: that defeats a local check, and only an off-station
   copy of the head (standards-ux requirement 6, the forwarder) closes the gap;
+- a journal shorter or older than its head witness recorded (WAL deleted after a crash, an
+  older copy restored, the tail cut and the anchor rewritten) -> the first row lost, with how
+  many rows and which hands; a head row that differs from the witness's (the chain recomputed
+  on the same file) -> that row;
 - tampering the station itself found and put on record (a `journal_integrity` or
   `replay_mismatch` tilt row) -> the seq that tilt names: once found, always reported.
 """
 
 from __future__ import annotations
 
+import errno
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from station.journal.codes import Code, TiltCode
+from station.journal.files import WAL, companion
 from station.journal.pins import credential_digest
 from station.journal.roster import PEOPLE_CODES, fold_people
 from station.journal.rows import COLUMNS, GENESIS_HASH, LogRow
 from station.journal.schema import tampered_triggers
+from station.journal.store import witness_since
+from station.journal.witness import FileWitness, Head, WitnessError, judge, witness_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +55,13 @@ class VerifyReport:
     head_seq: int
     head_hash: str
     problems: tuple[Problem, ...]
+    cannot_read: str = ""  # the file could not be read at all (disk full, I/O): no verdict
+    witness: Head | None = None  # the head the witness recorded, when there was one
+    notes: tuple[str, ...] = ()  # what could not be checked, without being a problem
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.cannot_read
 
     @property
     def first_bad_seq(self) -> int | None:
@@ -138,22 +153,100 @@ def verify_rows(
     return VerifyReport(checker.count, head[0], head[1], (problem,) if problem else ())
 
 
-def verify_file(path: str | Path) -> VerifyReport:
-    """Everything `station journal verify` checks. Opens the file without migrating it."""
+def verify_file(
+    path: str | Path, *, witness: Path | None = None, heads: Sequence[Head] = ()
+) -> VerifyReport:
+    """Everything `station journal verify` checks. Opens the file read-only, never migrates or
+    writes. `witness`: the head witness file (default: beside the journal); `heads`: other
+    heads of this journal known elsewhere (the fleet's central store, an earlier export)."""
     p = Path(path)
     if not p.is_file():
         return VerifyReport(0, 0, GENESIS_HASH, (Problem(None, f"no journal at {p}"),))
-    conn = sqlite3.connect(p, isolation_level=None)
+    # The witness is read first: it is written after each commit, so read before the journal
+    # it can only be behind it (a live station may commit meanwhile).
+    source = FileWitness(witness or witness_path(p))
+    unreadable_witness = ""
     try:
-        return _verify(conn)
+        known = source.read()
+    except WitnessError as exc:
+        known, unreadable_witness = None, str(exc.strerror or exc)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EIO):
+            return _cannot_read(p, exc)
+        known, unreadable_witness = None, str(exc.strerror or exc)
+    try:
+        report = _verify_read_only(p, known, source, unreadable_witness, heads)
     except sqlite3.DatabaseError as exc:
+        why = _read_failure(exc)
+        if why:
+            return VerifyReport(0, 0, GENESIS_HASH, (), cannot_read=why)
         return VerifyReport(0, 0, GENESIS_HASH, (Problem(None, f"not a readable journal: {exc}"),))
+    except OSError as exc:
+        return _cannot_read(p, exc)
+    return report
+
+
+def _cannot_read(p: Path, exc: OSError) -> VerifyReport:
+    why = "disk full" if exc.errno == errno.ENOSPC else str(exc.strerror or exc)
+    return VerifyReport(0, 0, GENESIS_HASH, (), cannot_read=why)
+
+
+# SQLite result codes (the primary code, the low byte): the file could not be read at all, as
+# opposed to a file that reads but is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
+_READ_FAILURES = {
+    3: "no permission",  # SQLITE_PERM
+    5: "the journal is locked",  # SQLITE_BUSY
+    7: "out of memory",  # SQLITE_NOMEM
+    8: "read-only",  # SQLITE_READONLY
+    10: "I/O error",  # SQLITE_IOERR
+    13: "disk full",  # SQLITE_FULL
+    14: "cannot open the file",  # SQLITE_CANTOPEN
+    23: "no permission",  # SQLITE_AUTH
+}
+
+
+def _read_failure(exc: sqlite3.DatabaseError) -> str:
+    code = getattr(exc, "sqlite_errorcode", None)
+    text = str(exc)
+    if code is None:
+        return "disk full" if "disk is full" in text else ""
+    primary = int(code) & 0xFF
+    why = _READ_FAILURES.get(primary, "")
+    return f"{why} ({text})" if why and why != "disk full" else why
+
+
+def _verify_read_only(
+    p: Path,
+    known: Head | None,
+    source: FileWitness,
+    unreadable_witness: str,
+    heads: Sequence[Head],
+) -> VerifyReport:
+    wal = companion(p, WAL)
+    had_wal = wal.exists()
+    # Without a WAL nobody has the journal open: read the file as it is, creating nothing
+    # beside it. With one, read it through the WAL (mode=ro: never merged, never deleted).
+    uri = p.resolve().as_uri() + ("?mode=ro" if had_wal else "?immutable=1")
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        report = _verify(conn, known, source, unreadable_witness, heads)
     finally:
         conn.close()
+    if not had_wal and wal.exists():  # a station opened it meanwhile: read it through its WAL
+        return _verify_read_only(p, known, source, unreadable_witness, heads)
+    return report
 
 
-def _verify(conn: sqlite3.Connection) -> VerifyReport:
+def _verify(
+    conn: sqlite3.Connection,
+    known: Head | None = None,
+    source: FileWitness | None = None,
+    unreadable_witness: str = "",
+    heads: Sequence[Head] = (),
+) -> VerifyReport:
     problems: list[Problem] = []
+    notes: list[str] = []
     integrity = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
     if integrity != ["ok"]:
         problems.append(Problem(None, "SQLite integrity_check: " + "; ".join(integrity[:5])))
@@ -185,13 +278,65 @@ def _verify(conn: sqlite3.Connection) -> VerifyReport:
     chain_problem = checker.finish(anchor)
     if chain_problem is not None:
         problems.insert(0, chain_problem)
+    problems.extend(_head_problems(conn, station_id, known, source, unreadable_witness, heads))
+    no_witness = source is not None and known is None and not unreadable_witness
+    if no_witness and witness_since(conn) is None:
+        notes.append(
+            "no head witness (a journal from before it): a shorter or older copy of it "
+            "cannot be told from the original"
+        )
     problems.extend(recorded)
     for name in tampered_triggers(conn):
         problems.append(Problem(None, f"protective trigger {name} is missing or altered"))
     if chain_problem is None:
-        problems.extend(_people_problems(conn, people_rows))
+        problems.extend(people_problems(conn, people_rows))
     head = anchor if anchor is not None else (0, GENESIS_HASH)
-    return VerifyReport(checker.count, head[0], head[1], tuple(problems))
+    return VerifyReport(
+        checker.count, head[0], head[1], tuple(problems), witness=known, notes=tuple(notes)
+    )
+
+
+def _head_problems(
+    conn: sqlite3.Connection,
+    station_id: str,
+    known: Head | None,
+    source: FileWitness | None,
+    unreadable_witness: str,
+    heads: Sequence[Head],
+) -> list[Problem]:
+    """The witness and any other known head against the journal's last row."""
+    last = conn.execute("SELECT seq, hash, hand FROM log ORDER BY seq DESC LIMIT 1").fetchone()
+    head_seq, head_hash, hand = (int(last[0]), str(last[1]), int(last[2])) if last else (0, "", 0)
+
+    def hash_at(seq: int) -> str | None:
+        if seq == 0:
+            return GENESIS_HASH
+        row = conn.execute("SELECT hash FROM log WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else str(row[0])
+
+    problems = []
+    if source is not None:
+        if unreadable_witness:
+            problems.append(Problem(None, f"{source.name} is unreadable ({unreadable_witness})"))
+        elif known is None:
+            since = witness_since(conn)
+            if since is not None:
+                problems.append(
+                    Problem(
+                        None,
+                        f"{source.name} is missing (the journal keeps one since seq {since}): "
+                        f"rows after seq {head_seq} may have been lost or an older copy "
+                        "restored; copy the witness with the journal, or name it with --witness",
+                    )
+                )
+        elif known.station_id != station_id:
+            problems.append(Problem(None, f"{source.name} belongs to station {known.station_id}"))
+    mine = known is not None and known.station_id == station_id
+    for other in ([known] if known is not None and mine else []) + list(heads):
+        finding = judge(head_seq, head_hash, hash_at, other, hand)
+        if finding is not None:
+            problems.append(Problem(finding.seq, finding.detail))
+    return problems
 
 
 def _recorded_tampering(row: LogRow) -> Problem | None:
@@ -204,7 +349,7 @@ def _recorded_tampering(row: LogRow) -> Problem | None:
     return Problem(where, f"the station recorded at seq {row.seq}: {d['tilt']}: {d.get('detail')}")
 
 
-def _people_problems(conn: sqlite3.Connection, rows: list[LogRow]) -> list[Problem]:
+def people_problems(conn: sqlite3.Connection, rows: list[LogRow]) -> list[Problem]:
     journaled = fold_people(rows)
     table: dict[str, tuple[Any, ...]] = {
         str(r[0]): r

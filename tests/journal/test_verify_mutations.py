@@ -22,6 +22,7 @@ from station.journal.schema import PROTECTIVE_TRIGGERS, expected_trigger_sql, ta
 from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
+from station.journal.witness import witness_path
 
 from .conftest import STATION, enrol, station
 
@@ -46,8 +47,10 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _copy(pristine: Path, tmp_path: Path) -> Path:
+    """The journal and its head witness, as an attacker holding the station's files has them."""
     target = tmp_path / "tampered.sqlite3"
     shutil.copyfile(pristine, target)
+    shutil.copyfile(witness_path(pristine), witness_path(target))
     return target
 
 
@@ -266,12 +269,15 @@ def test_tampering_a_writer_finds_stays_on_record(pristine: Path, tmp_path: Path
         tilts = [r.data() for r in journal.rows(200)]
     assert [(t["tilt"], t["seq"]) for t in tilts] == [
         ("journal_integrity", 200),
+        ("journal_integrity", 200),
         ("journal_integrity", None),
     ]
     assert (
         tilts[0]["detail"] == "truncated: the anchor records head seq 300, the journal ends at 199"
     )
-    assert tilts[1]["detail"].startswith("protective triggers missing or altered: meta_no_update")
+    assert tilts[1]["detail"].startswith("journal shorter than it was: it ends at seq 199 but")
+    assert "101 row(s) lost, seq 200-300" in tilts[1]["detail"]
+    assert tilts[2]["detail"].startswith("protective triggers missing or altered: meta_no_update")
     assert tampered_triggers_of(target) == []
     report = verify_file(target)
     assert report.first_bad_seq == 200
@@ -290,8 +296,9 @@ def test_a_cut_tail_found_by_the_next_write_names_its_first_missing_seq(
     assert verify_file(target).first_bad_seq == 250
     with Journal.open(target, clock=ManualClock(), station_id=STATION) as journal:
         note = Entry(Code.CONFIG_LOADED, {"path": "x"}, "station", ActorRole.STATION)
-        tilt, _ = journal.append([note])
+        tilt, witnessed, _ = journal.append([note])
     assert (tilt.seq, tilt.data()["tilt"], tilt.data()["seq"]) == (250, "journal_integrity", 250)
+    assert (witnessed.data()["tilt"], witnessed.data()["seq"]) == ("journal_integrity", 250)
     assert verify_file(target).first_bad_seq == 250  # still, though the anchor moved on
 
 

@@ -1,0 +1,84 @@
+"""The files of a journal and how they are created: owner-only (0600) by default, 0640 when a
+group of floor tools may read them. Edge adapter (file system).
+
+A journal is more than one file. Beside `journal.sqlite` live SQLite's `-wal` and `-shm` (they
+take the main file's mode: SQLite creates them with it), the head witness `-head`
+(`witness.py`), the daemon's exclusive lock `-lock` (`station.daemon.lock`) and the lock that
+makes a PIN check atomic across processes `-auth` (`people.py`). They hold salts, scrypt hashes
+and every hole card, so none of them is ever created readable by other users, whatever the
+umask.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+log = logging.getLogger(__name__)
+
+OWNER_ONLY: Final = 0o600
+GROUP_READ: Final = 0o640
+WAL, SHM, HEAD, LOCK, AUTH = "-wal", "-shm", "-head", "-lock", "-auth"
+
+
+def companion(journal: Path, suffix: str) -> Path:
+    return journal.with_name(journal.name + suffix)
+
+
+def create_file(path: Path, mode: int) -> None:
+    """Create an empty file with exactly `mode` (the umask cannot widen or narrow it). Raises
+    FileExistsError when it is there."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def open_private(path: Path, mode: int) -> int:
+    """Open a small file read-write, creating it with exactly `mode` when it is not there;
+    returns the fd."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    except FileExistsError:
+        return os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        os.fchmod(fd, mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def tighten(journal: Path) -> list[str]:
+    """Take every permission for other users off the journal's files that this user owns (a
+    journal made before files were created owner-only was world-readable). Group bits stay as
+    the administrator set them. Returns the names changed."""
+    changed = []
+    for path in (journal, *(companion(journal, s) for s in (WAL, SHM, HEAD, LOCK, AUTH))):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        mode = stat.S_IMODE(st.st_mode)
+        if mode & 0o007 and st.st_uid == os.geteuid():
+            try:
+                path.chmod(mode & ~0o007)
+            except OSError as exc:
+                log.warning("cannot take other users' access off %s: %s", path, exc.strerror)
+                continue
+            changed.append(path.name)
+    if changed:
+        log.warning("journal files were readable by other users; now not: %s", ", ".join(changed))
+    return changed
+
+
+def fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
