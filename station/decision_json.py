@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt
+from station.engine.rake import RakeResult
 
 PUBLIC_TYPES = ("incident", "prompt", "hand_end")
 
@@ -56,6 +57,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["boards"] = [list(b) for b in d.boards]
             if d.shown:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
+            if d.rake is not None:
+                out["rake"] = rake_to_dict(d.rake)
             return out
         case DrawRole():
             return {
@@ -77,6 +80,17 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "amount": d.amount,
                 "allin": d.allin,
             }
+
+
+def rake_to_dict(r: RakeResult) -> dict[str, Any]:
+    """`hand_end`'s `rake`: `total` and `pots` (what each pot gave, main pot first) always;
+    `time` (seat -> time collected with the hand) and `time_pot` only when they apply."""
+    out: dict[str, Any] = {"total": r.total, "pots": list(r.pots)}
+    if r.time:
+        out["time"] = {str(s): a for s, a in sorted(r.time.items())}
+    if r.time_pot:
+        out["time_pot"] = True
+    return out
 
 
 def is_public(d: Decision) -> bool:

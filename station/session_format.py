@@ -31,6 +31,7 @@ from station.engine.events import (
 )
 from station.engine.games import GAMES, Family, Structure
 from station.engine.profiles import PROFILES
+from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_to_dict
 
 MAX_SEAT = 10
 MAX_ERRORS = 20
@@ -200,7 +201,9 @@ class _Parser:
         return (float(t) if t is not None else None), event
 
     def _setup(self, obj: Mapping[str, Any]) -> Setup:
-        _check_keys(obj, ("game", "profile", "stakes", "seats", "button", "deck", "rules"), "setup")
+        _check_keys(
+            obj, ("game", "profile", "stakes", "seats", "button", "deck", "rules", "rake"), "setup"
+        )
         game = obj.get("game")
         if not isinstance(game, str) or game not in GAMES:
             known = ", ".join(GAMES)
@@ -243,6 +246,12 @@ class _Parser:
             PROFILES[prof_name].with_overrides(rules)
         except ValueError as exc:
             raise _LineError(str(exc)) from None
+        rake = None
+        if obj.get("rake") is not None:
+            try:
+                rake = schedule_from_dict(obj["rake"])
+            except RakeScheduleError as exc:
+                raise _LineError(str(exc)) from None
         return Setup(
             game=game,
             profile=prof_name,
@@ -251,6 +260,7 @@ class _Parser:
             button=button,
             deck=deck,
             rules=rules,
+            rake=rake,
         )
 
     def _key(self, obj: Mapping[str, Any]) -> KeyPress:
@@ -388,6 +398,8 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 out["deck"] = event.deck
             if event.rules:
                 out["rules"] = dict(event.rules)
+            if event.rake is not None:
+                out["rake"] = schedule_to_dict(event.rake)
         case SeatSensor():
             out = {"type": "seat", "seat": event.seat, "occupied": event.occupied}
         case Puck():

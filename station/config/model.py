@@ -13,6 +13,7 @@ from pathlib import Path
 
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.engine.events import Setup, Stakes
+from station.engine.rake import RakeSchedule
 
 
 class GpioBackend(StrEnum):
@@ -44,6 +45,7 @@ class TableConfig:
     button: int | None = None
     deck: str | None = None  # back colour in play (default: the registry's first deck)
     rules: Mapping[str, object] = field(default_factory=dict)
+    rake: RakeSchedule | None = None  # [table.rake]: the house's take; None: no rake
 
     def setup(self) -> Setup:
         """The engine's setup event for this table."""
@@ -55,6 +57,7 @@ class TableConfig:
             button=self.button,
             deck=self.deck,
             rules=dict(self.rules),
+            rake=self.rake,
         )
 
 

@@ -19,6 +19,7 @@ from station.config.model import StationConfig
 from station.config.registry import RegistryError, describe, load_registry
 from station.config.station_toml import ConfigError, parse_station
 from station.engine.cards import DeckRegistry, default_registry
+from station.engine.rake import describe as describe_rake
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +57,10 @@ def _summary(config: StationConfig) -> str:
     t = config.table
     shoe = config.shoe.port or "no shoe"
     zones = config.betzones.device.port or "no bet zones"
+    rake = f", {describe_rake(t.rake)}" if t.rake is not None else ""
     return (
         f"station config {config.source}: station {config.station_id}, {t.game} {t.profile}, "
-        f"{len(t.seats)} seats; shoe {shoe}, bet zones {zones}; inputs "
+        f"{len(t.seats)} seats{rake}; shoe {shoe}, bet zones {zones}; inputs "
         f"{config.inputs.backend}; display {config.display.driver}; journal {config.journal}"
     )
 

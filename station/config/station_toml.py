@@ -33,12 +33,20 @@ from station.config.model import (
     TableConfig,
 )
 from station.config.registry import RegistryError, load_registry
-from station.config.schema import Problems, Section
+from station.config.schema import Problems, Section, suggest
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.events import Setup
 from station.engine.games import GAMES
 from station.engine.profiles import PROFILES
+from station.engine.rake import (
+    KEYS,
+    TIME_KEYS,
+    RakeSchedule,
+    RakeScheduleError,
+    schedule_from_dict,
+    schedule_to_dict,
+)
 from station.session_format import MAX_SEAT, STAKE_KEYS, SessionFormatError, event_from_dict
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
@@ -169,6 +177,7 @@ def _table(sec: Section | None) -> TableConfig | None:
     if rules_sec is not None:
         for name in rules:
             rules_sec.has(name)
+    rake = _rake(sec)
     sec.done()
     if game is None or profile is None or seats is None or len(sec.problems.items) > before:
         return None
@@ -184,6 +193,8 @@ def _table(sec: Section | None) -> TableConfig | None:
         setup["button"] = button
     if deck is not None:
         setup["deck"] = deck
+    if rake is not None:
+        setup["rake"] = schedule_to_dict(rake)
     try:
         _, event = event_from_dict(setup)
     except SessionFormatError as exc:
@@ -192,7 +203,24 @@ def _table(sec: Section | None) -> TableConfig | None:
         sec.problems.add(key or "table", message)
         return None
     assert isinstance(event, Setup)
-    return TableConfig(game, profile, event.stakes, seats, stacks, button, deck, rules)
+    return TableConfig(game, profile, event.stakes, seats, stacks, button, deck, rules, rake)
+
+
+def _rake(sec: Section) -> RakeSchedule | None:
+    """`[table.rake]`: the house's rake or time collection (`station.engine.rake`)."""
+    rake_sec = sec.table("rake")
+    if rake_sec is None:
+        return None
+    for name in rake_sec.doc:
+        rake_sec.has(name)  # the schedule's own reader names unknown keys
+    try:
+        return schedule_from_dict(rake_sec.doc)
+    except RakeScheduleError as exc:
+        key = exc.key.split(".")[-1]
+        known = TIME_KEYS if exc.key.startswith("rake.time.") else KEYS
+        hint = suggest(key, known) if exc.message.startswith("unknown key") else ""
+        sec.problems.add(f"table.{exc.key}", exc.message + hint)
+        return None
 
 
 def _device(sec: Section | None) -> DeviceConfig | None:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from station.engine.rake import RakeResult
+
 
 class Ruling(StrEnum):
     """The fixed ruling vocabulary (documented in the README)."""
@@ -42,6 +44,8 @@ class PromptCode(StrEnum):
     RECOVERY = "recovery"
     BUTTON = "button"
     INFO = "info"
+    DROP = "drop"  # the house's rake: take it from the pot and drop it, before the push
+    TIME = "time"  # time collection from the seats (MISC-TIME-COLLECTION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ class HandEnd:
     stacks: Mapping[int, int | None] = field(default_factory=dict)
     boards: tuple[tuple[str, ...], ...] = ()  # every board when run more than once
     shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
+    rake: RakeResult | None = None  # the house's take, when the table has a rake schedule
 
 
 class Role(StrEnum):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from station.engine.cards import Card
+from station.engine.rake import RakeSchedule
 
 
 class Key(StrEnum):
@@ -83,6 +84,7 @@ class Setup:
     button: int | None = None
     deck: str | None = None  # back colour in play; None = the registry's first deck
     rules: Mapping[str, object] = field(default_factory=dict)  # profile switch overrides
+    rake: RakeSchedule | None = None  # the house's take; None: nothing is raked
 
 
 @dataclass(frozen=True, slots=True)

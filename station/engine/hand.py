@@ -53,6 +53,7 @@ from station.engine.events import KeyPress, Stakes
 from station.engine.games import Family, GameSpec, Structure
 from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
 from station.engine.profiles import Profile
+from station.engine.rake import RakeSchedule
 from station.engine.rulebook import citation
 from station.engine.snapshot import Phase
 
@@ -136,6 +137,9 @@ class Hand:
     shared_board: list[Card] = field(default_factory=list)
     boards: list[list[Card]] = field(default_factory=list)  # finished boards of earlier runs
     last_draw_seq: int = 0
+    rake: RakeSchedule | None = None  # the house's take (MISC-TIME-COLLECTION / RAKE)
+    time_paid: dict[int, int] = field(default_factory=dict)  # time collected at this deal
+    time_owed: int = 0  # GN time-pot: the table's time, to come out of this hand's pot
     state: irregular.State = field(default_factory=irregular.State)
     out: list[Decision] = field(default_factory=list)
 
@@ -162,6 +166,9 @@ class Hand:
         absent: frozenset[int] = frozenset(),
         min_chip: int | None = None,
         carry: int = 0,
+        rake: RakeSchedule | None = None,
+        time_paid: dict[int, int] | None = None,
+        time_owed: int = 0,
     ) -> Hand:
         layout: ButtonLayout | None = None
         if spec.family is Family.STUD:
@@ -190,6 +197,9 @@ class Hand:
             absent={s for s in absent if s in seats},
             min_chip=min_chip,
             kill_post=kill if kill is not None and kill[0] in seats else None,
+            rake=rake,
+            time_paid=dict(time_paid or {}),
+            time_owed=time_owed,
         )
         for s in order:
             hand.cards[s] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from station.engine import dealer_button, forced_bets, lineup, seating
+from station.engine import collection, dealer_button, forced_bets, lineup, seating
 from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -55,6 +55,7 @@ def new_hand(table: Table, seq: int) -> None:
     table.seat_wait = seating.waiting(table.seat_wait, dealt)
     forced_bets.note_min_chip(table, dealt, button, blinds)
     table.straddle_keys, table.kill_keys = set(), set()
+    time_paid, time_owed = collection.at_deal(table, dealt, seq)
     table.hand = Hand.start(
         number=table.hand_no,
         spec=table.spec,
@@ -74,6 +75,9 @@ def new_hand(table: Table, seq: int) -> None:
         absent=frozenset(s for s in dealt if s not in table.occupied),
         min_chip=table.min_chip,
         carry=table.carry,
+        rake=table.setup.rake,
+        time_paid=time_paid,
+        time_owed=time_owed,
     )
     table.forfeited = {}
     for seat in set(table.zone) - set(dealt):
@@ -117,6 +121,9 @@ def _redeal(table: Table, seq: int) -> None:
         absent=frozenset(s for s in old.dealt if s not in table.occupied),
         min_chip=old.min_chip,
         carry=old.carry,
+        rake=old.rake,  # the time paid for the deal stays paid
+        time_paid=old.time_paid,
+        time_owed=old.time_owed,
     )
     table.absorb()
 
@@ -145,6 +152,7 @@ def hand_ended(table: Table, hand: Hand) -> None:
         table.deck_defective = True
     if not hand.result.void:
         table.carry, table.carry_entitled = 0, None  # the forfeited money was played for
+    collection.after_hand(table, hand.result)
     for s, st in hand.result.stacks.items():
         table.stacks[s] = st
     table.offset = {s: table.zone.get(s, 0) for s in set(table.zone) | set(hand.seats)}

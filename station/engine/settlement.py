@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 from station.engine import irregular, lowball
 from station.engine.decisions import HandEnd, PotResult, PromptCode
+from station.engine.games import Family
 from station.engine.pots import Pot, build_pots, uncalled
+from station.engine.rake import RakeResult, rake_for, take_from_pots
 from station.engine.showdown import Reader, award_pots
 from station.engine.snapshot import Phase
 
@@ -73,10 +75,13 @@ def end(hand: Hand, seq: int) -> None:
     pots = build_pots(contrib, live, sum(hand.dead.values()) + hand.carry)
     contenders = set(hand.contenders()) or set(live)
     boards = [*hand.boards, hand.board] if hand.boards else [hand.board]
+    rake = house_take(hand, [pot.amount for pot in pots])
+    cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []
-    for pot in pots:
+    for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
-        share, odd = divmod(pot.amount, len(boards))
+        # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
+        share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
             # CHIP-ODD-RUN-IT-TWICE (004-GN r211): the extra chip goes to the main board.
             part = Pot(share + (odd if i == 0 else 0), pot.eligible)
@@ -94,7 +99,31 @@ def end(hand: Hand, seq: int) -> None:
         results.append(PotResult(pot.amount, pot.eligible, won))
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
-    _finish(hand, seq, tuple(results), payouts, void=False)
+    _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)
+
+
+def house_take(hand: Hand, amounts: list[int]) -> RakeResult | None:
+    """What the house takes from the pots of `hand` (main pot first), or None when the table
+    has no rake schedule. MISC-TIME-COLLECTION / RAKE (004-GN §I r28): a percentage up to the
+    cap, or in a time game the table's time when this is the GN time-pot."""
+    schedule = hand.rake
+    if schedule is None:
+        return None
+    total = sum(amounts)
+    if hand.time_owed:
+        taken = min(hand.time_owed, total)
+        return RakeResult(taken, take_from_pots(amounts, taken), hand.time_paid, time_pot=True)
+    rake = rake_for(
+        schedule, total, game=hand.spec.name, players=len(hand.dealt), flop=_past_flop(hand)
+    )
+    return RakeResult(rake, take_from_pots(amounts, rake), hand.time_paid)
+
+
+def _past_flop(hand: Hand) -> bool:
+    """No flop, no drop: did the hand see a flop (games without one: a second round)?"""
+    if hand.spec.family is Family.FLOP:
+        return len(hand.board) >= 3 or bool(hand.boards)
+    return hand.street >= 1
 
 
 def void(hand: Hand, seq: int) -> None:
@@ -114,11 +143,18 @@ def void(hand: Hand, seq: int) -> None:
         for s in hand.dealt
         if hand.committed[s] + hand.dead.get(s, 0) > 0
     }
-    _finish(hand, seq, (), payouts, void=True)
+    rake = RakeResult(0, (), hand.time_paid) if hand.rake is not None else None
+    _finish(hand, seq, (), payouts, void=True, rake=rake)
 
 
 def _finish(
-    hand: Hand, seq: int, pots: tuple[PotResult, ...], payouts: dict[int, int], *, void: bool
+    hand: Hand,
+    seq: int,
+    pots: tuple[PotResult, ...],
+    payouts: dict[int, int],
+    *,
+    void: bool,
+    rake: RakeResult | None = None,
 ) -> None:
     stacks: dict[int, int | None] = {}
     for s in hand.dealt:
@@ -141,14 +177,27 @@ def _finish(
         void=void,
         stacks=stacks,
         shown=shown,
+        rake=rake,
     )
     hand.phase = Phase.ENDED
     hand.slots.clear()
     hand.stop_text = None
     hand.out.append(hand.result)
+    if rake is not None and rake.total > 0:
+        hand.prompt(seq, drop_text(rake), PromptCode.DROP)
     if payouts and not void:
         best = max(payouts.items(), key=lambda kv: kv[1])
         hand.prompt(seq, f"PUSH: SEAT {best[0]} RECEIVES {best[1]}", PromptCode.COLLECT)
+
+
+def drop_text(rake: RakeResult) -> str:
+    """DROP n (the dealer's prompt, before the push), naming the pots when several give."""
+    head = f"TIME POT: DROP {rake.total}" if rake.time_pot else f"DROP {rake.total}"
+    parts = [(i, cut) for i, cut in enumerate(rake.pots) if cut]
+    if len(parts) < 2:
+        return head
+    names = ", ".join(f"{'MAIN' if i == 0 else f'SIDE {i}'} {cut}" for i, cut in parts)
+    return f"{head}: {names}"
 
 
 def finish(hand: Hand, seq: int) -> None:

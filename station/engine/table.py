@@ -17,7 +17,7 @@ the button, a button not moved), `hand_cycle` (starting, redealing and closing h
 
 from __future__ import annotations
 
-from station.engine import chip_race, dealer_button, hand_cycle, housekeeping, lineup
+from station.engine import chip_race, collection, dealer_button, hand_cycle, housekeeping, lineup
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Incident, Role, Ruling
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
@@ -75,6 +75,7 @@ class Table:
         self.carry = 0
         self.carry_entitled: frozenset[int] | None = None
         self.forfeited: dict[int, int] = {}  # of the last (void) hand's refunds, per seat
+        self.house = collection.House()  # MISC-TIME-COLLECTION: time collection due
         self.out: list[Decision] = []
 
     # --- input --------------------------------------------------------------------------------
@@ -85,6 +86,7 @@ class Table:
             hand.tick(at, seq)
         if at is not None:
             housekeeping.timers(self, at, seq)
+            collection.tick(self, at)
         match event:
             case Zone():
                 if hand is not None and hand.result is None and event.seat in hand.seats:
@@ -179,6 +181,7 @@ class Table:
             self.carry_entitled = None  # re-seated: the forfeited money plays for whoever is in
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
+        collection.setup(self)
         lineup.prompt_posts(self, seq)
 
     def _zone_between(self, event: Zone, seq: int) -> None:

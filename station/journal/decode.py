@@ -36,6 +36,7 @@ from station.engine.events import (
     VerbalAction,
     Zone,
 )
+from station.engine.rake import RakeResult, schedule_from_dict
 
 END_PAYLOAD = {"type": "end"}
 
@@ -65,6 +66,7 @@ def _input(d: Mapping[str, Any]) -> InputEvent | None:
             button=_opt_int(d.get("button")),
             deck=d.get("deck"),
             rules=dict(d.get("rules", {})),
+            rake=None if d.get("rake") is None else schedule_from_dict(d["rake"]),
         )
     if kind == "seat":
         return SeatSensor(int(d["seat"]), bool(d["occupied"]))
@@ -147,6 +149,7 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             stacks={int(s): _opt_int(a) for s, a in d.get("stacks", {}).items()},
             boards=tuple(tuple(str(c) for c in b) for b in d.get("boards", ())),
             shown={int(s): tuple(str(c) for c in cs) for s, cs in d.get("shown", {}).items()},
+            rake=_rake(d.get("rake")),
         )
     if kind == "draw":
         return DrawRole(
@@ -167,6 +170,17 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             allin=bool(d.get("allin", False)),
         )
     raise ValueError(f"unknown decision type {kind!r}")
+
+
+def _rake(d: Mapping[str, Any] | None) -> RakeResult | None:
+    if d is None:
+        return None
+    return RakeResult(
+        total=int(d["total"]),
+        pots=tuple(int(a) for a in d["pots"]),
+        time={int(s): int(a) for s, a in d.get("time", {}).items()},
+        time_pot=bool(d.get("time_pot", False)),
+    )
 
 
 def _opt_int(v: object) -> int | None:

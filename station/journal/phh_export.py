@@ -9,6 +9,9 @@ text written by hand from a `HandRecall`. Pure.
   every incident, ruling and floor call become TOML comments in the action list, at the point
   where they happened: `# RULE-ID: text [citation]`.
 - Several hands make a PHHS file: each hand is a table named by its hand number.
+- A raked hand: PHH has no rake field, so the house's take goes in the user-defined fields the
+  format allows (a leading underscore): `_rake` (from the pots) and `_time_collected` (per
+  player, when time was collected with the hand); `finishing_stacks` are after the rake.
 """
 
 from __future__ import annotations
@@ -103,6 +106,10 @@ def hand_to_phh(recall: HandRecall) -> str:
     finishing = [end.stacks.get(s) for s in order]
     if all(v is not None for v in finishing):
         lines.append(f"finishing_stacks = {_ints(finishing)}")
+    if end.rake is not None:  # PHH has no rake field: user-defined (leading "_") fields
+        lines.append(f"_rake = {end.rake.total}")
+        if end.rake.time:
+            lines.append(f"_time_collected = {_ints(end.rake.time.get(s, 0) for s in order)}")
     lines += [
         f"hand = {recall.hand}",
         f"seats = {_ints(order)}",

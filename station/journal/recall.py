@@ -349,4 +349,9 @@ def _end_text(d: HandEnd) -> str:
     )
     board = " ".join(d.board) or "-"
     void = " VOID" if d.void else ""
-    return f"hand ends{void}: board {board}; {pots or 'no pots'}"
+    house = ""
+    if d.rake is not None and d.rake.total:
+        house += f"; {'time pot' if d.rake.time_pot else 'rake'} {d.rake.total}"
+    if d.rake is not None and d.rake.time:
+        house += f"; time {' '.join(f's{s} {a}' for s, a in sorted(d.rake.time.items()))}"
+    return f"hand ends{void}: board {board}; {pots or 'no pots'}{house}"
