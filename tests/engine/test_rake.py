@@ -29,8 +29,8 @@ from station.engine.rake import (
 )
 from station.session_format import SessionFormatError, parse_session
 from tests.daemon.conftest import write_config
-from tests.engine.test_engine_properties import GAMES, _dealt_hand, _setup, event
 from tests.engine.tablekit import Run
+from tests.engine.test_engine_properties import GAMES, _dealt_hand, _setup, event
 
 GN = schedule_from_dict({"percent": 10, "cap": 6})
 
@@ -120,10 +120,12 @@ schedules = st.builds(
     cap=st.one_of(st.none(), st.integers(0, 100)),
     min_pot=st.integers(0, 100),
     no_flop_no_drop=st.booleans(),
-    cap_by_players=st.lists(st.tuples(st.integers(2, 10), st.integers(0, 50)), max_size=3)
-    .map(lambda xs: tuple(sorted(dict(xs).items()))),
-    cap_by_game=st.lists(st.tuples(st.sampled_from(["nlhe", "plo"]), st.integers(0, 50)))
-    .map(lambda xs: tuple(sorted(dict(xs).items()))),
+    cap_by_players=st.lists(st.tuples(st.integers(2, 10), st.integers(0, 50)), max_size=3).map(
+        lambda xs: tuple(sorted(dict(xs).items()))
+    ),
+    cap_by_game=st.lists(st.tuples(st.sampled_from(["nlhe", "plo"]), st.integers(0, 50))).map(
+        lambda xs: tuple(sorted(dict(xs).items()))
+    ),
 ) | st.builds(
     lambda n, m, mode: RakeSchedule(time=TimeCollection(n, m, mode)),
     st.integers(1, 50),

@@ -109,7 +109,7 @@ def check_hand(index: int, rake: dict[str, Any]) -> int:
 
 def _valid(rake: dict[str, Any]) -> bool:
     share = Fraction(str(rake["percent"])) * rake.get("every", 1)
-    return rake.get("every", 1) == 1 or share.denominator == 1 and share % 100 == 0
+    return rake.get("every", 1) == 1 or (share.denominator == 1 and share % 100 == 0)
 
 
 schedules = st.fixed_dictionaries(
