@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "journal": ("station.journal.cli_journal", "verify or export the journal"),
     "crashtest": ("station.journal.crashtest", "kill -9 a scripted table at random and check"),
     "diag": ("station.diag.cli", "print link, GPIO and journal diagnostics"),
+    "central": ("station.central.cli", "the site's central store: ingest, certificates, broker"),
     "bench": ("station.bench.cli", "measure the quality bars (latency, link, replay, ...)"),
 }
 

@@ -2,6 +2,7 @@
 # Install Dealer Station on Raspberry Pi OS (Bookworm, 64-bit; Raspberry Pi 5) from this checkout.
 #
 #   sudo SHOE_SERIAL=DS-SHOE-0001 ZONES_SERIAL=DS-ZONE-0001 systemd/install.sh
+#   sudo FLEET_BROKER_IP=10.20.0.5 ... systemd/install.sh   (a station with a [fleet] section)
 #
 # What it does (each step is idempotent, so running it again upgrades in place):
 #   1. the OS packages pygame-ce's kmsdrm driver loads at run time (libdrm, libgbm, libEGL) and venv
@@ -9,7 +10,8 @@
 #   3. a virtualenv in /opt/dealer-station/venv with this package and its `pi` extra (lgpio)
 #   4. /etc/dealer-station/station.toml from station/config/example.toml, if there is none yet
 #   5. the udev rule (stable /dev/dealer/shoe and /dev/dealer/betzones by USB serial number)
-#   6. the systemd unit; `station config check` as the service user; enable and start
+#   6. the systemd unit (and, with FLEET_BROKER_IP, the drop-in that lets the journal forwarder
+#      reach that broker and nothing else); `station config check` as the service user; start
 # Not done here (once per Pi, by hand, see hardware/pinmaps/rev-a.toml): the I2C and MCP23017
 # overlays in /boot/firmware/config.txt, and the serial console off.
 set -eu
@@ -47,7 +49,9 @@ echo "== virtualenv"
 install -d -m 0755 "$PREFIX"
 [ -x "$PREFIX/venv/bin/python" ] || python3 -m venv "$PREFIX/venv"
 "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
-"$PREFIX/venv/bin/python" -m pip install --quiet "$SRC[pi]"
+EXTRAS=pi
+[ -n "${FLEET_BROKER_IP:-}" ] && EXTRAS=pi,fleet
+"$PREFIX/venv/bin/python" -m pip install --quiet "$SRC[$EXTRAS]"
 install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
 
 echo "== config"
@@ -66,6 +70,12 @@ udevadm trigger --subsystem-match=tty --action=add
 
 echo "== systemd"
 install -m 0644 "$SRC/systemd/dealer-station.service" "$UNIT"
+if [ -n "${FLEET_BROKER_IP:-}" ]; then
+    install -d -m 0755 "$UNIT.d"
+    sed -e "s/@BROKER_IP@/$FLEET_BROKER_IP/" "$SRC/systemd/dealer-station-fleet.conf" \
+        > "$UNIT.d/fleet.conf"
+    chmod 0644 "$UNIT.d/fleet.conf"
+fi
 systemctl daemon-reload
 if ! runuser -u dealer -- "$PREFIX/venv/bin/station" config check --config "$CONF/station.toml"; then
     echo "install.sh: fix $CONF/station.toml, then: systemctl enable --now dealer-station" >&2

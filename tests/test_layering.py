@@ -3,6 +3,10 @@
 - `station.engine` (the rules engine) is pure: it imports only an allow-list of standard-library
   modules with no I/O, and nothing from the rest of `station`.
 - `firmware_bridge` and `hardware` import nothing from `station`.
+- The fleet's client library stays optional: `paho` is imported by
+  `station.fleet.paho_transport` only (which is imported lazily, when a `[fleet]` is
+  configured); `psycopg` and `station.central` (the central services) by `station.central`,
+  the benches and the tests only, so a station never needs them.
 
 The checker reads source with `ast`, so it sees every import (also inside functions) without
 running any code.
@@ -11,6 +15,8 @@ running any code.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,7 +103,16 @@ def layering_violations(root: Path) -> list[Violation]:
                 out.append(
                     Violation(str(rel), line, name, f"{rel.parts[0]} must not import station")
                 )
+            if top == "paho" and module != "station.fleet.paho_transport":
+                out.append(Violation(str(rel), line, name, "paho only in the fleet's transport"))
+            central = top == "psycopg" or name.startswith("station.central")
+            if central and not module.startswith(CENTRAL_USERS):
+                out.append(Violation(str(rel), line, name, "central-only: never on a station"))
     return out
+
+
+# Modules that may import the central side (psycopg, station.central).
+CENTRAL_USERS = ("station.central", "station.bench")
 
 
 def test_the_tree_respects_the_layers() -> None:
@@ -145,6 +160,35 @@ def test_hardware_importing_station_is_caught(tmp_path: Path) -> None:
     _write(tmp_path, "firmware_bridge/codec.py", "import station\n")
     violations = layering_violations(tmp_path)
     assert sorted(v.path for v in violations) == ["firmware_bridge/codec.py", "hardware/gpio.py"]
+
+
+def test_the_fleet_libraries_outside_their_adapters_are_caught(tmp_path: Path) -> None:
+    _write(tmp_path, "station/daemon/core.py", "import paho.mqtt.client\n")
+    _write(tmp_path, "station/fleet/forwarder.py", "import psycopg\n")
+    _write(tmp_path, "station/journal/x.py", "from station.central.ingest import Ingest\n")
+    _write(tmp_path, "station/fleet/paho_transport.py", "import paho.mqtt.client\n")
+    _write(tmp_path, "station/central/ingest.py", "import psycopg\n")
+    violations = layering_violations(tmp_path)
+    assert sorted(v.path for v in violations) == [
+        "station/daemon/core.py",
+        "station/fleet/forwarder.py",
+        "station/journal/x.py",
+    ]
+
+
+def test_a_station_imports_no_fleet_library_when_it_starts() -> None:
+    """The daemon, the forwarder and the CLI load without paho or psycopg being imported (a
+    station without the extras runs; one with `[fleet]` loads paho when it starts it)."""
+    code = (
+        "import sys, station.cli, station.daemon.daemon, station.fleet.forwarder\n"
+        "station.cli.build_parser()\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('paho', 'psycopg'))\n"
+        "print(bad)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def test_pure_imports_are_allowed(tmp_path: Path) -> None:

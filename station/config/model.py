@@ -98,6 +98,23 @@ class PeopleConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class FleetConfig:
+    """`[fleet]`: forward the journal to the site's central store over MQTT
+    (`station.fleet`). No `[fleet]` section: the station keeps everything local."""
+
+    site: str  # topics casino/<site>/<station_id>/...
+    host: str
+    port: int
+    ca: Path  # the site CA (verifies the broker)
+    cert: Path  # this station's client certificate (CN = station_id)
+    key: Path
+    window: int = 1000  # rows sent and not yet acknowledged, at most
+    batch: int = 100  # rows per MQTT message, at most
+    resend_s: float = 5.0  # unacknowledged rows are sent again after this (doubling to 60 s)
+    keepalive_s: int = 30  # the broker declares a silent station offline after 1.5x this
+
+
+@dataclass(frozen=True, slots=True)
 class StationConfig:
     source: Path  # the file it came from (messages, the journal's config row)
     sha256: str  # of the file's bytes
@@ -111,6 +128,7 @@ class StationConfig:
     journal: Path
     log_level: LogLevel = LogLevel.INFO
     people: PeopleConfig = PeopleConfig()
+    fleet: FleetConfig | None = None
     journal_group_read: bool = False  # journal files 0640 (a group of floor tools reads them)
 
     @property

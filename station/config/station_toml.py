@@ -25,6 +25,7 @@ from station.config.model import (
     DeviceConfig,
     DisplayConfig,
     DisplayDriver,
+    FleetConfig,
     GpioBackend,
     InputsConfig,
     LogLevel,
@@ -50,6 +51,7 @@ from station.engine.rake import (
 from station.session_format import MAX_SEAT, STAKE_KEYS, SessionFormatError, event_from_dict
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+TOPIC_LEVEL = STATION_ID  # the fleet's site id: one MQTT topic level
 PANELS = {"10.1": PANEL_10_1, "7": PANEL_7}
 PANEL_FIELDS = ("width_mm", "height_mm", "width_px", "height_px", "viewing_distance_mm")
 
@@ -105,6 +107,7 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         group_read = journal_sec.flag("group_read", False)
         journal_sec.done()
     people = _people(top.table("people"))
+    fleet = _fleet(top.table("fleet"), base)
     top.done()
     if problems or station_id is None or table is None or shoe is None or betzones is None:
         raise ConfigError(problems.items)
@@ -123,6 +126,7 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         log_level=LogLevel(level or "info"),
         people=people,
         journal_group_read=group_read,
+        fleet=fleet,
     )
 
 
@@ -294,6 +298,37 @@ def _people(sec: Section | None) -> PeopleConfig:
     tech = sec.text("tech_pad")
     sec.done()
     return PeopleConfig(floor, tech)
+
+
+def _fleet(sec: Section | None, base: Path) -> FleetConfig | None:
+    if sec is None:
+        return None
+    site = sec.text("site", required=True)
+    if site is not None and not TOPIC_LEVEL.match(site):
+        sec.bad("site", f"{site!r}: letters, digits, '-' and '_' only (up to 32)")
+        site = None
+    broker = sec.text("broker", required=True)
+    host, port = None, None
+    if broker is not None:
+        host, _, port_text = broker.rpartition(":")
+        if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            sec.bad("broker", f"{broker!r}: HOST:PORT, e.g. mqtt.casino.lan:8883")
+            host = None
+        else:
+            port = int(port_text)
+    files = {name: sec.path(name, base, required=True) for name in ("ca", "cert", "key")}
+    for name, file in files.items():
+        if file is not None and not file.is_file():
+            sec.bad(name, f"no such file: {file}")
+    window = sec.integer("window", low=1, high=100_000) or 1000
+    batch = sec.integer("batch", low=1, high=1000) or 100
+    resend_s = sec.number("resend_s") or 5.0
+    keepalive = sec.integer("keepalive_s", low=5, high=3600) or 30
+    sec.done()
+    ca, cert, key = files["ca"], files["cert"], files["key"]
+    if site is None or host is None or port is None or ca is None or cert is None or key is None:
+        return None
+    return FleetConfig(site, host, port, ca, cert, key, window, batch, resend_s, keepalive)
 
 
 # --- the config and the files it names --------------------------------------------------------

@@ -17,6 +17,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from firmware_bridge import (
     BetZoneTotals,
@@ -49,6 +50,8 @@ from station.daemon.commands import DisplayCommands
 from station.daemon.items import (
     Device,
     DisplayCommand,
+    FleetAlarmed,
+    FleetCommandReceived,
     GpioEdges,
     HistoryChecked,
     Inbox,
@@ -80,12 +83,14 @@ from station.daemon.translate import (
 )
 from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
 from station.display.dealer_view import StationStatus
-from station.display.diag_view import EnrolmentView
+from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.events import InputEvent, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
+from station.fleet.forwarder import FleetStatus
+from station.fleet.messages import Reply, ReplyStatus
 from station.journal import ActorRole, Recorder, StationOps
 from station.journal.codes import TiltCode
 
@@ -96,6 +101,16 @@ DIAG_EVERY_S = 1.0
 IDLE_CHECK_S = 5.0
 MAX_WAIT_S = 0.5
 BETWEEN_HANDS = frozenset({Phase.IDLE, Phase.BETWEEN, Phase.ENDED})
+
+
+CENTRAL_TILT_DEVICE = "central"  # the key of the tilt a fleet alarm raises
+
+
+class FleetPort(Protocol):
+    """The fleet forwarder as the core sees it (`station.fleet.forwarder.Forwarder`)."""
+
+    def status(self) -> FleetStatus: ...
+    def reply(self, reply: Reply) -> bool: ...
 
 
 @dataclass
@@ -118,6 +133,7 @@ class CoreParts:
     initial_inputs: list[TableInputEvent] = field(default_factory=list)  # sensors at start
     t_base: float = 0.0  # session time of the last journaled input (t goes on from there)
     gpio_pending: threading.Event | None = None  # a GpioEdges item is queued (one is enough)
+    fleet: FleetPort | None = None  # forwarding to the central store; None: not configured
 
 
 class Core:
@@ -259,8 +275,26 @@ class Core:
             case HistoryChecked(report=report):
                 self.recorder.journal_history(report)
                 self._after_ops()
+            case FleetAlarmed(alarm=alarm):
+                self._fleet_alarm(alarm.kind.value, alarm.detail)
+            case FleetCommandReceived(command=command):
+                # The floor console's commands (issue 21) are carried out here; none is known yet.
+                log.info("central command %d (%s): not supported", command.id, command.kind)
+                if self.p.fleet is not None:
+                    self.p.fleet.reply(Reply(command.id, ReplyStatus.UNSUPPORTED))
             case Stop():
                 pass
+
+    def _fleet_alarm(self, kind: str, detail: str) -> None:
+        """The central store holds more of this journal than it has (rollback) or another
+        history (rewrite): a critical tilt, once (it survives restarts in the journal)."""
+        key = f"{TiltCode.JOURNAL_INTEGRITY.value}:{CENTRAL_TILT_DEVICE}"
+        if key in self.recorder.op_state().tilts:
+            return
+        self.ops.raise_tilt(
+            TiltCode.JOURNAL_INTEGRITY, f"central store: {kind}: {detail}", CENTRAL_TILT_DEVICE
+        )
+        self._after_ops()
 
     def record(
         self, event: InputEvent, actor: str, at: float, role: ActorRole = ActorRole.DEVICE
@@ -416,8 +450,15 @@ class Core:
             views.append(link_view(device, link.stats(), now) if link else absent_link(device))
         levels = self.p.inputs.believed() if self.p.inputs is not None else {}
         self.p.display.publish_diagnostics(
-            diagnostics(self.recorder, tuple(views), levels, self.enrolment)
+            diagnostics(self.recorder, tuple(views), levels, self.enrolment, self.fleet_view())
         )
+
+    def fleet_view(self) -> FleetView | None:
+        """Forwarding to the central store, for the screens (None: no `[fleet]`)."""
+        if self.p.fleet is None:
+            return None
+        s = self.p.fleet.status()
+        return FleetView(s.state.value, s.outbox_rows, s.outbox_age_s, s.central_seq, s.detail)
 
     # --- bet zones and table inputs ---------------------------------------------------------
 

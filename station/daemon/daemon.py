@@ -19,12 +19,15 @@ Threads and what each may touch:
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 
 from firmware_bridge import DeviceKind, DeviceLink, LinkStateChange, Message, SerialOpener
 from hardware.betzone.settling import ZoneSettler
@@ -36,10 +39,12 @@ from station import __version__
 from station.config.model import DisplayDriver, GpioBackend
 from station.config.station_toml import LoadedConfig
 from station.daemon.commands import DisplayCommands
-from station.daemon.core import Core, CoreParts
+from station.daemon.core import Core, CoreParts, FleetPort
 from station.daemon.items import (
     Device,
     DisplayCommand,
+    FleetAlarmed,
+    FleetCommandReceived,
     GpioEdges,
     HistoryChecked,
     Inbox,
@@ -56,6 +61,10 @@ from station.daemon.resume import device_cursors, last_input_t, setup_differs
 from station.daemon.sink import DisplaySink, FanOut, NullSink
 from station.display.nav import Command
 from station.display.pinpad import Role
+from station.fleet.forwarder import FleetState, FleetStatus, Forwarder
+from station.fleet.messages import Reply as FleetReply
+from station.fleet.outbox import outbox_status
+from station.fleet.transport import TransportFactory
 from station.journal import Journal, Recorder, StationOps, SystemClock
 from station.journal.clock import Clock
 from station.journal.history import check_history
@@ -79,6 +88,7 @@ class Overrides:
     journal_clock: Clock | None = None
     observers: list[Observer] = field(default_factory=list)
     on_item: Callable[[Item], None] | None = None
+    fleet_transport: TransportFactory | None = None  # default: paho-mqtt
 
 
 class Daemon:
@@ -92,6 +102,7 @@ class Daemon:
         self.recorder: Recorder | None = None
         self.links: dict[Device, DeviceLink] = {}
         self.display: DisplaySink | None = None
+        self.forwarder: Forwarder | None = None
         self.opened_at = self.o.clock()
         self.ready_s: float | None = None
         self._stack = ExitStack()
@@ -124,6 +135,7 @@ class Daemon:
         ops = StationOps(recorder)
         ops.config_loaded(str(cfg.source), cfg.sha256, __version__)
         log.info("journal %s recovered to seq %d", cfg.journal, head)
+        fleet = self._open_fleet(journal)
 
         commands = DisplayCommands(
             ops,
@@ -174,9 +186,42 @@ class Daemon:
             t_base=last_input_t(journal, recorder.last_input_seq),
             initial_inputs=initial,
             gpio_pending=self._gpio_pending,
+            fleet=fleet,
         )
         self.core = Core(parts, tuple(devices))
         return self.core
+
+    def _open_fleet(self, journal: Journal) -> FleetPort | None:
+        """The forwarder to the central store, when the config has `[fleet]`. Nothing here
+        can stop the station dealing: without paho-mqtt the journal simply keeps the rows."""
+        cfg = self.config.fleet
+        if cfg is None:
+            return None
+        factory = self.o.fleet_transport
+        if factory is None:
+            if importlib.util.find_spec("paho") is None:
+                log.error(
+                    "[fleet] is configured but paho-mqtt is not installed (pip install "
+                    "'.[fleet]'): the journal keeps every row until it is"
+                )
+                return UnsentOutbox(journal.path, "paho-mqtt is not installed")
+            from station.fleet.transport import paho_factory  # noqa: PLC0415
+
+            factory = paho_factory
+        forwarder = Forwarder(
+            journal.path,
+            journal.station_id,
+            cfg,
+            factory,
+            on_alarm=lambda alarm: self.inbox.put(FleetAlarmed(alarm)),
+            on_command=lambda command: self.inbox.put(FleetCommandReceived(command)),
+            boot_id=journal.boot_id,
+        )
+        journal.subscribe(lambda _row, _own: forwarder.wake())
+        forwarder.start()
+        self._stack.callback(forwarder.stop)
+        self.forwarder = forwarder
+        return forwarder
 
     def _check_history(self, recorder: Recorder) -> None:
         """Recovery started from a checkpoint: check the journal before it on a thread of its
@@ -305,3 +350,26 @@ class Daemon:
         if self.core is not None:
             self.core.p.notifier.stopping()
         self._stack.close()
+
+
+class UnsentOutbox:
+    """The fleet port of a station whose forwarder cannot run: the outbox as the journal holds
+    it, state `disabled` and why."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        self.path = path
+        self.why = why
+
+    def status(self) -> FleetStatus:
+        box = outbox_status(self.path)
+        return FleetStatus(
+            FleetState.DISABLED,
+            outbox_rows=box.rows,
+            outbox_age_s=box.age_s(datetime.now(UTC)),
+            head_seq=box.head_seq,
+            acked_seq=box.acked_seq,
+            detail=self.why,
+        )
+
+    def reply(self, reply: FleetReply) -> bool:
+        return False

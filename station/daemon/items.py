@@ -18,6 +18,8 @@ from station.display.pinpad import Role
 from station.engine.events import Setup
 
 if TYPE_CHECKING:
+    from station.fleet.forwarder import FleetAlarm
+    from station.fleet.messages import Command as FleetCommand
     from station.journal.history import HistoryReport
 
 
@@ -91,6 +93,22 @@ class HistoryChecked:
 
 
 @dataclass(frozen=True, slots=True)
+class FleetAlarmed:
+    """The fleet forwarder found the central store ahead of this journal, or holding another
+    history of it (rollback or rewrite): the core raises a critical tilt."""
+
+    alarm: FleetAlarm
+
+
+@dataclass(frozen=True, slots=True)
+class FleetCommandReceived:
+    """A command from the central store (the floor console), for the core to carry out and
+    answer through the forwarder."""
+
+    command: FleetCommand
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     reason: str
 
@@ -103,6 +121,8 @@ Item = (
     | PinCheck
     | Reseat
     | HistoryChecked
+    | FleetAlarmed
+    | FleetCommandReceived
     | Stop
 )
 

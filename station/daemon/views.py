@@ -19,6 +19,7 @@ from station.daemon.items import Device
 from station.display.diag_view import (
     DiagnosticsData,
     EnrolmentView,
+    FleetView,
     GpioLevelsView,
     JournalHealthView,
     LinkState,
@@ -74,6 +75,7 @@ def diagnostics(
     links: tuple[LinkStatusView, ...],
     gpio: Mapping[str, bool],
     enrolment: EnrolmentView | None,
+    fleet: FleetView | None = None,
 ) -> DiagnosticsData:
     journal = recorder.journal
     head, _ = journal.head()
@@ -98,6 +100,7 @@ def diagnostics(
             chain_ok=chain_ok,
             checking=recorder.history is not None,
             size_mb=size_mb,
+            outbox=fleet.outbox_rows if fleet is not None else 0,
         ),
         platform=PlatformView(
             clock_utc=format_utc(clock.utc())[:19].replace("T", " "),
@@ -105,6 +108,7 @@ def diagnostics(
             cpu_temp_c=cpu_temp_c(),
         ),
         enrolment=enrolment,
+        fleet=fleet,
     )
 
 

@@ -73,6 +73,22 @@ class JournalHealthView:
 
 
 @dataclass(frozen=True, slots=True)
+class FleetView:
+    """Forwarding to the central store (`station.fleet`): the daemon fills it from
+    `Forwarder.status()` every second; None when the station has no `[fleet]`."""
+
+    state: str  # disabled, connecting, online, offline, forked
+    outbox_rows: int = 0  # journal rows the centre has not acknowledged yet
+    outbox_age_s: float | None = None  # how long the oldest of them has waited; None: none
+    central_seq: int | None = None  # the centre's head as last acknowledged
+    detail: str = ""  # why it is offline, disabled or forked
+
+    @property
+    def alert(self) -> bool:
+        return self.state in ("forked", "disabled")
+
+
+@dataclass(frozen=True, slots=True)
 class PlatformView:
     clock_utc: str = ""
     clock_synced: bool | None = None
@@ -98,6 +114,7 @@ class DiagnosticsData:
     journal: JournalHealthView = JournalHealthView(ok=True)
     platform: PlatformView = PlatformView()
     enrolment: EnrolmentView | None = None
+    fleet: FleetView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +220,9 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
         f"{j.size_mb:.1f} MB · OUTBOX {j.outbox}"
     )
     temp = "NOT REPORTED" if pl.cpu_temp_c is None else f"{pl.cpu_temp_c:.1f} C"
+    fleet: list[tuple[str, str, Style]] = []
+    if data.fleet is not None:
+        fleet = [("FLEET", fleet_text(data.fleet), Style.ALERT if data.fleet.alert else Style.BASE)]
     return [
         ("JOURNAL", journal, Style.BASE if j.ok else Style.ALERT),
         (
@@ -211,7 +231,29 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
             Style.BASE,
         ),
         ("CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}", Style.BASE),
+        *fleet,
     ]
+
+
+def fleet_text(f: FleetView) -> str:
+    """ "ONLINE · OUTBOX 0", "OFFLINE · OUTBOX 1234 · OLDEST 2 H 5 MIN · <why>"."""
+    parts = [f.state.upper(), f"OUTBOX {f.outbox_rows}"]
+    if f.outbox_age_s is not None and f.outbox_rows:
+        parts.append(f"OLDEST {_age(f.outbox_age_s)}")
+    if f.detail and f.state != "online":
+        parts.append(f.detail.upper())
+    return " · ".join(parts)
+
+
+def _age(seconds: float) -> str:
+    s = int(seconds)
+    if s < 60:
+        return f"{s} S"
+    if s < 3600:
+        return f"{s // 60} MIN"
+    if s < 86400:
+        return f"{s // 3600} H {s % 3600 // 60} MIN"
+    return f"{s // 86400} D {s % 86400 // 3600} H"
 
 
 def _system_rows(c: Canvas, data: DiagnosticsData, area: Rect) -> int:

@@ -117,6 +117,21 @@ MIGRATIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        "0004_fleet_cursor",
+        (
+            # The fleet forwarder's ack cursor (station.fleet.outbox): the last row the central
+            # store acknowledged after its commit, with its hash. The log is the outbox; the
+            # rows after this one are still to be delivered. Beside the chain, like checkpoints.
+            """CREATE TABLE fleet_cursor (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                acked_seq INTEGER NOT NULL,
+                acked_hash TEXT NOT NULL,
+                acked_utc TEXT NOT NULL
+            )""",
+            f"INSERT INTO fleet_cursor VALUES (1, 0, '{GENESIS_HASH}', '')",
+        ),
+    ),
 )
 
 # Triggers whose absence `journal verify` reports as tampering.

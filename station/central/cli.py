@@ -1,0 +1,190 @@
+"""`station central ...`: the site's central services. Edge adapter.
+
+- `ingest --config central.toml`: the ingest service (its own systemd unit,
+  `systemd/central/dealer-central-ingest.service`); READY=1 once the database and broker are up.
+- `migrate --config central.toml`: apply the database migrations and exit.
+- `certs --dir DIR --site S NAME...`: the site CA (made once) and a certificate per station id
+  (or `svc.ingest`, or `broker --host H...`).
+- `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR]`: mosquitto.conf
+  and the ACL for the site's broker.
+- `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
+  central.toml for them, until Ctrl-C (development).
+
+The psycopg and paho imports happen inside `run`: without the `central` extra the command
+says what to install (exit 2) instead of failing at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("ingest", help="run the central ingest (MQTT -> PostgreSQL)")
+    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p = sub.add_parser("migrate", help="apply the central database's migrations")
+    p.add_argument("--config", required=True, type=Path)
+    p = sub.add_parser("certs", help="make the site CA and client/server certificates")
+    p.add_argument("--dir", required=True, type=Path)
+    p.add_argument("--site", required=True)
+    p.add_argument("--host", action="append", default=[], help="broker host name or address")
+    p.add_argument("names", nargs="+", help="station ids, svc.ingest, or broker")
+    p = sub.add_parser("broker-config", help="write mosquitto.conf and the ACL for a site")
+    p.add_argument("--site", required=True)
+    p.add_argument("--certs", required=True, type=Path)
+    p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--port", type=int, default=8883)
+    p.add_argument("--bind", default="0.0.0.0")
+    p.add_argument("--data", type=Path, default=Path("/var/lib/mosquitto"))
+    p = sub.add_parser("services", help="a throw-away broker and database (development)")
+    p.add_argument("--site", default="dev")
+    p.add_argument("--dir", type=Path, default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        match args.action:
+            case "certs":
+                return _certs(args)
+            case "broker-config":
+                return _broker_config(args)
+            case "migrate":
+                return _migrate(args)
+            case "ingest":
+                return _ingest(args)
+            case "services":
+                return _services(args)
+    except ModuleNotFoundError as exc:
+        print(
+            f"station central: needs {exc.name} (install the extra: pip install '.[central]')",
+            file=sys.stderr,
+        )
+        return 2
+    return 2
+
+
+def _certs(args: argparse.Namespace) -> int:
+    from station.central.certs import BROKER, CertError, issue  # noqa: PLC0415
+
+    try:
+        for name in args.names:
+            hosts = tuple(args.host) if name == BROKER else ()
+            made = issue(args.dir, args.site, name, hosts=hosts)
+            print(f"{made.name}: {made.cert} {made.key}")
+    except CertError as exc:
+        print(f"station central certs: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _broker_config(args: argparse.Namespace) -> int:
+    from station.central.broker import BrokerTls, acl_text, mosquitto_conf  # noqa: PLC0415
+
+    certs: Path = args.certs.resolve()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    missing = [f for f in ("ca.crt", "broker.crt", "broker.key") if not (certs / f).is_file()]
+    if missing:
+        print(f"{certs}: missing {', '.join(missing)} (station central certs)", file=sys.stderr)
+        return 2
+    acl = out / "dealer-station.acl"
+    acl.write_text(acl_text(args.site), encoding="utf-8")
+    conf = out / "dealer-station.conf"
+    conf.write_text(
+        mosquitto_conf(
+            port=args.port,
+            bind=args.bind,
+            tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
+            acl_file=acl.resolve(),
+            persistence_dir=args.data,
+            log_dest="syslog",
+        ),
+        encoding="utf-8",
+    )
+    print(f"{conf}\n{acl}")
+    return 0
+
+
+def _load(path: Path) -> object:
+    from station.central.config import load_central  # noqa: PLC0415
+    from station.config.station_toml import ConfigError  # noqa: PLC0415
+
+    try:
+        return load_central(path)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return None
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    import psycopg  # noqa: PLC0415
+
+    from station.central.config import CentralConfig  # noqa: PLC0415
+    from station.central.schema import SchemaError, migrate  # noqa: PLC0415
+
+    cfg = _load(args.config)
+    if not isinstance(cfg, CentralConfig):
+        return 2
+    try:
+        with psycopg.connect(cfg.conninfo(), autocommit=True) as conn:
+            applied = migrate(conn)
+    except (psycopg.Error, SchemaError) as exc:
+        print(f"station central migrate: {exc}", file=sys.stderr)
+        return 1
+    print(f"applied: {', '.join(applied) or 'nothing (up to date)'}")
+    return 0
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    from station.central.config import CentralConfig  # noqa: PLC0415
+    from station.central.ingest import Ingest  # noqa: PLC0415
+    from station.daemon.notify import Notifier  # noqa: PLC0415
+
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    cfg = _load(args.config)
+    if not isinstance(cfg, CentralConfig):
+        return 2
+    stop = threading.Event()
+
+    def on_signal(_sig: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    notifier = Notifier()
+    Ingest(cfg).run(stop, on_ready=lambda: notifier.ready("ingest ready"))
+    notifier.stopping()
+    return 0
+
+
+def _services(args: argparse.Namespace) -> int:
+    from station.central.services import MissingError, Services  # noqa: PLC0415
+
+    try:
+        services = Services(args.site, args.dir).start()
+    except MissingError as exc:
+        print(f"station central services: {exc}", file=sys.stderr)
+        return 2
+    with services:
+        toml = services.write_central_toml()
+        assert services.broker is not None
+        assert services.db is not None
+        print(f"broker 127.0.0.1:{services.broker.port}, postgres 127.0.0.1:{services.db.port}")
+        print(f"central config: {toml}; certificates: {services.certs}")
+        print("Ctrl-C stops both and deletes the folder", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            threading.Event().wait()
+    return 0

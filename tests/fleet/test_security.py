@@ -1,0 +1,159 @@
+"""Stations hold a TLS client certificate and nothing else (standards-ux requirement 23): no
+anonymous MQTT, no certificate from another CA, and station A's certificate can neither
+publish on station B's topics nor read B's acknowledgements or events (the broker's ACL)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from station.central.certs import issue
+from station.fleet.forwarder import FleetState
+from station.fleet.messages import encode_rows
+from tests.fleet.conftest import SITE, RunningIngest, append, forwarder, new_journal, wait_until
+from tests.fleet.test_chain import chain
+
+
+class Client:
+    """A raw MQTT client with a given identity (or none), recording what it receives."""
+
+    def __init__(self, services: Any, cert: Path | None, key: Path | None, ca: Path) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.received: list[tuple[str, bytes]] = []
+        self.pubacks: dict[int, str] = {}
+        self.connected = threading.Event()
+        self.failed = threading.Event()
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        c.tls_set(
+            ca_certs=str(ca),
+            certfile=str(cert) if cert else None,
+            keyfile=str(key) if key else None,
+        )
+        c.on_connect = self._on_connect
+        c.on_connect_fail = lambda *_a: self.failed.set()
+        c.on_disconnect = lambda *_a: self.failed.set()
+        c.on_message = lambda _c, _u, m: self.received.append((m.topic, bytes(m.payload)))
+        c.on_publish = self._on_publish
+        self.c = c
+        self.c.connect_async("127.0.0.1", services.broker.port)
+        self.c.loop_start()
+
+    def _on_connect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        (self.failed if reason.is_failure else self.connected).set()
+
+    def _on_publish(self, _c: Any, _u: Any, mid: int, reason: Any, _p: Any) -> None:
+        self.pubacks[mid] = str(reason)
+
+    def close(self) -> None:
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+def as_station(services: Any, station: str) -> Client:
+    ident = services.broker.identity(station)
+    client = Client(services, ident.cert, ident.key, ident.ca)
+    assert client.connected.wait(10), f"{station} did not connect"
+    return client
+
+
+def test_station_a_cannot_publish_on_b_s_topics_nor_read_b_s_acks_or_events(
+    services: Any, ingest: RunningIngest, tmp_path: Path
+) -> None:
+    a = as_station(services, "TA")
+    try:
+        for topic in (
+            f"casino/{SITE}/TB/acks",
+            f"casino/{SITE}/+/acks",
+            f"casino/{SITE}/+/events",
+            "#",
+        ):
+            a.c.subscribe(topic, qos=1)
+        time.sleep(0.3)
+        # A publishes rows of B's on B's topic: the broker refuses (PUBACK "Not authorized")
+        # and the ingest never sees them.
+        info = a.c.publish(f"casino/{SITE}/TB/events", encode_rows(chain(3, station="TB")), qos=1)
+        wait_until(lambda: info.mid in a.pubacks, what="the PUBACK")
+        assert a.pubacks[info.mid] == "Not authorized"
+
+        # B forwards for real: its rows are stored and acknowledged, and A hears nothing of it.
+        path = tmp_path / "b.sqlite"
+        journal = new_journal(path, "TB")
+        append(journal, 5)
+        fwd = forwarder(services, path, "TB")
+        fwd.start()
+        try:
+            wait_until(lambda: fwd.status().acked_seq == journal.head()[0], what="B's rows acked")
+        finally:
+            fwd.stop()
+            journal.close()
+        time.sleep(0.5)
+        assert [t for t, _ in a.received if "/TB/" in t] == []
+        stored = ingest.query("SELECT count(*), max(seq) FROM rows WHERE station_id = 'TB'")
+        assert stored == [(6, 6)]  # B's own 6 rows, none of A's forgery
+    finally:
+        a.close()
+
+
+def test_a_station_can_use_its_own_topics(services: Any, ingest: RunningIngest) -> None:
+    """The other side of the ACL: the same client publishes its own events (PUBACK Success:
+    authorised, and the ingest subscribes)."""
+    a = as_station(services, "TA")
+    try:
+        info = a.c.publish(f"casino/{SITE}/TA/events", encode_rows(chain(1, station="TA")), qos=1)
+        wait_until(lambda: info.mid in a.pubacks, what="the PUBACK")
+        assert a.pubacks[info.mid] == "Success"
+    finally:
+        a.close()
+
+
+def test_no_anonymous_client_and_no_certificate_from_another_ca(
+    services: Any, tmp_path: Path
+) -> None:
+    ca = services.broker.identity("TA").ca
+    anonymous = Client(services, None, None, ca)
+    other = issue(tmp_path / "rogue", SITE, "TA")  # right name, wrong CA
+    rogue = Client(services, other.cert, other.key, ca)
+    try:
+        for client in (anonymous, rogue):
+            assert client.failed.wait(15), "the broker let it in"
+            assert not client.connected.is_set()
+    finally:
+        anonymous.close()
+        rogue.close()
+
+
+def test_a_forwarder_with_a_foreign_certificate_never_delivers(
+    services: Any, tmp_path: Path
+) -> None:
+    from station.config.model import FleetConfig
+    from station.fleet.forwarder import Forwarder
+    from station.fleet.transport import paho_factory
+
+    path = tmp_path / "j.sqlite"
+    journal = new_journal(path, "TC")
+    append(journal, 3)
+    other = issue(tmp_path / "rogue", SITE, "TC")
+    ca = services.broker.identity("TC").ca
+    cfg = FleetConfig(SITE, "127.0.0.1", services.broker.port, ca, other.cert, other.key)
+    fwd = Forwarder(path, "TC", cfg, paho_factory)
+    fwd.start()
+    try:
+        time.sleep(2)
+        assert fwd.status().state is FleetState.CONNECTING
+        assert fwd.status().acked_seq == 0
+    finally:
+        fwd.stop()
+        journal.close()
+
+
+@pytest.mark.parametrize("name", ["svc.ingest", "_central"])
+def test_no_station_id_can_be_a_service_identity_or_the_central_topic(name: str) -> None:
+    from station.config.station_toml import STATION_ID
+
+    assert not STATION_ID.match(name)
