@@ -25,6 +25,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "startup": ("station.bench.startup", "process start to READY=1"),
     "soak": ("station.bench.soak", "hands through the daemon: memory, nothing lost or doubled"),
     "tamper": ("station.bench.tamper", "tampering and loss, each caught by verify and at start"),
+    "fleet": ("station.bench.fleet", "stations -> mosquitto -> ingest -> PostgreSQL, with faults"),
 }
 
 

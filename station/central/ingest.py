@@ -77,10 +77,19 @@ _INSERT = (
 
 @dataclass
 class _Group:
-    rows: list[LogRow] = field(default_factory=list)
-    hello: Hello | None = None
+    """One station's messages of a batch. Rows and hellos keep their order of arrival (the
+    broker keeps one client's order): a hello is judged against the head as it stood when the
+    hello came, not after rows the station sent later."""
+
+    parts: list[list[LogRow] | Hello] = field(default_factory=list)
     status: Status | None = None
     replies: list[Reply] = field(default_factory=list)
+
+    def add_rows(self, rows: list[LogRow]) -> None:
+        if self.parts and isinstance(self.parts[-1], list):
+            self.parts[-1].extend(rows)
+        else:
+            self.parts.append(list(rows))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,9 +263,9 @@ class Ingest:
             try:
                 match leaf:
                     case "events":
-                        group.rows.extend(decode_rows(payload))
+                        group.add_rows(decode_rows(payload))
                     case "hello":
-                        group.hello = Hello.decode(payload)
+                        group.parts.append(Hello.decode(payload))
                     case "status":
                         group.status = Status.decode(payload)
                     case "replies":
@@ -310,8 +319,11 @@ class Ingest:
     ) -> tuple[Head, list[Ack]]:
         head = self._head(conn, station)
         acks: list[Ack] = []
-        if group.rows:
-            outcome = self._rows(conn, station, head, group.rows)
+        for part in group.parts:
+            if isinstance(part, Hello):
+                acks.append(self._hello(conn, station, head, part, counts))
+                continue
+            outcome = self._rows(conn, station, head, part)
             head = outcome.head
             counts["rows_stored"] += len(outcome.store)
             counts["duplicates"] += outcome.duplicates
@@ -325,27 +337,6 @@ class Ingest:
                 case _:
                     pass
             acks.append(Ack(outcome.verdict, head.seq, head.hash, outcome.seq, outcome.detail))
-        if group.hello is not None:
-            hello = group.hello
-            verdict = judge_hello(head, hello.head_seq, hello.head_hash)
-            detail = ""
-            if verdict is not Verdict.OK:
-                detail = (
-                    f"the station announced head {hello.head_seq}; the central store holds "
-                    f"{head.seq}"
-                )
-                counts["rollbacks" if verdict is Verdict.ROLLBACK else "forks"] += 1
-                self._alarm(conn, station, verdict, hello.head_seq, {"detail": detail})
-            conn.execute(
-                "UPDATE stations SET hello_seq = %s, hello_at = now() WHERE station_id = %s",
-                (hello.head_seq, station),
-            )
-            conn.execute(
-                "UPDATE commands SET sent_at = NULL WHERE station_id = %s AND state = 'pending'",
-                (station,),
-            )
-            self._next_dispatch = 0.0
-            acks.append(Ack(verdict, head.seq, head.hash, None, detail, hello=True))
         if group.status is not None:
             status = group.status
             conn.execute(
@@ -365,6 +356,29 @@ class Ingest:
                 ),
             )
         return head, acks
+
+    def _hello(
+        self, conn: Conn, station: str, head: Head, hello: Hello, counts: dict[str, int]
+    ) -> Ack:
+        """The station's head at its connect against ours: behind us is a rollback."""
+        verdict = judge_hello(head, hello.head_seq, hello.head_hash)
+        detail = ""
+        if verdict is not Verdict.OK:
+            detail = (
+                f"the station announced head {hello.head_seq}; the central store holds {head.seq}"
+            )
+            counts["rollbacks" if verdict is Verdict.ROLLBACK else "forks"] += 1
+            self._alarm(conn, station, verdict, hello.head_seq, {"detail": detail})
+        conn.execute(
+            "UPDATE stations SET hello_seq = %s, hello_at = now() WHERE station_id = %s",
+            (hello.head_seq, station),
+        )
+        conn.execute(
+            "UPDATE commands SET sent_at = NULL WHERE station_id = %s AND state = 'pending'",
+            (station,),
+        )
+        self._next_dispatch = 0.0
+        return Ack(verdict, head.seq, head.hash, None, detail, hello=True)
 
     def _rows(self, conn: Conn, station: str, head: Head, rows: list[LogRow]) -> Outcome:
         lookup = needs_lookup(head, rows)

@@ -152,9 +152,7 @@ class Mosquitto(_Process):
 
     def __init__(self, root: Path, site: str, certs: Path) -> None:
         super().__init__(root)
-        self.binary = shutil.which("mosquitto") or _first(["/usr/sbin/mosquitto"])
-        if self.binary is None:
-            raise MissingError("mosquitto is not installed (Debian package mosquitto)")
+        self.binary = mosquitto_binary()
         self.site = site
         self.certs = certs
         data = root / "mosquitto-data"
@@ -180,7 +178,6 @@ class Mosquitto(_Process):
         )
 
     def _argv(self) -> list[str]:
-        assert self.binary is not None
         return [self.binary, "-c", str(self.conf)]
 
     def identity(self, name: str) -> Identity:
@@ -193,6 +190,13 @@ class Mosquitto(_Process):
     @property
     def ingest(self) -> Identity:
         return self.identity(INGEST)
+
+
+def mosquitto_binary() -> str:
+    found = shutil.which("mosquitto") or _first(["/usr/sbin/mosquitto"])
+    if found is None:
+        raise MissingError("mosquitto is not installed (Debian package mosquitto)")
+    return found
 
 
 def pg_bindir() -> Path:

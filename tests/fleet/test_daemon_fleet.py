@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from station.daemon.daemon import Overrides
+from station.fleet.outbox import outbox_status
 from station.journal import Journal, SystemClock
 from station.journal.codes import Code
 from tests.daemon.conftest import Running, start_daemon, write_config
@@ -128,5 +129,8 @@ def test_without_the_client_library_the_station_deals_and_keeps_the_outbox(
     assert view is not None
     assert view.state == "disabled"
     assert "paho-mqtt" in view.detail
-    assert view.outbox_rows == head_of(tmp_path / "journal.sqlite")[0] > 0
+    assert view.outbox_rows > 0
     r.stop()
+    # Nothing was delivered, so every row of the journal is still in the outbox.
+    box = outbox_status(tmp_path / "journal.sqlite")
+    assert (box.acked_seq, box.rows) == (0, head_of(tmp_path / "journal.sqlite")[0])
