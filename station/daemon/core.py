@@ -89,10 +89,11 @@ from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.events import InputEvent, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
-from station.fleet.forwarder import FleetStatus
+from station.fleet.forwarder import FleetAlarm, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
 from station.journal import ActorRole, Recorder, StationOps
 from station.journal.codes import TiltCode
+from station.journal.witness import Head
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +277,7 @@ class Core:
                 self.recorder.journal_history(report)
                 self._after_ops()
             case FleetAlarmed(alarm=alarm):
-                self._fleet_alarm(alarm.kind.value, alarm.detail)
+                self._fleet_alarm(alarm)
             case FleetCommandReceived(command=command):
                 # The floor console's commands (issue 21) are carried out here; none is known yet.
                 log.info("central command %d (%s): not supported", command.id, command.kind)
@@ -285,15 +286,23 @@ class Core:
             case Stop():
                 pass
 
-    def _fleet_alarm(self, kind: str, detail: str) -> None:
-        """The central store holds more of this journal than it has (rollback) or another
-        history (rewrite): a critical tilt, once (it survives restarts in the journal)."""
-        key = f"{TiltCode.JOURNAL_INTEGRITY.value}:{CENTRAL_TILT_DEVICE}"
-        if key in self.recorder.op_state().tilts:
-            return
-        self.ops.raise_tilt(
-            TiltCode.JOURNAL_INTEGRITY, f"central store: {kind}: {detail}", CENTRAL_TILT_DEVICE
+    def _fleet_alarm(self, alarm: FleetAlarm) -> None:
+        """The central store holds more of this journal than it has (rollback), or another
+        history of it: the journal checks the centre's head (`Journal.check_head`, the same
+        critical tilt as its own head witness raises, source "central store"). When the
+        journal holds that head after all (the centre refused a row further on), the tilt is
+        raised here, keyed to the centre."""
+        found = self.recorder.journal.check_head(
+            Head(alarm.central_seq, alarm.central_hash, source="the central store")
         )
+        if found is None:
+            key = f"{TiltCode.JOURNAL_INTEGRITY.value}:{CENTRAL_TILT_DEVICE}"
+            if key not in self.recorder.op_state().tilts:
+                self.ops.raise_tilt(
+                    TiltCode.JOURNAL_INTEGRITY,
+                    f"central store: {alarm.kind.value}: {alarm.detail}",
+                    CENTRAL_TILT_DEVICE,
+                )
         self._after_ops()
 
     def record(

@@ -80,6 +80,8 @@ class FleetAlarm:
     kind: AlarmKind
     seq: int | None
     detail: str
+    central_seq: int = 0  # the centre's head when it was found
+    central_hash: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +347,7 @@ class Forwarder:
                 ack.head_seq,
                 f"the central store holds this station's journal up to seq {ack.head_seq}; "
                 f"this journal ends at seq {head_seq}: it was rolled back or cut short",
+                ack,
             )
             return
         if ack.head_seq > 0 and self._outbox.row_hash(ack.head_seq) != ack.head_hash:
@@ -353,11 +356,14 @@ class Forwarder:
                 ack.head_seq,
                 f"the central store's row {ack.head_seq} differs from this journal's: "
                 "the journal was rolled back and written on, or rewritten",
+                ack,
             )
             return
         if ack.verdict in BAD_VERDICTS:
             kind = AlarmKind.ROLLBACK if ack.verdict is Verdict.ROLLBACK else AlarmKind.FORK
-            self._alarm(kind, ack.seq, f"the central store reports {ack.verdict}: {ack.detail}")
+            self._alarm(
+                kind, ack.seq, f"the central store reports {ack.verdict}: {ack.detail}", ack
+            )
             return
         now = self.clock()
         acked = self._cursor[0]
@@ -380,14 +386,14 @@ class Forwarder:
             if ack.verdict is Verdict.GAP:
                 self._waiting_since = None
 
-    def _alarm(self, kind: AlarmKind, seq: int | None, detail: str) -> None:
+    def _alarm(self, kind: AlarmKind, seq: int | None, detail: str, central: Ack) -> None:
         self._state = FleetState.FORKED
         self._detail = detail
         log.error("FLEET %s: %s", kind.value.upper(), detail)
         if not self._alarmed:
             self._alarmed = True
             if self.on_alarm is not None:
-                self.on_alarm(FleetAlarm(kind, seq, detail))
+                self.on_alarm(FleetAlarm(kind, seq, detail, central.head_seq, central.head_hash))
 
     def _check_resend(self, now: float) -> None:
         if self._waiting_since is None or now - self._waiting_since < self._resend_s:

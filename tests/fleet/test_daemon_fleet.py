@@ -90,22 +90,22 @@ def test_a_journal_rolled_back_under_the_daemon_is_a_critical_tilt_at_its_next_s
     running.append(r)
     recorder = r.daemon.recorder
     assert recorder is not None
-    key = "journal_integrity:central"
-    wait_until(lambda: key in recorder.op_state().tilts, what="the tilt")
-    assert recorder.op_state().play_blocked
     core = r.daemon.core
     assert core is not None
-    view = core.fleet_view()
-    assert view is not None
-    assert view.state == "forked"
+    wait_until(
+        lambda: (v := core.fleet_view()) is not None and v.state == "forked", what="the fork"
+    )
+    wait_until(lambda: recorder.op_state().play_blocked, what="play blocked")
     r.stop()
     # The restart journals its boot before the forwarder connects, so the older copy already
-    # holds new rows at seqs the centre has: another history from the copy's end on (a fork
-    # after the rollback). Both ends name it.
+    # holds new rows at seqs the centre has: another history from the copy's end on. The
+    # journal checked the centre's head (Journal.check_head): a critical tilt naming it.
     reopened = Journal.open(journal, clock=SystemClock())
     rows = list(reopened.rows(codes=[Code.TILT_RAISED]))
     reopened.close()
-    assert any("rolled back" in row.data()["detail"] for row in rows)
+    central = [row.data() for row in rows if "central store" in row.data()["detail"]]
+    assert central, [row.data() for row in rows]
+    assert central[0]["tilt"] == "journal_integrity"
     alarms = ingest.query("SELECT DISTINCT kind FROM alarms WHERE station_id = 'T07'")
     assert alarms
     assert {kind for (kind,) in alarms} <= {"rollback", "fork"}
