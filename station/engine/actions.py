@@ -156,9 +156,13 @@ def check(hand: Hand, seat: int, seq: int) -> None:
 
 
 def allin(hand: Hand, seat: int, seq: int) -> None:
-    """ALLIN: the chips that follow (or came just before) are the whole stack."""
+    """ALLIN: the chips that follow (or came just before) are the whole stack. With the
+    stacks tracked it is the declaration "all in" (his whole stack, `verbal`)."""
     rnd = hand.round
     s = hand.seats[seat]
+    if s.stack is not None and rnd is not None and hand.phase is Phase.BETTING:
+        verbal(hand, seat, KeyPress(Key.VERBAL, seat, action=VerbalAction.ALLIN), seq)
+        return
     if rnd is not None and rnd.last_actor == seat and s.stack is None:
         rnd.mark_allin(seat)  # the chips are already in: they were the whole stack
         return
@@ -182,7 +186,14 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
                     hand.state.verbal_calls.add(seat)
                 wagers.wager(hand, seat, max(rnd.max_bet, hand.seats[seat].bet), seq)
         case VerbalAction.ALLIN:
-            hand.allin_pending.add(seat)
+            rnd = hand.round
+            stack = hand.seats[seat].stack
+            if rnd is not None and hand.phase is Phase.BETTING and stack is not None:
+                # "All in" binds him to his whole stack (001-RR11 §14 NL r8: corrected to the
+                # verbal statement); the chips follow.
+                wagers.wager(hand, seat, hand.seats[seat].bet + stack, seq)
+            else:
+                hand.allin_pending.add(seat)  # stacks not tracked: the chips that follow
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
             hand.declared_raise.add(seat)
             if k.amount is not None and hand.round is not None and hand.phase is Phase.BETTING:
@@ -196,23 +207,59 @@ def table_hand(hand: Hand, seat: int, seq: int) -> None:
     if hand.seats[seat].folded:
         irregular.unexpected_key(hand, Key.TABLED, seat, seq)
         return
+    if hand.phase is Phase.BETTING:
+        # The showdown came while the seat to act still owed his short call: it binds him and
+        # must be made good, "even if the hand is beaten or mucked" (004-GN r176, 001-RR11 §14
+        # NL r9); the betting is over.
+        wagers.settle_owed(hand, seat, seq)
     hand.tabled.add(seat)
     hand.mucked.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
     if hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
+    else:
+        _showdown_too_soon(hand, seq)
 
 
 def muck(hand: Hand, seat: int, seq: int) -> None:
-    """MUCK: the seat throws its hand away (a fold while the betting is open)."""
-    if hand.phase is Phase.BETTING:
-        fold(hand, seat, seq)
+    """MUCK: the seat throws its hand away: a fold, but at the showdown."""
+    if hand.phase is not Phase.SHOWDOWN and not hand.seats[seat].folded:
+        fold(hand, seat, seq)  # a mucked hand is dead (001-RR11 §3 "Dead Hands" r2)
         return
     hand.mucked.add(seat)
     hand.tabled.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.MUCK, 0))
     if hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
+    else:
+        _showdown_too_soon(hand, seq)
+
+
+def _showdown_too_soon(hand: Hand, seq: int) -> None:
+    """Hands shown or mucked while the station still waits for betting or cards (and no
+    player can bet any more, when all-in players show before the board is out): the table is
+    at its showdown and the station cannot follow the hand to it. A hand can always end: the
+    floor is called, once, and decides (the dealer went on past a correction or a STOP)."""
+    st = hand.state
+    if st.out_of_step:
+        return
+    if hand.phase is Phase.STREET and rounds.round_skippable(hand):
+        # All-in players show before the rest of the board: fine, unless a recovery is still
+        # waiting and every hand is shown (the table is at its showdown).
+        waiting = st.recovery is not None or st.awaiting_reshuffle
+        if not waiting or any(
+            s not in hand.tabled and s not in hand.mucked for s in hand.in_hand()
+        ):
+            return
+    st.out_of_step = True  # the floor's CONFIRM closes the hand (`irregular.floor_closes`)
+    st.floor_call = True
+    hand.incident(
+        seq,
+        "STATION-HAND-OUT-OF-STEP",
+        Ruling.FLOOR,
+        "HANDS SHOWN BUT THE HAND IS NOT OVER FOR THE STATION: CALL THE FLOOR. THE FLOOR DECIDES "
+        "HOW THE HAND GOES ON",
+    )
 
 
 def run_it(hand: Hand, count: int, seq: int) -> None:

@@ -93,6 +93,7 @@ def _not_in_the_deck(hand: Hand, card: Card) -> bool:
 
 def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
     """Give a drawn card its role."""
+    hand.state.progress += 1
     code = card.code if card is not None else "??"
     if card is not None:
         match slot.role:

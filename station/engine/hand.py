@@ -22,7 +22,7 @@ where it meets something it does not expect.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from station.engine import (
     actions,
@@ -294,6 +294,11 @@ class Hand:
             citation=citation(rule, self.profile.citation_source),
             events=events or (seq,),
         )
+        if ruling is Ruling.STOP and self.state.out_of_step:
+            return inc  # the floor was called for the STOPs the dealer went past: no chain
+        floor = irregular.went_past(self, rule, ruling, text)
+        if floor is not None:
+            inc = replace(inc, ruling=Ruling.FLOOR, text=floor)
         self.incidents.append(inc)
         self.out.append(inc)
         return inc

@@ -92,12 +92,63 @@ class State:
     # before he acts, or his hand is dead when he acts).
     scraps: list[tuple[Card, int, int]] = field(default_factory=list)
     holder: tuple[int, Card] | None = None
+    # A hand can always end (`went_past`): cards placed and actions booked count as progress;
+    # a STOP with none since the last one means the dealer went on past it. `out_of_step`: the
+    # station can no longer follow the hand and has called the floor, whose CONFIRM closes it.
+    progress: int = 0
+    stop_progress: int | None = None
+    out_of_step: bool = False
+    last_said: tuple[str, str, int] | None = None  # (rule, text, progress) of the last one
 
     def extra_street_seen(self, street: int) -> bool:
         """Only the first card too many of a street is a burn error; more are premature."""
         seen = street in self.extra_streets
         self.extra_streets.add(street)
         return seen
+
+
+_CARD_INSTRUCTIONS = frozenset({Ruling.STOP, Ruling.REPLACE, Ruling.REDEAL})
+WENT_PAST = "THE DEALER WENT ON PAST {what}: CALL THE FLOOR. THE FLOOR DECIDES HOW THE HAND GOES ON"
+
+
+def went_past(hand: Hand, rule: str, ruling: Ruling, text: str) -> str | None:
+    """A hand can always end. Called for each incident about to be shown: when the dealer has
+    gone on past what the station showed about the cards - a STOP with no card placed and no
+    action booked since the STOP before it (a recovery done differently from its steps), or
+    the same card instruction again with nothing done since - the station cannot follow the
+    hand any more. Returns the text of the floor call to show instead (once per hand), so play
+    goes on by the floor's decision rather than with a chain of STOPs; None otherwise."""
+    st = hand.state
+    if ruling not in _CARD_INSTRUCTIONS or st.out_of_step or hand.result is not None:
+        return None
+    said = (rule, text, st.progress)
+    again = st.last_said == said
+    st.last_said = said
+    if ruling is Ruling.STOP:
+        again = again or st.stop_progress == st.progress
+        st.stop_progress = st.progress
+    if not again:
+        return None
+    st.out_of_step = True
+    st.floor_call = True
+    return WENT_PAST.format(what="THE STOP" if ruling is Ruling.STOP else "THE INSTRUCTION")
+
+
+def floor_closes(hand: Hand, seq: int) -> None:
+    """CONFIRM after the floor was called for a hand the station could not follow (`went_past`,
+    a showdown out of step): the floor takes the hand over. A showdown the station can settle
+    is settled; otherwise the hand is closed with every wager back to its owner, and the
+    floor's own ruling on the pot is the one recorded against the incident."""
+    hand.finish(seq)
+    if hand.result is not None:
+        return
+    hand.incident(
+        seq,
+        "STATION-FLOOR-CLOSED",
+        Ruling.VOID,
+        f"HAND {hand.number} CLOSED BY THE FLOOR: EVERY WAGER GOES BACK TO ITS OWNER",
+    )
+    hand.void(seq)
 
 
 # --- deck integrity ---------------------------------------------------------------------------
@@ -370,6 +421,7 @@ def stub_reshuffled(hand: Hand, seq: int) -> bool:
     for c in rec.reshuffle:
         hand.return_to_stub(c)  # back in the stub: it may legitimately come out again
     rec.reshuffle.clear()
+    hand.state.progress += 1
     rec.complete(Expect.RESHUFFLE)
     if hand.round is not None and hand.round.complete():
         rec.complete(Expect.BETTING)
@@ -538,6 +590,8 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
                 unexpected_key(hand, k.key, seat, seq)
         case Key.EXPOSED | Key.FLASH if seat is not None or hand.state.faceup is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
+        case Key.CONFIRM if hand.state.out_of_step and hand.phase is not Phase.MISDEAL:
+            floor_closes(hand, seq)
         case Key.FLOOR:
             hand.state.floor_call = True
             hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")

@@ -37,6 +37,11 @@ def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -
     While forfeited money of the previous deal is in the pot only the players dealt in on
     that deal are (DECK-FORFEITED-MONEY-ENTITLEMENT; `entitled_only=False` looks past that)."""
     present = set(table.occupied)
+    # A player away from his seat who has posted a blind or ante is entitled to a hand
+    # (001-RR11 §3 "Misdeals" r1(j): "This player must be present at the table or have posted
+    # a blind or ante"); being away then rules his hand (DEAD-ABSENT).
+    present |= {s for s, chips in table.posted.items() if chips > 0 and s in table.stacks}
+    present |= {s for s, chips in table.antes.items() if chips > 0 and s in table.stacks}
     if table.profile is not None and table.profile.tournament:
         # TOURN-ABSENT: a no-show or absent player is always dealt a hand.
         present |= {s for s, st in table.stacks.items() if st != 0}

@@ -197,6 +197,7 @@ def after_action(hand: Hand, seq: int) -> None:
     rnd = hand.round
     if rnd is None or hand.phase is not Phase.BETTING:
         return
+    hand.state.progress += 1
     irregular.irregular_card_acted_on(hand, seq)
     if len(hand.in_hand()) == 1:
         settlement.collect(hand)
@@ -215,6 +216,9 @@ def after_action(hand: Hand, seq: int) -> None:
         irregular.apply_pending_oot(hand, seq)
         _tell_not_reopened(hand, seq)
         return
+    # The round is booked: chips of a declared wager that the zone has not shown yet go in
+    # with the rest (the zone then reads them as this street's chips, not a new bet).
+    hand.chips_due.clear()
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)

@@ -23,6 +23,8 @@ STATION_RULES: dict[str, str] = {
     "STATION-ZONE-OVER-STACK": "A bet zone shows more chips than the seat had",
     "STATION-UNEXPECTED-KEY": "A key that makes no sense at this moment",
     "STATION-FLOOR-CALL": "The dealer called the floor",
+    "STATION-HAND-OUT-OF-STEP": "The table went on to a showdown the station could not follow",
+    "STATION-FLOOR-CLOSED": "The floor closed a hand the station could not follow",
 }
 
 

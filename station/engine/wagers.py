@@ -304,6 +304,21 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
                 )
             wager(hand, seat, target, seq)
             return True
+        case VerbalAction.ALLIN:
+            stack = rnd.seat(seat).stack
+            if rnd.seat(seat).allin or stack is None:
+                return stack is not None  # untracked stacks: the ALLIN mark, as before
+            _take_back(hand, last)
+            whole = rnd.seat(seat).bet + (rnd.seat(seat).stack or 0)
+            hand.incident(
+                seq,
+                "BET-VERBAL-BINDING",
+                Ruling.CORRECT_BET,
+                f"SEAT {seat} SAID ALL IN: THE WAGER IS HIS WHOLE STACK, {whole}",
+                seat=seat,
+            )
+            wager(hand, seat, whole, seq)
+            return True
         case _:
             return False
 
