@@ -87,6 +87,9 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
         stud.wrong_bring_in_stands(hand, seat, seq)
     if rnd is not None and hand.phase is Phase.BETTING and seat in rnd:
         to_act = rnd.to_act()
+        if rnd.seat(seat).allin and not rnd.seat(seat).folded:
+            _all_in_folds(hand, seat, seq)
+            return
         if seat != to_act:
             if wagers.settle_owed(hand, seat, seq):
                 fold(hand, seat, seq)  # his turn now, or still out of turn
@@ -110,6 +113,20 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
         settlement.end(hand, seq)
     elif hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
+
+
+def _all_in_folds(hand: Hand, seat: int, seq: int) -> None:
+    """FOLD for a seat that is all in: he has no action, but his cards went into the muck, and
+    a hand thrown into the muck is dead (001-RR11 §3 "Dead Hands" r2: "Cards thrown into the
+    muck may be ruled dead"): his chips stay in the pot, as when he folds between rounds."""
+    hand.incident(
+        seq,
+        "DEAD-FOLD",
+        Ruling.DEAD_HAND,
+        f"SEAT {seat} IS ALL IN AND HIS HAND WENT INTO THE MUCK: IT IS DEAD, HIS CHIPS STAY IN",
+        seat=seat,
+    )
+    _fold_out_of_turn(hand, seat, seq)
 
 
 def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> None:

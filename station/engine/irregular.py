@@ -85,7 +85,7 @@ class State:
     time_called: set[int] = field(default_factory=set)  # BET-RIGHT-TO-ACT: TIME keyed this round
     clock: tuple[int, float] | None = None  # MISC-CLOCK: (seat, time by which he must act)
     verbal_calls: set[int] = field(default_factory=set)  # said "call" this round
-    short_calls: dict[int, int] = field(default_factory=dict)  # short chips: the call they owe
+    short_calls: dict[int, tuple[int, int]] = field(default_factory=dict)  # (owed call, put)
     last_wager: LastWager | None = None  # while nobody has acted after it
     # DECK-JOKER-NOT-IN-USE: irregular cards scrapped during the starting deal, as (card, its
     # draw, starting cards dealt before it); and a seat found holding one (it is replaced

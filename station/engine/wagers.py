@@ -174,7 +174,10 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
     to_act = rnd.to_act()
     if seat != to_act:
         if settle_owed(hand, seat, seq):
-            wager(hand, seat, total, seq, single_chip=single_chip)  # his turn now, or not
+            if hand.betting() and hand.round is not None:
+                wager(hand, seat, total, seq, single_chip=single_chip)  # his turn now, or not
+            elif hand.result is None:
+                irregular.chips_out_of_round(hand, seat, total, seq)  # that closed the round
             return
         irregular.out_of_turn_wager(hand, seat, total, to_act, seq)
         return
@@ -200,7 +203,7 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
     if isinstance(result, Correction):
         # BET-UNDERSIZED-CORRECTION: a short call. The chips released bind him to the call
         # (001-RR11 §3 r13): it is booked when the next player acts (`settle_owed`).
-        hand.state.short_calls[seat] = result.required
+        hand.state.short_calls[seat] = (result.required, total)
         hand.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
         return
     hand.state.short_calls.pop(seat, None)
@@ -235,11 +238,28 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
             )
         wager(hand, owner, target, seq)
         return True
-    required = hand.state.short_calls.pop(owner, None)
-    if required is not None:
-        wager(hand, owner, required, seq)
-        return True
-    return False
+    short = hand.state.short_calls.pop(owner, None)
+    if short is None:
+        return False
+    required, put = short
+    if hand.spec.structure is not Structure.FIXED_LIMIT and 5 * (put - rnd.seat(owner).bet) < 4 * (
+        required - rnd.seat(owner).bet
+    ):
+        # BET-NL-GROSS-MISUNDERSTANDING (001-RR11 §14 NL r12): a "call" may be ruled not
+        # binding when the player obviously misunderstood the amount; the rule of thumb
+        # protects nobody who put in 80% or more. Less than that: the floor decides.
+        hand.state.floor_call = True
+        hand.incident(
+            seq,
+            "BET-NL-GROSS-MISUNDERSTANDING",
+            Ruling.FLOOR,
+            f"SEAT {owner} PUT IN {put} TO CALL {required}: FLOOR DECIDES WHETHER HE IS BOUND TO "
+            "THE CALL",
+            seat=owner,
+        )
+        return False
+    wager(hand, owner, required, seq)
+    return True
 
 
 def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:

@@ -306,12 +306,24 @@ def test_BET_VERBAL_BINDING_raise_with_an_amount_just_after_other_chips_is_that_
 def test_BET_UNDERSIZED_CORRECTION_a_short_call_binds_once_the_next_player_acts() -> None:
     # 001-RR11 §3 r13: "A player who bets or calls by releasing chips into the pot is bound by
     # that action and must make the amount of the wager correct"; r16: brought up to size. Seat
-    # 2 puts 60 in facing 100 (the correction is shown) and seat 3 folds: seat 2 has called
-    # 100, the round is over (the fold was in turn, not out of turn).
+    # 2 puts 90 in facing 100 (a counting error; the correction is shown) and seat 3 folds: seat
+    # 2 has called 100, the round is over (the fold was in turn, not out of turn).
     run = _nl_flop()
-    run.feed(zone(1, 100), zone(2, 60))
+    run.feed(zone(1, 100), zone(2, 90))
     assert [i["rule"] for i in run.incidents()] == ["BET-UNDERSIZED-CORRECTION"]
     run.feed(key("FOLD", 3))
     assert [i["rule"] for i in run.incidents()] == ["BET-UNDERSIZED-CORRECTION"]
     assert run.snap.next_step == "BURN & TURN"
     assert sum(p.amount for p in run.snap.pots) == 300 + 200
+
+
+def test_BET_NL_GROSS_MISUNDERSTANDING_far_too_few_chips_to_call_go_to_the_floor() -> None:
+    # 001-RR11 §14 NL r12: a "call" may be ruled not binding if the player obviously
+    # misunderstood the amount; "A possible rule-of-thumb is to disallow any claim of not
+    # understanding the amount wagered if the caller has put eighty percent or more of that
+    # amount into the pot." 60 of 100 is less: when the next player acts the floor decides.
+    run = _nl_flop()
+    run.feed(zone(1, 100), zone(2, 60), key("FOLD", 3))
+    rulings = [(i["rule"], i["ruling"]) for i in run.incidents()]
+    assert ("BET-NL-GROSS-MISUNDERSTANDING", "floor") in rulings
+    assert run.snap.floor_call

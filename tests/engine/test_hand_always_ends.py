@@ -34,7 +34,9 @@ from typing import Any
 from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
+from station.engine.snapshot import Phase
 from tests.engine.dealerkit import (
+    MUTATIONS,
     PROFILES,
     Drawn,
     Mistakes,
@@ -92,6 +94,51 @@ def test_a_real_hand_with_mistakes_ends_or_calls_the_floor(
     )
     assert not stop_chains(run.out), f"{name}: STOPs the dealer went past, no floor call"
     assert next_hand_starts(run), f"{name}: after CONFIRM and NEW_HAND no new deal started"
+
+
+# Mistakes after which the rest of the real hand is all there: no card or key left out, no card
+# turned into a scrap of paper by a face-up draw.
+WHOLE = ("extra_draw", "joker", "odd_card", "repeat", "seat_sensor", "swap", "verbal")
+WHOLE += ("wrong_key", "zone_amount")
+
+
+@hang_guard(60)
+@budget(200)
+@given(
+    hand=st.integers(0, sample_size() - 1),
+    profile=st.sampled_from(PROFILES),
+    kind=st.sampled_from(WHOLE),
+    data=st.data(),
+)
+def test_one_mistake_and_the_real_hand_still_ends_or_calls_the_floor(
+    hand: int, profile: str, kind: str, data: st.DataObject
+) -> None:
+    # The complaint: one mistake (a joker dealt on past, a verbal declaration, an
+    # ignored correction) and the station sat mid-hand while the table played the hand out.
+    # With the rest of the real hand played as recorded, the hand ends (or is misdealt) or the
+    # floor is called, by the last event - without any help. (RUN_IT keyed by mistake only asks
+    # for more boards than the dealer deals: the station then waits for them.)
+    name, lines = real_hand(hand)
+    lines[0]["profile"] = profile
+    mistakes = Mistakes(Drawn(data.draw))
+    lines = MUTATIONS[kind](mistakes, lines)
+    assume(not any(ln.get("key") == "RUN_IT" for ln in lines))
+    note(f"{name} under {profile}: {mistakes.notes}")
+    run = Run()
+    run.feed(lines)
+    run.finish()
+    hand_now = run.table.hand
+    number = hand_now.number if hand_now is not None else 0
+    ended = any(d["type"] == "hand_end" and d["hand"] == number for d in run.out)
+    misdealt = hand_now is not None and hand_now.phase is Phase.MISDEAL
+    floor = any(
+        d["type"] == "incident" and d["hand"] == number and d["ruling"] == "floor" for d in run.out
+    )
+    no_hand = hand_now is None  # the station refused to deal (fewer than two players)
+    assert ended or misdealt or floor or no_hand, (
+        f"{name}: the hand is neither over nor with the floor; the station shows "
+        f"{run.snap.next_step!r}"
+    )
 
 
 def stop_chains(out: list[dict[str, Any]]) -> list[int]:
