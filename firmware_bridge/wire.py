@@ -88,6 +88,9 @@ CAP_DECK_SCAN = 0x0004
 CAP_BET_ZONES = 0x0008
 CAP_CHIP_LIST = 0x0010
 CAP_PERSISTENT_LOG = 0x0020
+CAP_RAKE_ZONE = 0x0040  # the bet-zone board also reads the rake (drop) zone, as zone 0
+
+RAKE_ZONE = 0  # ZONE_TOTAL `seat` 0: the rake (drop) zone; seats are 1..n
 
 # ---- status flags (SHOE_STATUS and snapshot part 0) ------------------------------------------
 ST_DECK_PRESENT = 0x0001

@@ -23,6 +23,7 @@ from station.engine.events import (
     Key,
     KeyPress,
     Puck,
+    RakeZone,
     SeatSensor,
     Setup,
     Stakes,
@@ -35,6 +36,7 @@ from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_
 
 MAX_SEAT = 10
 MAX_ERRORS = 20
+RAKE_ZONE = "rake"  # a `zone` line's `zone`: the rake (drop) zone instead of a seat's
 STAKE_KEYS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle")
 
 
@@ -326,8 +328,8 @@ class _Parser:
         card = _card(card_raw) if card_raw is not None else None
         return Draw(card=card, face_up=face_up, tag=tag, back=back)
 
-    def _zone(self, obj: Mapping[str, Any]) -> Zone:
-        _check_keys(obj, ("seat", "amount", "chips"), "zone")
+    def _zone(self, obj: Mapping[str, Any]) -> Zone | RakeZone:
+        _check_keys(obj, ("seat", "amount", "chips", "zone"), "zone")
         if "amount" not in obj:
             raise _LineError("missing 'amount'")
         amount = _amount(obj["amount"], "'amount'")
@@ -339,6 +341,12 @@ class _Parser:
             chips = tuple(chips_raw)
             if sum(chips) != amount:
                 raise _LineError(f"'chips' add up to {sum(chips)}, not the amount {amount}")
+        if "zone" in obj:
+            if obj["zone"] != RAKE_ZONE:
+                raise _LineError(f"'zone' names a zone that is not a seat's: only {RAKE_ZONE!r}")
+            if "seat" in obj:
+                raise _LineError("a rake-zone line has no 'seat'")
+            return RakeZone(amount, chips)
         return Zone(_seat(obj) or 0, amount, chips)
 
 
@@ -431,6 +439,10 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 out["back"] = event.back
         case Zone():
             out = {"type": "zone", "seat": event.seat, "amount": event.amount}
+            if event.chips is not None:
+                out["chips"] = list(event.chips)
+        case RakeZone():
+            out = {"type": "zone", "zone": RAKE_ZONE, "amount": event.amount}
             if event.chips is not None:
                 out["chips"] = list(event.chips)
     if t is not None:

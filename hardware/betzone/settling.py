@@ -97,7 +97,8 @@ class ZoneSettler:
         self.seats = seats
         self.settle_s = settle_s
         self.unstable_s = unstable_s
-        self._seats = {seat: _Seat() for seat in range(1, seats + 1)}
+        # The seats 1..n and zone 0, the rake (drop) zone of a board that has one (CAP_RAKE_ZONE).
+        self._seats = {seat: _Seat() for seat in range(seats + 1)}
         self.glitches = 0
         self.faults = 0
 
@@ -166,8 +167,8 @@ class ZoneSettler:
         return sorted(due, key=lambda e: e.at)
 
     def _check(self, seat: object, amount: object, chips: Sequence[int] | None) -> str | None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.seats:
-            return f"seat is not 1-{self.seats}"
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= self.seats:
+            return f"seat is not 1-{self.seats} (or 0, the rake zone)"
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
             return "amount is not a whole number of chips >= 0"
         if chips is not None:

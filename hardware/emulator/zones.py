@@ -16,7 +16,8 @@ from hardware.firmware.zones import STABLE_MS, BetZoneFirmware
 
 
 class EmulatedBetZones(EmulatedDevice):
-    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`.
+    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`;
+    with `rake_zone`, `set_rake([1, 1])` the dealer's drop zone (reported as zone 0).
     `stable_ms`: how long a reading must hold before the firmware reports it."""
 
     def __init__(
@@ -31,12 +32,14 @@ class EmulatedBetZones(EmulatedDevice):
         version: int = wire.PROTOCOL_VERSION,
         clock: Callable[[], float] = time.monotonic,
         stable_ms: int = STABLE_MS,
+        rake_zone: bool = False,
     ) -> None:
         self.serial = serial
         self.stable_ms = stable_ms
         self.version = version
         self.chips_known = chips_known
         self.zones = [Zone(chips_known) for _ in range(seats)]
+        self.rake = Zone(chips_known) if rake_zone else None  # the dealer's drop zone (zone 0)
         super().__init__(link_path, faults=faults, seed=seed, clock=clock, name=f"zones-{serial}")
 
     def _make_firmware(self, now_ms: int, reset_cause: int) -> Firmware:
@@ -50,10 +53,18 @@ class EmulatedBetZones(EmulatedDevice):
             self.log_capacity,
             self.version,
             self.stable_ms,
+            self.rake,
         )
 
     def set_chips(self, seat: int, chips: list[int]) -> None:
         self.call(lambda: setattr(self.zones[seat - 1], "chips", list(chips)))
+
+    def set_rake(self, chips: list[int]) -> None:
+        """The dealer sets chips aside in the rake zone (or drops them: `[]`)."""
+        rake = self.rake
+        if rake is None:
+            raise ValueError("this emulated board has no rake zone")
+        self.call(lambda: setattr(rake, "chips", list(chips)))
 
     def fail_zone(self, seat: int, failing: bool) -> None:
         self.call(lambda: setattr(self.zones[seat - 1], "failing", failing))

@@ -5,6 +5,9 @@ sensors (passed in), driven by `poll(now_ms)`; MicroPython firmware.
 A zone reading must hold for STABLE_MS (the `stable_ms` argument) before it counts: chips are
 stacked and slid into place, and the station wants the bet, not every chip on its way in. A
 sensor that fails FAULT_AFTER reads in a row raises a SENSOR_FAULT for its seat.
+
+A board fitted with a rake (drop) zone sensor (`rake`) reports it as zone 0 beside the seats
+(capability CAP_RAKE_ZONE), with the same stability rule.
 """
 
 import struct
@@ -31,12 +34,20 @@ class BetZoneFirmware:
         log_capacity: int = LOG_CAPACITY,
         version: int = wire.PROTOCOL_VERSION,
         stable_ms: int = STABLE_MS,
+        rake: "ZoneSensor | None" = None,
     ) -> None:
         self.stable_ms = stable_ms
         self.log = EventLog(store, log_capacity)
         self.log.open()
-        self.sensors = sensors
+        seats = len(sensors)
+        # Zone ids in polling order: the seats 1..n, then the rake zone (0) when fitted.
+        self.ids = list(range(1, seats + 1))
+        self.sensors = list(sensors)
         caps = wire.CAP_BET_ZONES | wire.CAP_PERSISTENT_LOG
+        if rake is not None:
+            self.ids.append(wire.RAKE_ZONE)
+            self.sensors.append(rake)
+            caps |= wire.CAP_RAKE_ZONE
         if chip_list:
             caps |= wire.CAP_CHIP_LIST
         self.core = DeviceCore(
@@ -44,14 +55,14 @@ class BetZoneFirmware:
             serial,
             FIRMWARE_VERSION,
             caps,
-            len(sensors),
+            seats,
             self.log,
             self._snapshot,
             self._command,
             version,
         )
-        n = len(sensors)
-        # Per seat (index = seat - 1): the reading reported, the one waiting to be stable, since.
+        n = len(self.sensors)
+        # Per zone (index into `ids`): the reading reported, the one waiting to be stable, since.
         self.committed: list[tuple[int, list[int] | None]] = [(0, None)] * n
         self._candidate: list[tuple[int, list[int] | None]] = [(0, None)] * n
         self._since_ms = [now_ms] * n
@@ -73,7 +84,7 @@ class BetZoneFirmware:
         return self.core.take_frames()
 
     def _poll_seat(self, i: int, now_ms: int) -> None:
-        seat = i + 1
+        seat = self.ids[i]
         try:
             amount, chips = self.sensors[i].read()
         except OSError:
@@ -104,7 +115,7 @@ class BetZoneFirmware:
         parts = [struct.pack(wire.FMT_SNAPSHOT_STATUS, flags, wire.CARDS_UNKNOWN, 0)]
         for i in range(len(self.committed)):
             amount, chips = self.committed[i]
-            parts.append(wire.pack_zone(i + 1, amount, chips))
+            parts.append(wire.pack_zone(self.ids[i], amount, chips))
         return parts
 
     def _command(self, ftype: int, payload: bytes, now_ms: int) -> None:

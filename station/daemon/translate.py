@@ -2,7 +2,8 @@
 
 - a card drawn (`firmware_bridge.CardDrawn`) -> `Draw(tag=..., face_up=...)`: the engine resolves
   the tag through the deck registry, so the journal keeps what the shoe really read;
-- a settled bet-zone total (`hardware.betzone.ZoneSettled`) -> `Zone`;
+- a settled bet-zone total (`hardware.betzone.ZoneSettled`) -> `Zone`, or `RakeZone` for the
+  board's zone 0 (the rake or drop zone);
 - panel and sensor events (`hardware.inputs.events`) -> `KeyPress`, `Puck`, `SeatSensor`;
 - the device provenance of an input row: `shoe:SHOE-0001:4711` (device, serial, event id) in the
   journal's actor column, so that a restarted daemon resumes each device's event log right after
@@ -13,12 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_bridge import CardDrawn
+from firmware_bridge import CardDrawn, wire
 from hardware.betzone.settling import ZoneSettled
 from hardware.inputs.events import KeyPressed, PuckMoved, SeatChanged
 from hardware.inputs.signals import Signal
 from station.daemon.items import Device
-from station.engine.events import Draw, Key, KeyPress, Puck, SeatSensor, VerbalAction, Zone
+from station.engine.events import (
+    Draw,
+    Key,
+    KeyPress,
+    Puck,
+    RakeZone,
+    SeatSensor,
+    VerbalAction,
+    Zone,
+)
 from station.engine.snapshot import Phase, TableSnapshot
 
 # Showdown keys without a selected seat act on the seat whose turn it is to show.
@@ -29,7 +39,9 @@ def draw_event(message: CardDrawn) -> Draw:
     return Draw(None, face_up=message.face_up, tag=message.tag)
 
 
-def zone_event(settled: ZoneSettled) -> Zone:
+def zone_event(settled: ZoneSettled) -> Zone | RakeZone:
+    if settled.seat == wire.RAKE_ZONE:
+        return RakeZone(settled.amount, settled.chips)
     return Zone(settled.seat, settled.amount, settled.chips)
 
 

@@ -132,4 +132,13 @@ class Zone:
     chips: tuple[int, ...] | None = None
 
 
-InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone
+@dataclass(frozen=True, slots=True)
+class RakeZone:
+    """The chip total in the rake (drop) zone now: what the dealer has set aside for the house
+    (a session's `zone` line with `"zone": "rake"`; the bet-zone board's zone 0)."""
+
+    amount: int
+    chips: tuple[int, ...] | None = None
+
+
+InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone | RakeZone

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from station.engine import collection, dealer_button, forced_bets, lineup, seating
+from station.engine import collection, dealer_button, drop, forced_bets, lineup, seating
 from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -33,6 +33,7 @@ def new_hand(table: Table, seq: int) -> None:
         _redeal(table, seq)
         return
     close_unfinished(table, seq)
+    drop.settle(table, seq)  # the last hand's drop, if the dealer has not emptied the zone
     dealt = lineup.dealt_in(table)
     if len(dealt) < 2:
         table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
@@ -153,6 +154,7 @@ def hand_ended(table: Table, hand: Hand) -> None:
     if not hand.result.void:
         table.carry, table.carry_entitled = 0, None  # the forfeited money was played for
     collection.after_hand(table, hand.result)
+    drop.hand_ended(table, hand.result)
     for s, st in hand.result.stacks.items():
         table.stacks[s] = st
     table.offset = {s: table.zone.get(s, 0) for s in set(table.zone) | set(hand.seats)}

@@ -17,10 +17,28 @@ the button, a button not moved), `hand_cycle` (starting, redealing and closing h
 
 from __future__ import annotations
 
-from station.engine import chip_race, collection, dealer_button, hand_cycle, housekeeping, lineup
+from station.engine import (
+    chip_race,
+    collection,
+    dealer_button,
+    drop,
+    hand_cycle,
+    housekeeping,
+    lineup,
+)
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Incident, Role, Ruling
-from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, SeatSensor, Setup, Zone
+from station.engine.events import (
+    Draw,
+    InputEvent,
+    Key,
+    KeyPress,
+    Puck,
+    RakeZone,
+    SeatSensor,
+    Setup,
+    Zone,
+)
 from station.engine.games import GameSpec, game_spec
 from station.engine.hand import Hand
 from station.engine.profiles import Profile, profile
@@ -76,6 +94,7 @@ class Table:
         self.carry_entitled: frozenset[int] | None = None
         self.forfeited: dict[int, int] = {}  # of the last (void) hand's refunds, per seat
         self.house = collection.House()  # MISC-TIME-COLLECTION: time collection due
+        self.drop = drop.DropLedger()  # the rake zone: what was set aside for the house
         self.out: list[Decision] = []
 
     # --- input --------------------------------------------------------------------------------
@@ -125,6 +144,8 @@ class Table:
                     hand.puck = event.seat
             case Setup():
                 self._setup(event, seq)
+            case RakeZone():
+                drop.reading(self, event.amount, seq)
         return self._drain()
 
     def finish(self, *, seq: int) -> list[Decision]:
@@ -132,6 +153,7 @@ class Table:
         if self.hand is not None:
             self.hand.finish(seq)
             self.absorb()
+        drop.settle(self, seq)
         return self._drain()
 
     def _drain(self) -> list[Decision]:
@@ -156,6 +178,7 @@ class Table:
 
     def _setup(self, event: Setup, seq: int) -> None:
         hand_cycle.close_unfinished(self, seq)
+        drop.settle(self, seq)
         self.setup = event
         self.spec = game_spec(event.game)
         self.profile = profile(event.profile).with_overrides(event.rules)
@@ -303,17 +326,19 @@ class Table:
         ruling: Ruling = Ruling.WARNING,
         *,
         seat: int | None = None,
+        hand: int | None = None,
+        events: tuple[int, ...] = (),
     ) -> Incident:
         """An incident of the table (not of a hand's flow); the caller puts it in `out`."""
         source = self.profile.citation_source if self.profile is not None else "001-RR11"
         return Incident(
-            hand=self.hand_no,
+            hand=self.hand_no if hand is None else hand,
             rule=rule,
             ruling=ruling,
             text=text,
             event=seq,
             citation=citation(rule, source),
-            events=(seq,),
+            events=events or (seq,),
             seat=seat,
             seats=(seat,) if seat is not None else (),
         )

@@ -30,6 +30,7 @@ from station.engine.events import (
     Key,
     KeyPress,
     Puck,
+    RakeZone,
     SeatSensor,
     Setup,
     Stakes,
@@ -95,6 +96,10 @@ def _input(d: Mapping[str, Any]) -> InputEvent | None:
         )
     if kind == "zone":
         chips = d.get("chips")
+        if d.get("zone") == "rake":
+            return RakeZone(
+                int(d["amount"]), None if chips is None else tuple(int(c) for c in chips)
+            )
         return Zone(
             int(d["seat"]),
             int(d["amount"]),

@@ -194,6 +194,8 @@ def forced_bets(span: Sequence[LogRow], hand: int) -> tuple[dict[int, int], dict
         if row.code != Code.INPUT_ZONE:
             continue
         d = row.data()
+        if "seat" not in d:
+            continue  # the rake zone
         seat, amount = int(d["seat"]), int(d["amount"])
         if amount == 0 and zone.get(seat, 0) > 0:
             antes[seat] = antes.get(seat, 0) + zone[seat]
@@ -312,7 +314,9 @@ def _input_step(row: LogRow) -> RecallStep:
         face_up = bool(d.get("face_up", False))
         text = "card drawn face up" if face_up else "card drawn face down"
         return RecallStep(row.seq, row.recorded_utc, StepKind.CARD, text, None, card, not face_up)
-    if row.code == Code.INPUT_ZONE:
+    if row.code == Code.INPUT_ZONE and d.get("zone") is not None:
+        kind, text = StepKind.ZONE, f"{d['zone']} zone {d.get('amount')}"
+    elif row.code == Code.INPUT_ZONE:
         if d.get("amount") == 0:
             kind, text = StepKind.COLLECT, f"s{seat} zone collected"
         else:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from station.cli import main
 from station.config.station_toml import ConfigError, load_station
+from station.engine.events import RakeZone
 from station.engine.rake import (
     RakeSchedule,
     RakeScheduleError,
@@ -27,12 +28,16 @@ from station.engine.rake import (
     schedule_to_dict,
     take_from_pots,
 )
-from station.session_format import SessionFormatError, parse_session
+from station.session_format import SessionFormatError, format_session, parse_session
 from tests.daemon.conftest import write_config
-from tests.engine.tablekit import Run
+from tests.engine.tablekit import Run, cards, key, setup, zone
 from tests.engine.test_engine_properties import GAMES, _dealt_hand, _setup, event
 
 GN = schedule_from_dict({"percent": 10, "cap": 6})
+SETUP_LINE = (
+    '{"type":"setup","game":"nlhe","profile":"RR11","stakes":{"sb":1,"bb":2},'
+    '"seats":{"1":200,"2":200}}\n'
+)
 
 
 def rake(schedule: RakeSchedule, pot: int, players: int = 6, *, flop: bool = True) -> int:
@@ -229,3 +234,87 @@ def test_any_event_sequence_under_a_rake_keeps_every_chip(
         if [p["amount"] for p in end["pots"]] != [p["amount"] for p in same["pots"]]:
             break  # the rake changed a stack, and with it what happened next
         assert sum(end["payouts"].values()) + taken["total"] == sum(same["payouts"].values())
+
+
+# --- the drop: the rake zone checked against what the house is due --------------------------------
+
+
+def _walk(run: Run, button: int) -> None:
+    """A hand won by the big blind after everyone folds (seats 1-3): a pot of 2, the big blind's
+    other chip uncalled. The positions follow the button."""
+    sb, bb, first = (button % 3) + 1, ((button + 1) % 3) + 1, button
+    run.feed(zone(sb, 1), zone(bb, 2), key("NEW_HAND"), cards(6))
+    run.feed(key("FOLD", first), key("FOLD", sb), zone(sb, 0), zone(bb, 0))
+
+
+def _raked_run(schedule: dict[str, Any], rake_zone: bool = True) -> Run:
+    run = Run()
+    run.feed(setup("nlhe", {1: 200, 2: 200, 3: 200}, stakes={"sb": 1, "bb": 2}, button=3,
+                   rake=schedule))  # fmt: skip
+    if rake_zone:
+        run.feed({"type": "zone", "zone": "rake", "amount": 0})
+    return run
+
+
+def _drops(run: Run) -> list[dict[str, Any]]:
+    return [d for d in run.out if d["type"] == "incident" and d["rule"] == "MISC-TIME-COLLECTION"]
+
+
+def test_a_drop_never_made_is_found_at_the_next_deal() -> None:
+    """A walk pays 100% of its pot of 2 here; the dealer deals on without dropping."""
+    run = _raked_run({"percent": 100})
+    _walk(run, 3)
+    assert not _drops(run)
+    _walk(run, 1)
+    (found,) = _drops(run)
+    assert found["hand"] == 1 and found["ruling"] == "floor"
+    assert found["text"] == "WRONG DROP: 0 TAKEN FOR THE HOUSE, 2 DUE (RAKE 2): CALL FLOOR"
+    assert run.table.floor_call
+
+
+def test_chips_still_in_the_rake_zone_at_the_next_deal_count_as_taken() -> None:
+    run = _raked_run({"percent": 100})
+    _walk(run, 3)
+    run.feed({"type": "zone", "zone": "rake", "amount": 2})
+    _walk(run, 1)  # the zone was not emptied before the deal: the 2 are hand 1's
+    run.feed({"type": "zone", "zone": "rake", "amount": 4}, {"type": "zone", "zone": "rake",
+                                                              "amount": 0})  # fmt: skip
+    run.finish()
+    assert not _drops(run)
+
+
+def test_time_collected_is_part_of_the_drop() -> None:
+    run = _raked_run({"time": {"per_seat": 5}})
+    _walk(run, 3)
+    run.feed({"type": "zone", "zone": "rake", "amount": 10}, {"type": "zone", "zone": "rake",
+                                                               "amount": 0})  # fmt: skip
+    (found,) = _drops(run)
+    assert found["text"] == "WRONG DROP: 10 TAKEN FOR THE HOUSE, 15 DUE (TIME 15): CALL FLOOR"
+
+
+def test_without_a_rake_zone_or_a_schedule_nothing_is_checked() -> None:
+    run = _raked_run({"percent": 100}, rake_zone=False)
+    _walk(run, 3)
+    _walk(run, 1)
+    run.finish()
+    assert not _drops(run)
+    plain = Run()
+    plain.feed(setup("nlhe", {1: 200, 2: 200, 3: 200}, stakes={"sb": 1, "bb": 2}, button=3))
+    plain.feed({"type": "zone", "zone": "rake", "amount": 3})
+    _walk(plain, 3)
+    plain.finish()
+    assert not _drops(plain) and all("rake" not in d for d in plain.out)
+
+
+def test_the_rake_zone_line_reads_and_writes_back() -> None:
+    text = SETUP_LINE + '{"type":"zone","zone":"rake","amount":3,"chips":[1,2]}\n'
+    session = parse_session(text, "s.jsonl")
+    assert session.lines[1].event == RakeZone(3, (1, 2))
+    assert format_session(session.lines) == text
+    for bad, problem in (
+        ('{"type":"zone","zone":"drop","amount":3}', "only 'rake'"),
+        ('{"type":"zone","zone":"rake","seat":2,"amount":3}', "a rake-zone line has no 'seat'"),
+    ):
+        with pytest.raises(SessionFormatError) as err:
+            parse_session(SETUP_LINE + bad + "\n", "s.jsonl")
+        assert problem in err.value.problems[0]

@@ -116,10 +116,10 @@ def test_nonsense_from_the_board_is_a_fault_event_never_an_exception() -> None:
     out += z.reading(3, 2.5, 1.0)
     reasons = [e.reason for e in out if isinstance(e, ZoneFault)]
     assert reasons == [
-        "seat is not 1-10",
+        "seat is not 1-10 (or 0, the rake zone)",
         "amount is not a whole number of chips >= 0",
         "chips add up to 10, not 7",
-        "seat is not 1-10",
+        "seat is not 1-10 (or 0, the rake zone)",
         "amount is not a whole number of chips >= 0",
     ]
     assert z.faults == 5
@@ -164,3 +164,17 @@ def test_the_settler_never_raises_and_settles_only_after_quiet(
             assert e.amount >= 0
     for seat, (_, amount) in last_seen.items():
         assert z.settled(seat) == amount  # after enough quiet, every seat shows its last total
+
+
+def test_zone_0_is_the_rake_zone_and_settles_like_a_seat() -> None:
+    """A board with a rake (drop) zone reports it as zone 0 (PROTOCOL.md, CAP_RAKE_ZONE)."""
+    from station.daemon.translate import zone_event
+    from station.engine.events import RakeZone, Zone
+
+    z = ZoneSettler(seats=10, settle_s=0.4)
+    out = z.reading(0, 3, 1.0, chips=[1, 1, 1]) + z.advance(1.5)
+    (done,) = [e for e in out if isinstance(e, ZoneSettled)]
+    assert (done.seat, done.amount) == (0, 3)
+    assert zone_event(done) == RakeZone(3, (1, 1, 1))
+    seat = ZoneSettled(4, 6, None, done.change, None, 2.0)
+    assert zone_event(seat) == Zone(4, 6, None)

@@ -202,6 +202,21 @@ def test_a_zone_total_is_reported_once_it_has_held_for_the_stable_window(stable_
     assert got[3] == wire.pack_zone(1, 30, [25, 5])
 
 
+def test_a_board_with_a_rake_zone_reports_it_as_zone_0() -> None:
+    seat, rake = Zone(), Zone()
+    fw = zones.BetZoneFirmware("ZONES-0001", MemoryStore(store_size(16)), [seat], 0, rake=rake)
+    assert fw.core.caps & wire.CAP_RAKE_ZONE
+    booted = fw.log.next_id
+    rake.chips = [5, 1]
+    fw.poll(100)
+    fw.poll(100 + zones.STABLE_MS)
+    reported = [fw.log.get(i) for i in range(booted, fw.log.next_id)]
+    assert [r[3] for r in reported if r is not None and r[2] == wire.E_ZONE_TOTAL][-1] == (
+        wire.pack_zone(wire.RAKE_ZONE, 6, [5, 1])
+    )
+    assert wire.pack_zone(wire.RAKE_ZONE, 6, [5, 1]) in fw._snapshot()
+
+
 class _UART:
     def __init__(self, chip: PN532Chip) -> None:
         self.chip = chip
