@@ -34,6 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="hand choice and deck seed (default 1)")
     parser.add_argument(
+        "--no-rake",
+        action="store_true",
+        help="no house rake (default: 10%% up to 300, 004-GN r28 at the demo's 50-100 blinds, "
+        "dropped through the board's rake zone)",
+    )
+    parser.add_argument(
         "--speed",
         type=float,
         default=0.0,
@@ -68,7 +74,16 @@ def run(args: argparse.Namespace) -> int:
     handler = configure(LogLevel.WARNING)
     try:
         return run_demo(
-            DemoOptions(args.hands, folder, args.seed, headless, args.out, args.speed), sys.stdout
+            DemoOptions(
+                args.hands,
+                folder,
+                args.seed,
+                headless,
+                args.out,
+                args.speed,
+                rake=not args.no_rake,
+            ),
+            sys.stdout,
         )
     finally:
         import logging  # noqa: PLC0415

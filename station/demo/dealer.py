@@ -31,6 +31,7 @@ from station.demo.steps import (
     Chips,
     Collect,
     Deal,
+    DropRake,
     FloorClears,
     MovePuck,
     Narrate,
@@ -40,11 +41,13 @@ from station.demo.steps import (
     Step,
     Unplug,
     buttons,
+    chip_split,
     expected_events,
 )
 from station.display.nav import ClearFloorCall, SignedIn, SignedOut
 from station.display.pinpad import Role
-from station.engine.events import Draw, InputEvent, KeyPress, Puck, Setup, Zone
+from station.engine.decisions import HandEnd
+from station.engine.events import Draw, InputEvent, KeyPress, Puck, RakeZone, Setup, Zone
 
 STEP_TIMEOUT_S = 10.0
 HOLD_S = 0.04  # a key press: longer than the 20 ms debounce
@@ -80,6 +83,8 @@ def matches(expected: InputEvent, got: InputEvent) -> bool:
             )
         case Puck():
             return isinstance(got, Puck) and got.seat == expected.seat
+        case RakeZone():
+            return isinstance(got, RakeZone) and got.amount == expected.amount
         case Setup():
             return got == expected
     return False
@@ -197,6 +202,9 @@ class Dealer:
             case FloorClears():
                 self._floor_clears()
                 return
+            case DropRake():
+                self._drop_rake()
+                return
         self._wait_inputs(expected_events(step))
 
     # --- hands on the hardware --------------------------------------------------------------
@@ -288,6 +296,26 @@ class Dealer:
         )
         self.inbox.put(DisplayCommand(SignedOut(Role.FLOOR)))
         self.log.floor_cleared()
+
+    def _drop_rake(self) -> None:
+        """Set aside what the house is due from the hand just ended (its DROP prompt and any
+        time collected with it) in the rake zone, then drop it into the box."""
+        ends = [
+            d
+            for n in self.watcher.news
+            if isinstance(n, Recorded)
+            for d in n.decisions
+            if isinstance(d, HandEnd)
+        ]
+        rake = ends[-1].rake if ends else None
+        due = rake.total + sum(rake.time.values()) if rake is not None else 0
+        if due == 0:
+            return
+        self.rig.zones.set_rake(list(chip_split(due)))
+        self._wait_inputs((RakeZone(due),))
+        self.rig.zones.set_rake([])
+        self._wait_inputs((RakeZone(0),))
+        self.log.dropped(due)
 
     # --- waiting for the station ------------------------------------------------------------
 

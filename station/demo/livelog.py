@@ -62,6 +62,9 @@ class LiveLog:
         """The shoe's cable just came out (the time the link-down report is measured from)."""
         self._unplugged_at = time.monotonic()
 
+    def dropped(self, amount: int) -> None:
+        self.line(f"  dealer sets {amount} aside in the rake zone and drops it into the box")
+
     def floor_cleared(self) -> None:
         self.line("  floor signs in with a PIN and clears CALL FLOOR")
 
@@ -93,10 +96,15 @@ class LiveLog:
                 self.line(f"  prompt: {d.text}")
             case Prompt() if "NO BURN" in d.text:
                 self.line(f"  prompt: {d.text}")
+            case Prompt(code=PromptCode.DROP | PromptCode.TIME):
+                self.line(f"  prompt: {d.text}")
             case HandEnd():
                 if hand is not None:
                     hand.ended = d
                 board = " ".join(d.board) or "-"
                 paid = ", ".join(f"seat {s} {a}" for s, a in sorted(d.payouts.items()) if a)
                 void = " VOID, every wager returned" if d.void else ""
-                self.line(f"hand {d.hand} ends{void}: board {board}; payouts {paid or 'none'}")
+                rake = f"; rake {d.rake.total}" if d.rake is not None and not d.void else ""
+                self.line(
+                    f"hand {d.hand} ends{void}: board {board}; payouts {paid or 'none'}{rake}"
+                )

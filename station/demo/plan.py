@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -32,6 +32,7 @@ from station.demo.steps import (
     Chips,
     Collect,
     Deal,
+    DropRake,
     FloorClears,
     MovePuck,
     Narrate,
@@ -45,10 +46,14 @@ from station.demo.steps import (
 )
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.events import Draw, Key, KeyPress, Setup, Zone
+from station.engine.rake import RakeSchedule, schedule_from_dict
 from station.phh.convert import ConvertError, convert_hand
 from station.phh.reader import PhhError, loads_phh
 from station.session_format import event_from_dict
 
+# The demo's house rule: 004-GN §I r28 "House Rake is 10%, up to $6 maximum", the $6 cap of a
+# $1-$2 game being three big blinds, at the demo hands' 50-100 blinds.
+DEMO_RAKE = schedule_from_dict({"percent": 10, "cap": 300})
 SAMPLE_PREFIX = "pluribus/"  # six-handed no-limit hold'em: every injection fits these hands
 HOLE_CARDS = 2
 
@@ -297,9 +302,12 @@ def _candidates(seed: int) -> Iterator[tuple[str, _Shape]]:
             continue
 
 
-def plan_hands(count: int, seed: int = 1, *, inject: bool = True) -> list[PlannedHand]:
+def plan_hands(
+    count: int, seed: int = 1, *, inject: bool = True, rake: RakeSchedule | None = None
+) -> list[PlannedHand]:
     """`count` hands: the first ones each with one injection (in `ORDER`), then clean ones
-    (all clean with `inject=False`)."""
+    (all clean with `inject=False`). With a `rake` schedule every re-seat carries it and each
+    hand ends with the dealer's drop."""
     rng = random.Random(seed)
     out: list[PlannedHand] = []
     zones: dict[int, int] = {}  # what the betting zones hold, as the dealer left them
@@ -315,13 +323,14 @@ def plan_hands(count: int, seed: int = 1, *, inject: bool = True) -> list[Planne
         left = tuple(s for s, a in sorted(zones.items()) if a)
         if left:
             prelude.append(Collect(left))  # the pot pushed, uncalled chips handed back
-        prelude.append(Reseat(shape.setup))
+        prelude.append(Reseat(replace(shape.setup, rake=rake)))
         button = shape.setup.button
         if button is not None and button != puck:
             prelude.append(MovePuck(button))
             puck = button
         zones = _zones_after([*prelude, *steps], zones)
-        out.append(PlannedHand(number, name, injection, (*prelude, *steps)))
+        drop = (DropRake(),) if rake is not None else ()
+        out.append(PlannedHand(number, name, injection, (*prelude, *steps, *drop)))
     return out
 
 

@@ -26,6 +26,7 @@ from hardware.inputs.pinmap import InputLine, PinMap
 from station.config.station_toml import LoadedConfig, load_station
 from station.demo.steps import MAIN_DECK, SPARE_DECK
 from station.engine.events import Setup
+from station.engine.rake import schedule_to_dict
 from station.journal import ActorRole, Journal, SystemClock, add_person, authenticate
 from station.journal.exc import WeakPinError
 from station.journal.pins import check_pin_policy
@@ -61,6 +62,20 @@ def _toml_value(value: object) -> str:
     return json.dumps(value)  # TOML strings, ints and lists of ints read the same
 
 
+def _toml_table(name: str, values: Mapping[str, object]) -> list[str]:
+    """A TOML table of scalars, inline tables of scalars, and sub-tables (the rake schedule)."""
+    lines, subs = [f"[{name}]"], []
+    for key, value in values.items():
+        if isinstance(value, Mapping) and key == "time":
+            subs += _toml_table(f"{name}.{key}", value)
+        elif isinstance(value, Mapping):
+            inner = ", ".join(f"{json.dumps(str(k))} = {_toml_value(v)}" for k, v in value.items())
+            lines.append(f"{key} = {{ {inner} }}")
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    return lines + subs
+
+
 def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
     stakes = {k: getattr(setup.stakes, k) for k in ("sb", "bb", "ante", "straddle")}
     lines = [
@@ -78,6 +93,8 @@ def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
     lines += [f"{k} = {v}" for k, v in stakes.items() if v is not None]
     lines.append("[table.stacks]")
     lines += [f'"{s}" = {v}' for s, v in sorted(setup.seats.items()) if v is not None]
+    if setup.rake is not None:
+        lines += _toml_table("table.rake", schedule_to_dict(setup.rake))
     lines += [
         "",
         "[shoe]",
@@ -123,6 +140,7 @@ class Rig:
             self.folder / "betzones",
             serial=ZONES_SERIAL,
             stable_ms=self.options.scaled_ms(STABLE_MS),
+            rake_zone=setup_has_rake(self.setup),
         )
         self.factories: Mapping[str, PinFactory] = {}
         self.panel: InputEmulator | None = None
@@ -156,6 +174,11 @@ class Rig:
         self.zones.stop()
         close_factories(self.factories)
         self.factories = {}
+
+
+def setup_has_rake(setup: Setup) -> bool:
+    """A table with a rake schedule gets a board with a rake (drop) zone."""
+    return setup.rake is not None
 
 
 def scaled_pinmap(pinmap: PinMap, scale: float) -> PinMap:

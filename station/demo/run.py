@@ -22,7 +22,7 @@ from station.daemon.sink import FrameSink
 from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
-from station.demo.plan import PlannedHand, blind_deals, plan_hands
+from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
 from station.demo.rig import Rig, RigOptions
 from station.demo.steps import Reseat
 from station.journal import verify_file
@@ -36,6 +36,7 @@ class DemoOptions:
     headless: bool = True
     out: Path | None = None
     speed: float = 0.0
+    rake: bool = True  # the house rakes (DEMO_RAKE); the board has a rake zone
 
 
 def _first_setup(hands: list[PlannedHand]) -> Reseat:
@@ -44,7 +45,7 @@ def _first_setup(hands: list[PlannedHand]) -> Reseat:
 
 def run_demo(opts: DemoOptions, out: TextIO) -> int:
     started = time.monotonic()
-    hands = plan_hands(opts.hands, opts.seed)
+    hands = plan_hands(opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None)
     rig = Rig(
         opts.folder,
         _first_setup(hands).setup,

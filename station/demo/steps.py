@@ -103,13 +103,31 @@ class FloorClears:
 
 
 @dataclass(frozen=True, slots=True)
+class DropRake:
+    """After the push: the dealer sets aside what the station's DROP prompt said (the rake and
+    any time collected) in the rake zone and drops it into the box (the zone empties)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Narrate:
     """A line for the live log: what the dealer is about to do (an injected irregularity)."""
 
     text: str
 
 
-Step = Reseat | Chips | Collect | Deal | Press | Unplug | Replug | MovePuck | FloorClears | Narrate
+Step = (
+    Reseat
+    | Chips
+    | Collect
+    | Deal
+    | Press
+    | Unplug
+    | Replug
+    | MovePuck
+    | FloorClears
+    | DropRake
+    | Narrate
+)
 
 
 def chip_split(amount: int, unit: int = 1) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ injections themselves are checked first against the pure engine (fast, no hardwa
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import struct
@@ -13,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from station.demo.plan import EXPECTED_RULES, ORDER, Injection, plan_hands
-from station.demo.steps import Deal, FloorClears, demo_registry, expected_events
+from station.demo.plan import DEMO_RAKE, EXPECTED_RULES, ORDER, Injection, plan_hands
+from station.demo.steps import Deal, DropRake, FloorClears, demo_registry, expected_events
 from station.engine.cards import default_registry
 from station.engine.decisions import HandEnd, Incident
 from station.runner import TableRunner
@@ -48,6 +49,29 @@ def test_every_injection_is_caught_by_the_engine_alone() -> None:
     assert sum(1 for s in unplugged.steps if isinstance(s, Deal) and not s.wait) == 4
 
 
+def test_with_a_rake_the_same_incidents_and_every_hand_raked_within_the_cap() -> None:
+    """The demo's default: 004-GN r28 at its blinds, 10% up to 300. The injections are caught
+    as before; each hand that is not void pays 10% of its pot, never more than 300."""
+    hands = plan_hands(7, seed=1, rake=DEMO_RAKE)
+    runner = TableRunner(demo_registry(default_registry()))
+    seq = 0
+    for hand in hands:
+        rules: list[str] = []
+        ends: list[HandEnd] = []
+        for step in hand.steps:
+            for event in expected_events(step):
+                seq += 1
+                for d in runner.feed(event, seq=seq):
+                    rules += [d.rule] if isinstance(d, Incident) else []
+                    ends += [d] if isinstance(d, HandEnd) else []
+        expected = EXPECTED_RULES[hand.injection] if hand.injection else ()
+        assert set(rules) == set(expected), (hand.number, hand.injection, rules)
+        (end,) = ends
+        assert end.rake is not None and isinstance(hand.steps[-1], DropRake)
+        pot = sum(p.amount for p in end.pots)
+        assert end.rake.total == (0 if end.void else min(pot // 10, 300)), hand.number
+
+
 def test_the_plan_is_the_same_for_the_same_seed() -> None:
     assert plan_hands(3, seed=9) == plan_hands(3, seed=9)
     assert [h.source for h in plan_hands(3, seed=9)] != [h.source for h in plan_hands(3, seed=2)]
@@ -78,7 +102,12 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     assert "INCIDENT PREMATURE-FLOP [redeal]" in log
     assert "prompt: RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE" in log
     assert "injected: boxed card" in log and "INCIDENT DECK-BOXED-SINGLE [replace]" in log
-    assert re.search(r"^hand 2 ends: board .*; payouts seat \d+ \d+", log, re.M), log
+    assert re.search(r"^hand 2 ends: board .*; payouts seat \d+ \d+; rake \d+", log, re.M), log
+    # The house rakes (MISC-TIME-COLLECTION): DROP n, the dealer drops n through the board's
+    # rake zone (zone 0 over the real link), and the station finds the drop right.
+    drops = re.findall(r"^  prompt: DROP (\d+)$", log, re.M)
+    assert drops and re.findall(r"^  dealer sets (\d+) aside in the rake zone", log, re.M) == drops
+    assert "WRONG DROP" not in log
     assert "demo: ok" in log.splitlines()[-1]
 
     frames = sorted(out.glob("*.png"))
@@ -99,6 +128,16 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
         '"rule":"PREMATURE-FLOP"' in replay.stdout and '"rule":"DECK-BOXED-SINGLE"' in replay.stdout
     )
     assert "replays to the same" in log
+    rake_zone = [line for line in session.lines if type(line.event).__name__ == "RakeZone"]
+    assert rake_zone, "the rake-zone readings are in the journal and the exported session"
+    report = subprocess.run(
+        [sys.executable, "-m", "station.cli", "report", "rake", "--journal",
+         str(folder / "journal.sqlite"), "--format", "json", "--tz", "UTC"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    total = json.loads(report.stdout)["total"]
+    assert total["hands"] == 2 and total["rake"] == sum(int(d) for d in drops)
 
 
 def test_station_demo_refuses_a_folder_that_holds_a_journal(
