@@ -402,32 +402,34 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
     §3 "Irregularities" r7-r8, "Dead Hands" r1(e); 004-GN r114-r115). True when that is what
     happened (the caller lets the betting begin)."""
     st = hand.state
-    family = hand.spec.family
-    if len(st.scraps) != 1 or family is Family.STUD or st.boxed or st.exposed or st.extra:
+    if len(st.scraps) != 1 or st.boxed or st.exposed or st.extra:
         return False
     card, drawn_at, before = st.scraps[0]
-    plan = [(s, k) for k in range(hand.spec.hole_cards) for s in hand.dealt]
+    stud = hand.spec.family is Family.STUD
+    rounds = 3 if stud else hand.spec.hole_cards
+    plan = [(s, k, stud and k == 2) for k in range(rounds) for s in hand.dealt]
     last = hand.slots[0] if len(hand.slots) == 1 else None
-    if last is None or (last.seat, last.k) != plan[-1] or last.role is not Role.HOLE:
+    if last is None or (last.seat, last.k, last.up) != plan[-1] or last.street != 0:
         return False
     by_seq = {s: c for c, s in hand.seen.items()}
     dealt = [by_seq.get(s) for s in hand.deal_draws]
     if len(dealt) != len(plan) - 1 or before > len(dealt) or None in dealt:
         return False
     st.scraps.clear()
-    holder = plan[before][0]
+    holder, _, holder_up = plan[before]
     hand.cards = {s: [] for s in hand.dealt}
-    for i, (seat, _) in enumerate(plan):
+    for i, (seat, _, up) in enumerate(plan):
         if i == before:
             hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP, seat, 0))
             continue
         got = dealt[i if i < before else i - 1]
         assert got is not None
-        hand.cards[seat].append((got, False))
+        hand.cards[seat].append((got, up))
         if i > before:
-            hand.out.append(DrawRole(hand.number, seq, got.code, Role.HOLE, seat, 0))
+            role = Role.UP if up else (Role.DOWN if stud else Role.HOLE)
+            hand.out.append(DrawRole(hand.number, seq, got.code, role, seat, 0))
     hand.slots.clear()
-    hand.slots.append(deal_plan.Slot(Role.REPLACEMENT, holder, 0, False, 99))
+    hand.slots.append(deal_plan.Slot(Role.REPLACEMENT, holder, 0, holder_up, 99))
     st.holder = (holder, card)
     what = "JOKER" if card.is_joker else card.code
     hand.incident(

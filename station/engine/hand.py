@@ -206,6 +206,12 @@ class Hand:
             st = seats[s].stack
             if st is not None:
                 seats[s].stack = st - antes.get(s, 0)
+                post = hand.posts.get(s)
+                if post is not None and post > max(0, st - antes.get(s, 0)):
+                    # A forced bet larger than the stack is the whole stack; the rest in the
+                    # zone is his own (it would be paid back as chips he never had).
+                    hand.posts[s] = max(0, st - antes.get(s, 0))
+                    hand.offset[s] = hand.zone.get(s, 0) - hand.posts[s]
         deal_plan.plan_initial_deal(hand)
         rounds.check_blinds(hand, seq)
         if hand.puck is not None and hand.button is not None and hand.puck != hand.button:

@@ -237,7 +237,7 @@ def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
     if (
         slot is not None
         and slot.street == 0
-        and slot.role is Role.HOLE
+        and slot.role in (Role.HOLE, Role.DOWN, Role.UP)
         and hand.phase is Phase.DEALING
         and hand.round is None
     ):
