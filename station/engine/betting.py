@@ -54,23 +54,13 @@ class RoundMark:
     back (a verbal declaration made just after the chips, BET-VERBAL-BINDING)."""
 
     seat: int
-    fields: tuple[object, ...]
-    seat_fields: tuple[object, ...]
-
-
-_ROUND_FIELDS = (
-    "max_bet",
-    "min_raise",
-    "raises",
-    "opened",
-    "capped",
-    "uncapped",
-    "full_raises",
-    "last_aggressor",
-    "last_actor",
-    "short_level",
-)
-_SEAT_FIELDS = ("bet", "stack", "allin", "acted", "level", "full_seen", "no_raise")
+    # max_bet, min_raise, raises, opened, capped, uncapped, full_raises, last_aggressor,
+    # last_actor, short_level
+    fields: tuple[
+        int, int, int, bool, bool, bool, int, int | None, int | None, tuple[int, int] | None
+    ]
+    # the seat's bet, stack, allin, acted, level, full_seen, no_raise
+    seat_fields: tuple[int, int | None, bool, bool, int, int, bool]
 
 
 @dataclass(slots=True)
@@ -348,21 +338,41 @@ class BettingRound:
             self.max_bet = amount
 
     def mark(self, seat: int) -> RoundMark:
-        """The round now, before a wager of `seat` (see `restore`)."""
+        """The round now, before a wager of `seat` (see `restore`). Runs on every wager."""
         s = self._by_seat[seat]
         return RoundMark(
             seat,
-            tuple(getattr(self, f) for f in _ROUND_FIELDS),
-            tuple(getattr(s, f) for f in _SEAT_FIELDS),
+            (
+                self.max_bet,
+                self.min_raise,
+                self.raises,
+                self.opened,
+                self.capped,
+                self.uncapped,
+                self.full_raises,
+                self.last_aggressor,
+                self.last_actor,
+                self.short_level,
+            ),
+            (s.bet, s.stack, s.allin, s.acted, s.level, s.full_seen, s.no_raise),
         )
 
     def restore(self, mark: RoundMark) -> None:
         """Put the round back as it was at `mark` (nobody has acted since)."""
-        for f, v in zip(_ROUND_FIELDS, mark.fields, strict=True):
-            setattr(self, f, v)
+        (
+            self.max_bet,
+            self.min_raise,
+            self.raises,
+            self.opened,
+            self.capped,
+            self.uncapped,
+            self.full_raises,
+            self.last_aggressor,
+            self.last_actor,
+            self.short_level,
+        ) = mark.fields
         s = self._by_seat[mark.seat]
-        for f, v in zip(_SEAT_FIELDS, mark.seat_fields, strict=True):
-            setattr(s, f, v)
+        s.bet, s.stack, s.allin, s.acted, s.level, s.full_seen, s.no_raise = mark.seat_fields
 
     def mark_allin(self, seat: int) -> None:
         """ALLIN key: the seat has no chips behind (stacks not tracked)."""
