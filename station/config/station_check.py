@@ -17,7 +17,7 @@ from hardware.inputs.pinmap_load import default_pinmap, load_pinmap
 from station.config.checks import CheckInputs, CheckResult, Problem
 from station.config.model import StationConfig
 from station.config.registry import RegistryError, describe, load_registry
-from station.config.station_toml import ConfigError, parse_station
+from station.config.station_toml import ConfigError, journal_problems, parse_station
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.rake import describe as describe_rake
 
@@ -72,7 +72,7 @@ def check_station(inputs: CheckInputs) -> CheckResult:
     config = named.config
     if config is None:
         return CheckResult("station", named.problems)
-    problems: list[Problem] = []
+    problems: list[Problem] = journal_problems(config)
     pinmap = _quiet_pinmap(inputs.pinmap if inputs.pinmap is not None else named.pinmap)
     if pinmap is not None:
         beyond = [s for s in config.table.seats if s > pinmap.seats]

@@ -10,6 +10,7 @@ The format is documented in `station/config/example.toml`.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ from station.session_format import MAX_SEAT, STAKE_KEYS, SessionFormatError, eve
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 TOPIC_LEVEL = STATION_ID  # the fleet's site id: one MQTT topic level
+MAX_CHIPS = 1_000_000_000  # a stake or a stack beyond this is a typing error, not a table
 PANELS = {"10.1": PANEL_10_1, "7": PANEL_7}
 PANEL_FIELDS = ("width_mm", "height_mm", "width_px", "height_px", "viewing_distance_mm")
 
@@ -108,6 +110,8 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         journal_sec.done()
     people = _people(top.table("people"))
     fleet = _fleet(top.table("fleet"), base)
+    if shoe and betzones and shoe.port and _same_port(shoe.port, betzones.device.port, base):
+        problems.add("betzones.port", f"{betzones.device.port}: the shoe's port too")
     top.done()
     if problems or station_id is None or table is None or shoe is None or betzones is None:
         raise ConfigError(problems.items)
@@ -159,19 +163,25 @@ def _table(sec: Section | None) -> TableConfig | None:
     seats = _seat_list(sec)
     button = sec.integer("button", low=1, high=MAX_SEAT)
     deck = sec.text("deck")
+    if button is not None and seats is not None and button not in seats:
+        sec.bad("button", f"seat {button} is not one of the seats in play ({_seat_text(seats)})")
+        button = None
     stakes: dict[str, int] = {}
     stakes_sec = sec.table("stakes", required=True)
     if stakes_sec is not None:
         for name in STAKE_KEYS:
-            value = stakes_sec.integer(name, low=0)
+            value = stakes_sec.integer(name, low=0, high=MAX_CHIPS)
             if value is not None:
                 stakes[name] = value
+        for low, high in (("sb", "bb"), ("small_bet", "big_bet")):
+            if low in stakes and high in stakes and stakes[low] > stakes[high]:
+                stakes_sec.bad(low, f"{stakes[low]} is more than {high} ({stakes[high]})")
         stakes_sec.done()
     stacks: dict[int, int] = {}
     stacks_sec = sec.table("stacks")
     if stacks_sec is not None:
         for name in list(stacks_sec.doc):
-            value = stacks_sec.integer(name, low=0)
+            value = stacks_sec.integer(name, low=0, high=MAX_CHIPS)
             if not name.isdigit() or seats is None or int(name) not in seats:
                 stacks_sec.bad(name, "not one of the table's seats")
             elif value is not None:
@@ -225,6 +235,10 @@ def _rake(sec: Section) -> RakeSchedule | None:
         hint = suggest(key, known) if exc.message.startswith("unknown key") else ""
         sec.problems.add(f"table.{exc.key}", exc.message + hint)
         return None
+
+
+def _seat_text(seats: tuple[int, ...]) -> str:
+    return ", ".join(map(str, seats))
 
 
 def _device(sec: Section | None) -> DeviceConfig | None:
@@ -331,7 +345,49 @@ def _fleet(sec: Section | None, base: Path) -> FleetConfig | None:
     return FleetConfig(site, host, port, ca, cert, key, window, batch, resend_s, keepalive)
 
 
+def _same_port(a: str, b: str | None, base: Path) -> bool:
+    """Two device names for one port (a udev link and its target count as one)."""
+    if b is None:
+        return False
+    if a == b:
+        return True
+    try:
+        return (base / a).resolve() == (base / b).resolve()
+    except OSError:
+        return False
+
+
 # --- the config and the files it names --------------------------------------------------------
+
+
+def journal_problems(config: StationConfig) -> list[Problem]:
+    """Where the journal is to live: a file (or nothing yet) in a folder that exists and the
+    station may write. The station never creates the folder (under systemd it is the unit's
+    StateDirectory, owned by the station's user): a wrong path is a config problem, not a
+    folder made by root or a restart loop."""
+    path = config.journal
+    src, key = str(config.source), "journal.path"
+    folder = path.parent
+    if path.is_dir():
+        return [Problem(src, key, f"{path} is a folder, not a journal file")]
+    if path.exists() and not path.is_file():
+        return [Problem(src, key, f"{path} is not a regular file")]
+    if not folder.exists():
+        return [
+            Problem(
+                src,
+                key,
+                f"the folder {folder} does not exist (create it for the station's user; the "
+                "station does not create it)",
+            )
+        ]
+    if not folder.is_dir():
+        return [Problem(src, key, f"{folder} is not a folder")]
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return [Problem(src, key, f"cannot write in {folder} (as this user)")]
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return [Problem(src, key, f"cannot read and write {path} (as this user)")]
+    return []
 
 
 def load_station(path: str | Path, *, pinmap_override: Path | None = None) -> LoadedConfig:
@@ -343,7 +399,7 @@ def load_station(path: str | Path, *, pinmap_override: Path | None = None) -> Lo
     except OSError as exc:
         raise ConfigError([Problem(str(source), "file", f"cannot read: {exc.strerror}")]) from None
     config = parse_station(data, source)
-    problems: list[Problem] = []
+    problems: list[Problem] = journal_problems(config)
     pinmap = _pinmap(config, pinmap_override, problems)
     registry = _registry(config, problems)
     if pinmap is not None:

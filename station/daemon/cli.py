@@ -2,7 +2,8 @@
 
 The config, the pin map and the deck registry are validated before anything opens: any problem
 is printed as `FILE: KEY: reason` and the exit status is 2 (also when the journal it names
-belongs to another station). SIGTERM (systemctl stop) and SIGINT
+belongs to another station, or another `station run` holds it: its pid is named). SIGTERM
+(systemctl stop) and SIGINT
 stop the core after the item in hand; threads are stopped and the journal closed, exit 0. A
 journal that cannot be written, or a core fault, exits 1 for systemd to restart the station
 (which replays the journal).
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from hardware.inputs.exc import InputsError  # noqa: PLC0415 (the CLI parser stays light)
     from station.config.station_toml import ConfigError, load_station  # noqa: PLC0415
     from station.daemon.daemon import Daemon  # noqa: PLC0415
+    from station.daemon.lock import JournalInUseError  # noqa: PLC0415
     from station.daemon.logsetup import configure  # noqa: PLC0415
     from station.journal.exc import JournalError, WrongStationError  # noqa: PLC0415
 
@@ -59,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except WrongStationError as exc:  # the config names another station's journal
         print(f"{args.config}: station_id: {exc}", file=sys.stderr)
+        return 2
+    except JournalInUseError as exc:  # a second daemon on one journal
+        print(f"station run: {exc}", file=sys.stderr)
         return 2
     except (JournalError, InputsError) as exc:
         log.critical("cannot go on: %s", exc)

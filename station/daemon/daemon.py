@@ -2,7 +2,8 @@
 wired to the core. Edge adapter.
 
 Order of opening (each step is closed again, in reverse, if a later one fails):
-journal (recover by replay, journal the config) -> display -> GPIO inputs and outputs -> the
+the journal's daemon lock (a second `station run` on it exits 2) -> journal (recover by replay,
+journal the config) -> display -> GPIO inputs and outputs -> the
 shoe and bet-zone links (resuming each device after its last journaled event) -> the core.
 READY=1 goes out from the core's first loop, once all of these are up; a missing shoe is not a
 reason to wait (it shows as link down). `close()` stops threads first, then closes the journal.
@@ -55,6 +56,7 @@ from station.daemon.items import (
     Reply,
     Stop,
 )
+from station.daemon.lock import DaemonLock
 from station.daemon.news import LinkPort, Observer
 from station.daemon.notify import Notifier
 from station.daemon.resume import device_cursors, last_input_t, setup_differs
@@ -119,6 +121,9 @@ class Daemon:
 
     def _open(self) -> Core:
         cfg, stack = self.config, self._stack
+        lock = DaemonLock(cfg.journal, cfg.journal_mode)  # one `station run` per journal
+        lock.acquire()
+        stack.callback(lock.release)
         journal = Journal.open(
             cfg.journal,
             clock=self.o.journal_clock or SystemClock(),

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         print("station demo: --speed must be 0 (fast) or more", file=sys.stderr)
         return 2
     folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-demo-"))
-    if (folder / "journal.sqlite").exists():
+    if any((folder / name).exists() for name in ("journal.sqlite", "journal.sqlite-head")):
         print(
             f"station demo: {folder} already holds a demo journal; name a new --dir",
             file=sys.stderr,

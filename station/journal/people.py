@@ -7,23 +7,35 @@ an attempt while locked out or with the wrong role as `auth.refused`, a success 
 (`Authenticated.entry`). The consecutive-failure count is folded from the person's own auth
 rows, so the daemon and the CLI (another process) share one lockout. Nothing here logs or
 journals a PIN, a hash or a salt.
+
+One attempt is one atomic step across processes: the lockout check, the scrypt check and the
+journal write run under an exclusive `flock` on the journal's `-auth` file, so attempts made in
+parallel (the daemon's PIN pad, any number of CLI commands) are judged one after the other, each
+seeing the rows of the one before. The lock is not SQLite's write lock: the table keeps
+recording while a PIN (about 40 ms of scrypt here) is checked.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
-from collections.abc import Iterable
+import stat
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
 from station.journal.codes import PERSON_ROLES, ActorRole, Code
 from station.journal.exc import (
     BadCredentialError,
+    JournalWriteError,
     LockedOutError,
     PeopleError,
     RoleRefusedError,
 )
+from station.journal.files import AUTH, companion, open_private
 from station.journal.pins import (
     KDF,
     SALT_BYTES,
@@ -45,6 +57,7 @@ log = logging.getLogger(__name__)
 AUTH_CODES: Final = frozenset({Code.AUTH_FAILED, Code.LOGIN, Code.VERIFIED, Code.AUTH_REFUSED})
 _DUMMY_SALT: Final = b"\0" * SALT_BYTES
 _DUMMY_HASH: Final = b"\0" * 32
+AUTH_LOCK_WAIT_S: Final = 15.0  # about 300 PIN checks queued ahead: something is wrong
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +112,30 @@ def locked_for(journal: Journal, name: str) -> float:
     return locked_for_s(failures, now_ns, journal.boot_id, boot_start)
 
 
+@contextmanager
+def auth_lock(journal: Journal) -> Iterator[None]:
+    """Hold the journal's PIN-check lock (`<journal>-auth`, the journal's mode) for one attempt.
+    Raises JournalWriteError when it cannot be had within AUTH_LOCK_WAIT_S."""
+    try:
+        mode = stat.S_IMODE(journal.path.stat().st_mode) & 0o660
+        fd = open_private(companion(journal.path, AUTH), mode or 0o600)
+    except OSError as exc:
+        raise JournalWriteError(f"cannot open the PIN-check lock: {exc.strerror}") from exc
+    try:
+        deadline = time.monotonic() + AUTH_LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise JournalWriteError("PIN checks are blocked: try again") from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def authenticate(
     journal: Journal,
     name: str,
@@ -109,7 +146,15 @@ def authenticate(
 ) -> Authenticated:
     """Check a person's PIN and role. Raises BadCredentialError, LockedOutError or
     RoleRefusedError (each journaled). A success is journaled too (`auth.verified`, which also
-    ends a run of failures); the caller then journals what the person did."""
+    ends a run of failures); the caller then journals what the person did. One attempt at a
+    time per journal, across processes (`auth_lock`)."""
+    with auth_lock(journal):
+        return _authenticate(journal, name, pin, purpose, frozenset(allowed))
+
+
+def _authenticate(
+    journal: Journal, name: str, pin: str, purpose: str, allowed_set: frozenset[ActorRole]
+) -> Authenticated:
     if not valid_name(name):
         journal.append(
             [Entry(Code.AUTH_FAILED, {"person": None, "purpose": purpose}, "?", ActorRole.STATION)]
@@ -163,7 +208,6 @@ def authenticate(
             log.warning("%s locked out for %.0f s", name, lock_s)
             raise LockedOutError(f"wrong PIN; {name} is locked out for {lock_s:.0f} s", lock_s)
         raise BadCredentialError("unknown person or wrong PIN")
-    allowed_set = frozenset(allowed)
     if person.role not in allowed_set:
         journal.append(
             [
@@ -195,8 +239,8 @@ def _pin_ok(journal: Journal, name: str, pin: str) -> bool:
 # --- enrolment and changes --------------------------------------------------------------------
 
 
-def _credential(pin: str) -> tuple[bytes, bytes, str]:
-    check_pin_policy(pin)
+def _credential(pin: str, station_id: str) -> tuple[bytes, bytes, str]:
+    check_pin_policy(pin, station_id)
     salt = os.urandom(SALT_BYTES)
     pin_hash = hash_pin(pin, salt, KDF)
     return salt, pin_hash, credential_digest(KDF, salt, pin_hash)
@@ -211,7 +255,7 @@ def add_person(
         raise PeopleError("a name is a letter then up to 31 letters, digits, '.', '_' or '-'")
     if role not in PERSON_ROLES:
         raise PeopleError(f"a person's role is one of {', '.join(sorted(PERSON_ROLES))}")
-    salt, pin_hash, digest = _credential(pin)
+    salt, pin_hash, digest = _credential(pin, journal.station_id)
     with journal.transaction() as txn:
         count = int(txn.execute("SELECT COUNT(*) FROM people").fetchone()[0])
         if by is None and (count > 0 or role is not ActorRole.ADMIN):
@@ -242,7 +286,7 @@ def change_pin(journal: Journal, name: str, new_pin: str, *, by: Authenticated) 
     """A person changes their own PIN, or an admin resets someone's."""
     if by.person != name and by.role is not ActorRole.ADMIN:
         raise RoleRefusedError("only the person or an admin may change a PIN")
-    salt, pin_hash, digest = _credential(new_pin)
+    salt, pin_hash, digest = _credential(new_pin, journal.station_id)
     with journal.transaction() as txn:
         _require(txn, name)
         row = txn.add(by.entry(Code.PIN_CHANGED, {"name": name, "credential": digest}))

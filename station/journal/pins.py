@@ -1,7 +1,10 @@
 """PINs: the policy, scrypt hashing, constant-time checking and the lockout rule. Pure (CPU only;
 no clock, file or randomness of its own: salts are passed in).
 
-- A PIN is 6 to 12 digits and not trivially guessable (one repeated digit, a straight run).
+- A PIN is 6 to 12 digits and not trivially guessable: not a repeated block (111111, 121212,
+  123123), fewer than three different digits (112112), a run with one step (123456, 135791,
+  975319), a palindrome (123321), a well-known keypad pattern (147258, 159753), or the digits of
+  the station's id.
 - Stored as scrypt(N=2^14, r=8, p=1, 32 bytes) with a 16-byte per-person salt; the parameters
   are stored beside the hash (`kdf`), so they can be raised later without breaking old PINs.
 - Lockout: the 5th consecutive failure locks the person out for 30 s; every further failure
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -26,10 +30,35 @@ LOCKOUT_AFTER: Final = 5
 LOCKOUT_BASE_S: Final = 30.0
 LOCKOUT_MAX_S: Final = 3600.0
 _KDF_RE = re.compile(r"^scrypt:n=(\d+),r=(\d+),p=(\d+),len=(\d+)$")
-_DIGITS = "0123456789"
+# Lines, columns and diagonals of a phone keypad (1 2 3 / 4 5 6 / 7 8 9 / 0), which people walk
+# when they are asked for six digits; each is also refused backwards.
+_KEYPAD_PATTERNS: Final = frozenset(
+    {
+        "147258",
+        "258369",
+        "147258369",
+        "1472580369",
+        "159357",
+        "159753",
+        "357159",
+        "753159",
+        "789456",
+        "456123",
+        "789456123",
+        "741852",
+        "852963",
+        "741852963",
+        "123789",
+        "147369",
+        "159951",
+        "2580",
+        "112233",
+        "102030",
+    }
+)
 
 
-def check_pin_policy(pin: str) -> None:
+def check_pin_policy(pin: str, station_id: str = "") -> None:
     """Raise WeakPinError when the PIN may not be used. The message never contains the PIN."""
     if not pin.isascii() or not pin.isdigit():
         raise WeakPinError("a PIN is digits only")
@@ -37,8 +66,30 @@ def check_pin_policy(pin: str) -> None:
         raise WeakPinError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
     if len(set(pin)) == 1:
         raise WeakPinError("a PIN may not repeat one digit")
-    if pin in _DIGITS * 2 or pin in _DIGITS[::-1] * 2:
-        raise WeakPinError("a PIN may not be a straight run of digits")
+    if _repeated_block(pin):
+        raise WeakPinError("a PIN may not repeat a group of digits")
+    if len(set(pin)) < 3:
+        raise WeakPinError("a PIN needs at least three different digits")
+    if _one_step(pin):
+        raise WeakPinError("a PIN may not be a run of digits with one step (like 2468…)")
+    if pin == pin[::-1]:
+        raise WeakPinError("a PIN may not read the same backwards")
+    if any(p in (pin, pin[::-1]) for p in _KEYPAD_PATTERNS) or pin in _KEYPAD_PATTERNS:
+        raise WeakPinError("a PIN may not be a line or pattern of the keypad")
+    digits = "".join(c for c in station_id if c.isdigit())
+    if len(digits) >= 3 and digits in pin:
+        raise WeakPinError("a PIN may not contain the station's id")
+
+
+def _repeated_block(pin: str) -> bool:
+    n = len(pin)
+    return any(n % k == 0 and pin == pin[:k] * (n // k) for k in range(1, n // 2 + 1))
+
+
+def _one_step(pin: str) -> bool:
+    """Every digit the one before plus the same step (mod 10): 123456, 987654, 135791, 890123."""
+    steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
+    return len(steps) == 1
 
 
 def hash_pin(pin: str, salt: bytes, kdf: str = KDF) -> bytes:

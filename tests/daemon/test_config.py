@@ -27,15 +27,31 @@ def check(config: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[s
     return code, captured.err.splitlines(), captured.out
 
 
-def test_the_shipped_example_is_a_valid_config(capsys: pytest.CaptureFixture[str]) -> None:
-    code, err, out = check(EXAMPLE, capsys)
+def test_the_shipped_example_is_a_valid_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Valid as shipped, wherever its journal folder exists (here: moved to a temp folder; on a
+    machine without the install the folder is the one problem, said so)."""
+    installed = Path("/var/lib/dealer-station/journal.sqlite")
+    config = tmp_path / "station.toml"
+    text = EXAMPLE.read_text(encoding="utf-8")
+    config.write_text(text.replace(f'"{installed}"', '"journal.sqlite"'), encoding="utf-8")
+    code, err, out = check(config, capsys)
     assert (code, err) == (0, [])
-    assert f"ok: station config {EXAMPLE}: station T01, nlhe RR11, 9 seats" in out
+    assert f"ok: station config {config}: station T01, nlhe RR11, 9 seats" in out
     assert "ok: pin map " in out and "revision A, 10 seats" in out
     assert "ok: deck registry (embedded): 2 deck(s): blue-1 (blue), red-1 (red); 108 tags" in out
-    loaded = load_station(EXAMPLE)
+    loaded = load_station(config)
     assert loaded.config.table.setup().stakes.bb == 2
-    assert loaded.config.journal == Path("/var/lib/dealer-station/journal.sqlite")
+    assert loaded.config.journal == tmp_path / "journal.sqlite"
+    code, err, _ = check(EXAMPLE, capsys)
+    if not installed.parent.is_dir():
+        assert code == 2
+        assert err[0] == (
+            f"{EXAMPLE}: journal.path: the folder {installed.parent} does not exist (create it "
+            "for the station's user; the station does not create it)"
+        )
+        assert len(err) == 2  # and the count
 
 
 def test_a_misspelt_key_is_named_with_its_file_and_a_suggestion(
@@ -207,3 +223,40 @@ def test_station_run_on_another_stations_journal_exits_2(tmp_path: Path) -> None
     )  # fmt: skip
     assert proc.returncode == 2
     assert f"{config}: station_id: " in proc.stderr and "not T07" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "key", "message"),
+    [
+        ("button = 3", "button = 5", "table.button", "seat 5 is not one of the seats in play"),
+        ("sb = 1", "sb = 5", "table.stakes.sb", "5 is more than bb (2)"),
+        ("bb = 2", "bb = 9223372036854775807", "table.stakes.bb", "must be 0-1000000000"),
+    ],
+)
+def test_a_table_that_cannot_be_dealt_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    before: str,
+    after: str,
+    key: str,
+    message: str,
+) -> None:
+    config = write_config(tmp_path)
+    text = config.read_text(encoding="utf-8")
+    assert before in text
+    config.write_text(text.replace(before, after), encoding="utf-8")
+    code, err, _ = check(config, capsys)
+    assert code == 2
+    assert any(line.startswith(f"{config}: {key}: ") and message in line for line in err), err
+
+
+def test_the_shoe_and_the_bet_zones_on_one_port_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = tmp_path / "ttyACM0"
+    link = tmp_path / "shoe-link"
+    link.symlink_to(port)  # a udev name and its target are one port
+    config = write_config(tmp_path, shoe=f'port = "{link}"', zones=f'port = "{port}"')
+    code, err, _ = check(config, capsys)
+    assert code == 2
+    assert f"{config}: betzones.port: {port}: the shoe's port too" in err

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import struct
 import subprocess
 import sys
@@ -138,6 +139,9 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     assert report.returncode == 0, report.stderr
     total = json.loads(report.stdout)["total"]
     assert total["hands"] == 2 and total["rake"] == sum(int(d) for d in drops)
+    journal_files = sorted(p for p in folder.iterdir() if p.name.startswith("journal.sqlite"))
+    assert {p.name for p in journal_files} >= {"journal.sqlite", "journal.sqlite-head"}
+    assert {stat.S_IMODE(p.stat().st_mode) for p in journal_files} == {0o600}
 
 
 def test_station_demo_refuses_a_folder_that_holds_a_journal(

@@ -33,11 +33,40 @@ def _codes(journal: Journal, start: int) -> list[str]:
     return [r.code for r in journal.rows(start)]
 
 
-@pytest.mark.parametrize("pin", ["12345", "abcdef", "4829 15", "000000", "123456", "987654"])
+@pytest.mark.parametrize(
+    "pin",
+    [
+        "12345",  # too short
+        "abcdef",
+        "4829 15",
+        "000000",  # one digit
+        "123456",  # runs, up and down, with a step, wrapping
+        "987654",
+        "890123",
+        "135791",
+        "24680246",
+        "121212",  # repeated groups
+        "123123",
+        "10011001",
+        "112112",  # two digits
+        "122121",
+        "123321",  # palindrome
+        "147258",  # keypad patterns, both ways
+        "852741",
+        "159753",
+        "112233",
+        "904120",  # contains the station id's digits (station "T-0412")
+    ],
+)
 def test_weak_pins_are_refused_without_echoing_them(pin: str) -> None:
     with pytest.raises(WeakPinError) as caught:
-        check_pin_policy(pin)
+        check_pin_policy(pin, "T-0412")
     assert pin not in str(caught.value)
+
+
+@pytest.mark.parametrize("pin", [*PINS.values(), "58203917", "830152", "271828"])
+def test_ordinary_pins_are_accepted(pin: str) -> None:
+    check_pin_policy(pin, "T-0412")
 
 
 def test_pins_are_stored_with_scrypt_and_a_salt_per_person(journal: Journal) -> None:

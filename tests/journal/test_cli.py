@@ -69,7 +69,7 @@ def test_init_and_users(
     _stdin(monkeypatch, PINS["ada"], "123456")
     args = ("users", "add", "sam", "--role", "dealer", "--person", "ada", "--pin-stdin")
     assert station("journal", *args) == 2
-    assert "straight run" in capsys.readouterr().err
+    assert "a run of digits with one step" in capsys.readouterr().err
     _stdin(monkeypatch, "000001", "564738")
     assert station("journal", *args) == 2
     assert capsys.readouterr().err.strip() == "station journal: unknown person or wrong PIN"
