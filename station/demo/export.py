@@ -1,6 +1,10 @@
 """The recorded session of what the demo played, recovered from its journal, and the proof that
 it replays to the decisions the journal holds. Edge adapter (reads the journal, writes a file).
 
+The session holds every hole and burn card, so writing it is a read of hidden cards like any
+other: the demo's floor supervisor signs in (`reader`) and the read is journaled
+(`station.journal.access`) before the file is written.
+
 The journal keeps each draw as the tag the shoe read. The session written here resolves tags
 through the table's deck registry into cards (with `back` when the card's back is not the deck
 in play), so `station replay SESSION.jsonl` reproduces the station's decisions with no registry
@@ -17,8 +21,10 @@ from typing import Any
 
 from station.decision_json import decision_to_dict, is_public
 from station.engine.cards import DeckRegistry
-from station.journal import Code, Journal, SystemClock
+from station.journal import Code, Journal, SystemClock, authenticate
+from station.journal.access import REVEAL_ROLES, journal_reveal
 from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODES
+from station.journal.queries import ended_hands
 from station.runner import TableRunner
 from station.session_format import parse_session
 
@@ -56,9 +62,16 @@ def _comparable(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in _IGNORED}
 
 
-def export_session(journal_path: Path, registry: DeckRegistry, out: Path) -> Exported:
+def export_session(
+    journal_path: Path, registry: DeckRegistry, out: Path, reader: tuple[str, str]
+) -> Exported:
+    """`reader`: (name, PIN) of the floor supervisor, technician or admin who reads it."""
     journal = Journal.open(journal_path, clock=SystemClock())
     try:
+        name, pin = reader
+        who = authenticate(journal, name, pin, purpose="export the session", allowed=REVEAL_ROLES)
+        hands = [hand for hand, _ in ended_hands(journal)]
+        journal_reveal(journal, who, hands, export="session", to=str(out))
         lines = list(_card_lines(journal, registry))
         journaled = [
             _comparable(row.data()) for row in journal.rows(codes=_PUBLIC) if row.ref is not None

@@ -23,7 +23,7 @@ from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
-from station.demo.rig import Rig, RigOptions
+from station.demo.rig import FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
 from station.journal import verify_file
 
@@ -162,7 +162,12 @@ def _summary(
     ok = ok and report.ok
     verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
     livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")
-    exported = export_session(config.journal, rig.loaded.registry, opts.folder / "session.jsonl")
+    exported = export_session(
+        config.journal,
+        rig.loaded.registry,
+        opts.folder / "session.jsonl",
+        reader=(FLOOR_NAME, rig.floor_pin),
+    )
     ok = ok and exported.replay_matches
     replay = (
         f"replays to the same {exported.decisions} decisions"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from typing import Final
 
+from station.journal.access import REVEAL_ROLES
 from station.journal.cli_common import (
     EXIT_OK,
     UsageError,
@@ -23,11 +23,9 @@ from station.journal.cli_common import (
     guarded,
     open_journal,
 )
-from station.journal.codes import ActorRole, Code
+from station.journal.codes import Code
 from station.journal.hands import RECALL_DEPTH, load_hand, recent_hands
 from station.journal.recall_text import HIDDEN, render_hand, render_list
-
-REVEAL_ROLES: Final = frozenset({ActorRole.FLOOR, ActorRole.TECHNICIAN, ActorRole.ADMIN})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,9 @@
                                                     exit 1 and the first bad seq on tampering,
                                                     2 when the file cannot be read
     station journal status
-    station journal export --phh [--out FILE] [--hand N]
+    station journal export --phh --person FLOOR [--pin-stdin] [--out FILE] [--hand N]
+                                                    hole and burn cards: a floor, technician
+                                                    or admin credential; journaled
     station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
     station journal users list | pin NAME | role NAME --role ROLE | disable NAME
 
@@ -20,6 +22,7 @@ import re
 import sys
 from pathlib import Path
 
+from station.journal.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
 from station.journal.cli_common import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
@@ -92,6 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--phh", action="store_true", required=True, help="as PHH hand histories")
     p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
     p.add_argument("--hand", type=int, help="only this hand (a plain .phh document)")
+    add_credential_arguments(p, required=False)
     users = sub.add_parser("users", help="people, roles and PINs")
     usub = users.add_subparsers(dest="users_action", metavar="ACTION", required=True)
     p = usub.add_parser("add", help="enrol a person (the first one must be an admin)")
@@ -216,6 +220,8 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if not args.person:
+        raise UsageError(f"export --phh {NEEDS_CREDENTIAL}")
     with open_journal(args) as journal:
         if args.hand is not None:
             recall = load_hand(journal, args.hand)
@@ -232,6 +238,9 @@ def _export(args: argparse.Namespace) -> int:
                 if found is not None:
                     recalls.append(found)
             text, skipped = phh_document(recalls)
+        shown = [args.hand] if args.hand is not None else [r.hand for r in recalls]
+        who = credential(journal, args, "export hands as PHH", REVEAL_ROLES)
+        journal_reveal(journal, who, shown, export="phh", to=args.out or "stdout")
     for note in skipped:
         print(f"station journal export: skipped {note}", file=sys.stderr)
     if args.out:

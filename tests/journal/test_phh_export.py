@@ -3,6 +3,8 @@ oracle here only) loads and plays to the same finishing stacks, with incidents a
 
 from __future__ import annotations
 
+import io
+import sys
 import tomllib
 
 import pytest
@@ -13,7 +15,7 @@ from station.journal.hands import load_hand
 from station.journal.phh_export import VARIANTS, hand_to_phh, phh_document, phh_order
 from station.journal.store import Journal
 
-from .conftest import station
+from .conftest import PINS, enrol, station
 from .synth import Writer, write_hand
 
 
@@ -64,9 +66,12 @@ def test_a_hand_exports_as_phh_that_pokerkit_plays_to_the_same_stacks(hands: Jou
 
 
 def test_station_journal_export_phh_writes_every_finished_hand(
-    hands: Journal, tmp_path: object, capsys: pytest.CaptureFixture[str]
+    hands: Journal, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert station("journal", "export", "--phh", "--journal", str(hands.path)) == 0
+    enrol(hands, "flo")  # hole cards: a floor credential (tests/journal/test_hidden_cards.py)
+    who = ("--person", "flo", "--pin-stdin", "--journal", str(hands.path))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{PINS['flo']}\n" * 3))
+    assert station("journal", "export", "--phh", *who) == 0
     text = capsys.readouterr().out
     tables = tomllib.loads(text)
     assert sorted(tables) == ["1", "2"]
@@ -74,10 +79,10 @@ def test_station_journal_export_phh_writes_every_finished_hand(
         [238, 198, 164],
         [238, 198, 164],
     ]
-    assert station("journal", "export", "--phh", "--hand", "2", "--journal", str(hands.path)) == 0
+    assert station("journal", "export", "--phh", "--hand", "2", *who) == 0
     single = tomllib.loads(capsys.readouterr().out)
     assert single["hand"] == 2 and "# DECK" not in str(single)
-    assert station("journal", "export", "--phh", "--hand", "9", "--journal", str(hands.path)) == 2
+    assert station("journal", "export", "--phh", "--hand", "9", *who) == 2
 
 
 def test_variant_codes_and_player_order() -> None:
