@@ -37,6 +37,12 @@ from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_
 MAX_SEAT = 10
 MAX_ERRORS = 20
 RAKE_ZONE = "rake"  # a `zone` line's `zone`: the rake (drop) zone instead of a seat's
+# Caps on hostile input (a replayed file may come from anywhere): a line, a number and the
+# nesting of JSON beyond these is refused as FILE:LINE, never a traceback. A session's lines
+# are short (a setup line is a few hundred characters); amounts are chips.
+MAX_LINE_CHARS = 65_536
+MAX_DEPTH = 8
+MAX_AMOUNT = 10**12
 STAKE_KEYS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle")
 
 
@@ -70,11 +76,14 @@ class _LineError(ValueError):
 def read_session(path: str | Path) -> Session:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SessionFormatError([f"{p}:1: not UTF-8 text ({exc.reason})"]) from None
+        data = p.read_bytes()
     except OSError as exc:
         raise SessionFormatError([f"{p}: cannot read: {exc.strerror}"]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SessionFormatError([f"{p}:{line}: not UTF-8 text ({exc.reason})"]) from None
     return parse_session(text, str(p))
 
 
@@ -93,9 +102,9 @@ def parse_session(text: str, name: str = "<session>") -> Session:
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{name}:{number}: not valid JSON: {exc.msg} (column {exc.colno})")
+            obj = _load_line(stripped)
+        except _LineError as exc:
+            problems.append(f"{name}:{number}: {exc}")
             continue
         try:
             t, event = parser.parse(obj)
@@ -114,6 +123,44 @@ def parse_session(text: str, name: str = "<session>") -> Session:
     if problems:
         raise SessionFormatError(problems)
     return Session(name, tuple(lines))
+
+
+def _load_line(text: str) -> object:
+    """One line's JSON, within the caps (length, nesting, digits of a number)."""
+    if len(text) > MAX_LINE_CHARS:
+        raise _LineError(f"line too long ({len(text):,} characters; at most {MAX_LINE_CHARS:,})")
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+        raise _LineError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _LineError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError:  # int() of more digits than Python converts
+        raise _LineError("not valid JSON here: a number with too many digits") from None
+    except RecursionError:
+        raise _LineError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of arrays and objects, outside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def event_from_dict(obj: object) -> tuple[float | None, InputEvent]:
@@ -155,8 +202,15 @@ def _seat(obj: Mapping[str, Any], key: str = "seat", *, required: bool = True) -
 
 def _amount(v: object, what: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise _LineError(f"{what} must be a whole number of chips >= 0, not {v!r}")
+        raise _LineError(f"{what} must be a whole number of chips >= 0, not {_short(v)}")
+    if v > MAX_AMOUNT:
+        raise _LineError(f"{what} must be at most {MAX_AMOUNT} chips")
     return v
+
+
+def _short(v: object) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class _Parser:

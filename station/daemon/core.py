@@ -9,11 +9,22 @@ between items on the same thread, from one injected monotonic clock.
 
 The watchdog is petted from here only, after a health check, at half of `WATCHDOG_USEC`: a
 wedged core stops petting, and systemd restarts the station, which replays the journal.
+
+A journal that cannot be written (disk full, I/O error: `JournalStorageError`) does not stop the
+core: what was committed stays committed, the recorder puts the engine back where the journal
+is, the display and `systemctl status` say JOURNAL FULL, a NEW_HAND key is refused, and every
+`STORAGE_RETRY_S` the core tries to put the outage on record (a critical `storage_full` tilt
+naming how many inputs went unrecorded); the first write that succeeds ends it. Before it comes
+to that, the free space is checked every `STORAGE_CHECK_S`: below the reserve the same critical
+tilt stops new hands while there is still room for the hand in play. NEW_HAND is refused under
+any critical tilt (journal integrity, replay mismatch, storage, engine fault), each refusal
+journaled (`station.input_refused`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -87,12 +98,16 @@ from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
-from station.engine.events import InputEvent, Setup
+from station.engine.events import InputEvent, Key, KeyPress, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
 from station.fleet.forwarder import FleetAlarm, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
 from station.journal import ActorRole, Recorder, StationOps
-from station.journal.codes import TiltCode
+from station.journal.clock import format_utc
+from station.journal.codes import STATION_ACTOR, Code, TiltCode
+from station.journal.exc import JournalStorageError
+from station.journal.operations import STORAGE_RESERVE_BYTES
+from station.journal.rows import Entry
 from station.journal.witness import Head
 
 log = logging.getLogger(__name__)
@@ -101,6 +116,9 @@ LINK_GRACE_S = 2.0  # a device not up this long after start is reported down
 DIAG_EVERY_S = 1.0
 IDLE_CHECK_S = 5.0
 MAX_WAIT_S = 0.5
+STORAGE_RETRY_S = 5.0  # a journal that could not be written is tried again this often
+STORAGE_CHECK_S = 30.0  # free space on the journal's disk
+WITNESS_TOUCH_S = 60.0  # the head witness records the wall time (clock steps at the next start)
 BETWEEN_HANDS = frozenset({Phase.IDLE, Phase.BETWEEN, Phase.ENDED})
 
 
@@ -135,6 +153,7 @@ class CoreParts:
     t_base: float = 0.0  # session time of the last journaled input (t goes on from there)
     gpio_pending: threading.Event | None = None  # a GpioEdges item is queued (one is enough)
     fleet: FleetPort | None = None  # forwarding to the central store; None: not configured
+    storage_reserve_bytes: int = STORAGE_RESERVE_BYTES  # less free than this: no new hands
 
 
 class Core:
@@ -157,6 +176,12 @@ class Core:
         self._next_idle = self.started_at + IDLE_CHECK_S
         self._floor_dirty = True
         self._unhealthy = ""
+        self.storage_fault = ""  # why the journal cannot be written now ("" when it can)
+        self._fault_since = ""  # wall time of the first write that failed
+        self._unrecorded = 0  # items whose rows could not be written meanwhile
+        self._next_retry = self.started_at
+        self._next_storage = self.started_at
+        self._next_touch = self.started_at + WITNESS_TOUCH_S
         tilts = parts.recorder.op_state().tilts
         self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
 
@@ -172,8 +197,13 @@ class Core:
         if self.p.notifier.watchdog_s is not None:
             self._next_pet = self.p.clock()
         log.info("station ready (hand %d, %s)", snapshot.hand, snapshot.phase.value)
-        self._initial_sensors(snapshot)
-        self._apply_pending_setup(self.recorder.snapshot())
+        if self.recorder.clock_warning:
+            log.warning("diagnostics: %s", self.recorder.clock_warning)
+        try:
+            self._initial_sensors(snapshot)
+            self._apply_pending_setup(self.recorder.snapshot())
+        except JournalStorageError as exc:
+            self._journal_failed(exc, counts=True)
         while True:
             now = self.p.clock()
             item = self.p.inbox.get(max(0.0, min(self._deadline(now), now + MAX_WAIT_S) - now))
@@ -183,8 +213,14 @@ class Core:
                 if isinstance(item, Stop):
                     self.stop_reason = item.reason
                     return item.reason
-                self._handle(item)
-            self._timers(self.p.clock())
+                try:
+                    self._handle(item)
+                except JournalStorageError as exc:
+                    self._journal_failed(exc, counts=not isinstance(item, PinCheck))
+            try:
+                self._timers(self.p.clock())
+            except JournalStorageError as exc:
+                self._journal_failed(exc, counts=False)
 
     def _deadline(self, now: float) -> float:
         times = [now + MAX_WAIT_S, self._next_diag]
@@ -223,6 +259,90 @@ class Core:
             self._floor_dirty = False
             self.p.display.publish_floor(self.floor.build())
         self._pet(now)
+        self._storage_timers(now)
+
+    # --- the journal's storage --------------------------------------------------------------
+
+    def _storage_timers(self, now: float) -> None:
+        if self.storage_fault:
+            if now >= self._next_retry:
+                self._next_retry = now + STORAGE_RETRY_S
+                self._storage_back()
+            return
+        if now >= self._next_touch:
+            self._next_touch = now + WITNESS_TOUCH_S
+            self.recorder.journal.touch_witness()
+        if now >= self._next_storage and self.p.storage_reserve_bytes > 0:
+            self._next_storage = now + STORAGE_CHECK_S
+            if self.ops.check_storage(self.p.storage_reserve_bytes) is not None:
+                log.error("journal disk low: new hands are refused until a technician clears it")
+                self._after_ops()
+
+    def _journal_failed(self, exc: JournalStorageError, *, counts: bool) -> None:
+        """A write failed: stay up for the display, refuse new hands, try again later."""
+        self._unrecorded += counts
+        if self.storage_fault:
+            return
+        journal = self.recorder.journal
+        self.storage_fault = "disk full" if _disk_full(exc, journal.path.parent) else str(exc)
+        self._fault_since = format_utc(journal.clock.utc())
+        self._next_retry = self.p.clock() + STORAGE_RETRY_S
+        try:
+            kept = f"everything up to seq {journal.head()[0]} is kept"
+        except Exception:
+            kept = "everything committed is kept"
+        log.critical(
+            "JOURNAL CANNOT BE WRITTEN (%s): new hands are refused and nothing more is recorded "
+            "until there is room for it; %s (journal %s)",
+            self.storage_fault,
+            kept,
+            journal.path,
+        )
+        self._refresh_diag(self.p.clock())
+        self._after_ops()
+
+    def _storage_back(self) -> None:
+        """Try to put the outage on record; the first write that succeeds ends it (a failure
+        raises JournalStorageError, and the core tries again later)."""
+        detail = (
+            f"the journal could not be written from {self._fault_since} "
+            f"({self.storage_fault}); {self._unrecorded} input(s) or command(s) meanwhile were "
+            "not recorded: check the table against the journal before the next hand"
+        )
+        row = self.recorder.journal.append(
+            [
+                Entry(
+                    Code.TILT_RAISED,
+                    {"tilt": TiltCode.STORAGE_FULL.value, "detail": detail},
+                    STATION_ACTOR,
+                    ActorRole.STATION,
+                )
+            ]
+        )[0]
+        log.warning("journal written again at seq %d: %s", row.seq, detail)
+        self.storage_fault, self._fault_since, self._unrecorded = "", "", 0
+        self._refresh_diag(self.p.clock())
+        self._after_ops()
+
+    def play_blocked(self) -> tuple[str, ...]:
+        """Why a new hand may not start now (empty: it may): the journal cannot be written, or
+        a critical tilt is open."""
+        reasons = (
+            [f"journal cannot be written ({self.storage_fault})"] if self.storage_fault else []
+        )
+        tilts = self.recorder.op_state().tilts.values()
+        reasons.extend(f"tilt {t.key}" for t in tilts if t.critical)
+        return tuple(reasons)
+
+    def _refuse(self, event: KeyPress, reasons: tuple[str, ...]) -> None:
+        if self.p.signals is not None:
+            self.p.signals.play(Signal.KEY_REJECT, self.p.clock())
+        log.warning("%s refused: %s", event.key.value, "; ".join(reasons))
+        if not self.storage_fault:
+            payload = {"key": event.key.value, "blocked": list(reasons)}
+            entry = Entry(Code.INPUT_REFUSED, payload, "panel", ActorRole.DEVICE)
+            self.recorder.journal.append([entry])
+        self._after_ops()
 
     def _pet(self, now: float) -> None:
         interval = self.p.notifier.watchdog_s
@@ -312,6 +432,8 @@ class Core:
         t = max(self.last_t, round(self.p.t_base + (at - self.started_at), 3))
         self.last_t = t
         decisions = self.recorder.record(event, actor=actor, role=role, at=t)
+        if self.storage_fault:
+            self._storage_back()  # the journal takes rows again
         snapshot = self.recorder.snapshot()
         self._publish(snapshot)
         if any(isinstance(d, Incident | HandEnd) for d in decisions):
@@ -364,14 +486,22 @@ class Core:
         self.p.notifier.status(self._status(snapshot))
 
     def _status(self, snapshot: TableSnapshot) -> str:
-        return status_line(snapshot, self.link_up, self.recorder.op_state().play_blocked)
+        blocked = self.recorder.op_state().play_blocked
+        if self.storage_fault:
+            blocked = (f"JOURNAL CANNOT BE WRITTEN ({self.storage_fault})", *blocked)
+        return status_line(snapshot, self.link_up, blocked)
 
     def _after_ops(self) -> None:
-        """An operational row was journaled (floor call cleared, link, login): show it."""
+        """An operational row was journaled (floor call cleared, link, login), or the journal
+        could not be written: show it."""
         self._floor_dirty = True
         snapshot = self.recorder.snapshot()
         self._publish(snapshot)
-        news = OpsNews(snapshot, self.recorder.op_state().play_blocked)
+        self._publish_status()
+        blocked = self.recorder.op_state().play_blocked
+        if self.storage_fault:
+            blocked = (f"journal cannot be written ({self.storage_fault})", *blocked)
+        news = OpsNews(snapshot, blocked)
         for observer in self.p.observers:
             observer(news)
 
@@ -450,7 +580,24 @@ class Core:
     def _publish_status(self) -> None:
         shoe = self.link_up.get(Device.SHOE) if Device.SHOE in self.devices else None
         zones = self.link_up.get(Device.BETZONES) if Device.BETZONES in self.devices else None
-        self.p.display.publish_status(StationStatus(shoe_ok=shoe, zones_ok=zones))
+        self.p.display.publish_status(
+            StationStatus(shoe_ok=shoe, zones_ok=zones, alert=self._alert())
+        )
+
+    def _alert(self) -> str:
+        """The few words the dealer screen's status strip shows instead of the links when play
+        is blocked by the station itself."""
+        if self.storage_fault:
+            return "JOURNAL FULL" if self.storage_fault == "disk full" else "JOURNAL FAULT"
+        tilts = [t for t in self.recorder.op_state().tilts.values() if t.critical]
+        if not tilts:
+            return ""
+        codes = {t.code for t in tilts}
+        if TiltCode.STORAGE_FULL in codes:
+            return "JOURNAL DISK LOW"
+        if codes & {TiltCode.JOURNAL_INTEGRITY, TiltCode.REPLAY_MISMATCH}:
+            return "JOURNAL ALARM"
+        return "PLAY BLOCKED"
 
     def _refresh_diag(self, now: float) -> None:
         views = []
@@ -459,7 +606,14 @@ class Core:
             views.append(link_view(device, link.stats(), now) if link else absent_link(device))
         levels = self.p.inputs.believed() if self.p.inputs is not None else {}
         self.p.display.publish_diagnostics(
-            diagnostics(self.recorder, tuple(views), levels, self.enrolment, self.fleet_view())
+            diagnostics(
+                self.recorder,
+                tuple(views),
+                levels,
+                self.enrolment,
+                self.fleet_view(),
+                self._journal_words(),
+            )
         )
 
     def fleet_view(self) -> FleetView | None:
@@ -468,6 +622,14 @@ class Core:
             return None
         s = self.p.fleet.status()
         return FleetView(s.state.value, s.outbox_rows, s.outbox_age_s, s.central_seq, s.detail)
+
+    def _journal_words(self) -> str:
+        """The journal's problem for the diagnostics page, in a few words."""
+        if self.storage_fault:
+            return "DISK FULL" if self.storage_fault == "disk full" else "CANNOT WRITE"
+        if self.recorder.journal.witness_fault:
+            return "HEAD WITNESS NOT WRITTEN"
+        return ""
 
     # --- bet zones and table inputs ---------------------------------------------------------
 
@@ -499,9 +661,14 @@ class Core:
         for ev in events:
             match ev:
                 case KeyPressed():
+                    event = key_event(ev, self.recorder.snapshot())
+                    blocked = self.play_blocked() if event.key is Key.NEW_HAND else ()
+                    if blocked:
+                        self._refuse(event, blocked)
+                        continue
                     if self.p.signals is not None:
                         self.p.signals.play(Signal.KEY_ACK, self.p.clock())
-                    self.record(key_event(ev, self.recorder.snapshot()), "panel", ev.at)
+                    self.record(event, "panel", ev.at)
                 case PuckMoved() | SeatChanged():
                     self.record(sensor_event(ev), "sensors", ev.at)
                 case PanelRejected():
@@ -514,3 +681,13 @@ class Core:
                         observer(PanelNews(ev))
                 case PuckConflict() | InputStuck() | LevelMismatch():
                     log.warning("table input: %s", ev)
+
+
+def _disk_full(exc: Exception, folder: object) -> bool:
+    if "full" in str(exc):
+        return True
+    try:
+        st = os.statvfs(str(folder))
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024

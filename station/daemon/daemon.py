@@ -91,6 +91,7 @@ class Overrides:
     observers: list[Observer] = field(default_factory=list)
     on_item: Callable[[Item], None] | None = None
     fleet_transport: TransportFactory | None = None  # default: paho-mqtt
+    storage_reserve_bytes: int | None = None  # free space below which new hands stop
 
 
 class Daemon:
@@ -193,6 +194,8 @@ class Daemon:
             gpio_pending=self._gpio_pending,
             fleet=fleet,
         )
+        if self.o.storage_reserve_bytes is not None:
+            parts.storage_reserve_bytes = self.o.storage_reserve_bytes
         self.core = Core(parts, tuple(devices))
         return self.core
 

@@ -76,6 +76,7 @@ def diagnostics(
     gpio: Mapping[str, bool],
     enrolment: EnrolmentView | None,
     fleet: FleetView | None = None,
+    journal_problem: str = "",
 ) -> DiagnosticsData:
     journal = recorder.journal
     head, _ = journal.head()
@@ -94,7 +95,10 @@ def diagnostics(
         links=links,
         gpio=GpioLevelsView(tuple(sorted(gpio.items()))),
         journal=JournalHealthView(
-            ok=(report is None or report.ok) and (history is None or history.ok),
+            ok=not journal_problem
+            and (report is None or report.ok)
+            and (history is None or history.ok),
+            problem=journal_problem,
             events=recorder.last_input_seq,
             last_seq=head,
             chain_ok=chain_ok,
@@ -105,11 +109,21 @@ def diagnostics(
         platform=PlatformView(
             clock_utc=format_utc(clock.utc())[:19].replace("T", " "),
             clock_synced=clock.synced(),
+            clock_warning=_clock_words(recorder.clock_warning),
             cpu_temp_c=cpu_temp_c(),
         ),
         enrolment=enrolment,
         fleet=fleet,
     )
+
+
+def _clock_words(warning: str) -> str:
+    """ "clock 11520 s behind ..." -> "BEHIND THE JOURNAL BY 3.2 H"."""
+    if not warning:
+        return ""
+    seconds = float(warning.split()[1])
+    span = f"{seconds / 3600:.1f} H" if seconds >= 3600 else f"{seconds:.0f} S"
+    return f"BEHIND THE JOURNAL BY {span}"
 
 
 def _ruling_code(ruled: str, engine: str) -> str:

@@ -69,6 +69,7 @@ class StationStatus:
     shoe_ok: bool | None = None  # None: not known / no shoe configured
     zones_ok: bool | None = None  # the bet-zone board's link; None: not known / none configured
     role: str = "DEALER"
+    alert: str = ""  # play blocked by the station itself ("JOURNAL FULL"): shown before links
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +216,8 @@ def link_status(status: StationStatus) -> tuple[str, bool]:
     """The status strip's words and whether they are an alert: what is down, by name (without
     the bet-zone board the station sees no wager, so it is as much a fault as the shoe), else
     "SHOE OK"; nothing when no link is known."""
+    if status.alert:
+        return status.alert, True
     down = [
         name for name, ok in (("SHOE", status.shoe_ok), ("ZONES", status.zones_ok)) if ok is False
     ]

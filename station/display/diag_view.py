@@ -70,6 +70,7 @@ class JournalHealthView:
     size_mb: float = 0.0
     outbox: int = 0  # events not yet acknowledged centrally
     checking: bool = False  # the history before the recovery checkpoint is being checked
+    problem: str = ""  # what is wrong with it now, in a few words ("DISK FULL")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class PlatformView:
     cpu_temp_c: float | None = None  # None where the platform does not report it
     undervoltage: bool | None = None
     throttled: bool | None = None
+    clock_warning: str = ""  # "BEHIND THE JOURNAL BY 3.2 H" (found at start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +217,7 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
     """(label, value, style) of the journal health, the clock and the CPU."""
     j, pl = data.journal, data.platform
     journal = (
-        f"{'OK' if j.ok else 'FAULT'} · SEQ {j.last_seq} · "
+        f"{'OK' if j.ok else 'FAULT'}{' · ' + j.problem if j.problem else ''} · SEQ {j.last_seq} · "
         f"CHAIN {'CHECKING' if j.checking else _yes_no(j.chain_ok, 'OK', 'BROKEN')} · "
         f"{j.size_mb:.1f} MB · OUTBOX {j.outbox}"
     )
@@ -227,8 +229,9 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
         ("JOURNAL", journal, Style.BASE if j.ok else Style.ALERT),
         (
             "CLOCK",
-            f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}",
-            Style.BASE,
+            f"{pl.clock_utc or 'UNKNOWN'} · {_yes_no(pl.clock_synced, 'SYNCED', 'NOT SYNCED')}"
+            + (f" · {pl.clock_warning}" if pl.clock_warning else ""),
+            Style.ALERT if pl.clock_warning else Style.BASE,
         ),
         ("CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}", Style.BASE),
         *fleet,
@@ -273,8 +276,9 @@ def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int) -> None:
             continue
         lw = c.measure(label, T) + p
         c.text(Rect(area.x, y, lw, row), label, T, Style.DIM)
-        if style is Style.ALERT:
-            c.box(Rect(area.x + lw, y, area.w - lw, row), style)
+        if style is Style.ALERT:  # behind every line the value wraps onto, not only the first
+            lines = max(1, len(c.wrap(value, T, area.w - lw)))
+            c.box(Rect(area.x + lw, y, area.w - lw, min(lines * row, area.bottom - y)), style)
         y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, value, style)
 
 

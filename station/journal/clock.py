@@ -9,12 +9,14 @@ process on the machine (daemon and CLI) shares one monotonic time line.
 
 from __future__ import annotations
 
+import ctypes
+import sys
 import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 KERNEL_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
@@ -37,12 +39,42 @@ class Clock(Protocol):
         ...
 
 
-class SystemClock:
-    """The real clocks. `synced_probe` is wired by the daemon (chrony/timesyncd state); without
-    one the clock is reported as synchronised."""
+def kernel_clock_synced() -> bool | None:
+    """Whether the kernel says the wall clock is synchronised: `adjtimex(2)` with no change
+    asked (any user may call it) returns TIME_ERROR (5) while STA_UNSYNC is set, which is what
+    chrony and systemd-timesyncd clear once they have disciplined the clock (`timedatectl`'s
+    "System clock synchronized" reads the same). None where it cannot be asked (not Linux)."""
+    if _ADJTIMEX is None:
+        return None
+    timex = ctypes.create_string_buffer(512)  # struct timex, modes = 0: read only
+    state = int(_ADJTIMEX(timex))
+    if state < 0:
+        return None
+    return state != _TIME_ERROR
 
-    def __init__(self, synced_probe: Callable[[], bool] | None = None) -> None:
-        self._probe = synced_probe
+
+def _find_adjtimex() -> Callable[[ctypes.Array[ctypes.c_char]], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).adjtimex
+    except (OSError, AttributeError):
+        return None
+    fn.restype = ctypes.c_int
+    return cast(Callable[[ctypes.Array[ctypes.c_char]], int], fn)
+
+
+_TIME_ERROR = 5
+_ADJTIMEX = _find_adjtimex()
+
+
+class SystemClock:
+    """The real clocks. Whether the wall clock is synchronised (each row's `clock_ok`) comes
+    from `synced_probe`, by default the kernel's own flag (`kernel_clock_synced`); a clock whose
+    state cannot be learnt is not called synchronised."""
+
+    def __init__(self, synced_probe: Callable[[], bool | None] | None = None) -> None:
+        self._probe = synced_probe or kernel_clock_synced
         try:
             self._boot = KERNEL_BOOT_ID.read_text(encoding="ascii").strip()
         except OSError:  # not Linux: one boot per process is the honest fallback
@@ -55,7 +87,7 @@ class SystemClock:
         return time.monotonic_ns()
 
     def synced(self) -> bool:
-        return True if self._probe is None else self._probe()
+        return self._probe() is True
 
     def boot_id(self) -> str:
         return self._boot

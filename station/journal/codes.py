@@ -36,6 +36,7 @@ class Code(StrEnum):
     HISTORY_CHECKED = "station.history_checked"  # what a recovery from a checkpoint skipped
     CONFIG_LOADED = "station.config_loaded"
     CLOCK_STEP = "clock.step"
+    INPUT_REFUSED = "station.input_refused"  # a dealer key the station would not take (not fed)
     WITNESS_STARTED = "station.witness_started"  # the head witness is kept from this row on
     # People and credentials.
     PERSON_ADDED = "people.added"

@@ -83,3 +83,9 @@ class TransitionError(WorkflowError, ValueError):
 
 class JournalWriteError(JournalError, OSError):
     """A commit failed (disk full, I/O error, database locked too long): nothing was recorded."""
+
+
+class JournalStorageError(JournalWriteError):
+    """SQLite could not write: the disk is full, an I/O error, the file locked too long. Nothing
+    of that transaction was recorded; what was committed before is intact. It may pass (space
+    freed): the daemon stays up, refuses new hands and tries again."""

@@ -25,11 +25,14 @@ from station.journal.ops import tilt_key
 from station.journal.people import Authenticated, authenticate
 from station.journal.recorder import Recorder
 from station.journal.rows import Entry, LogRow
+from station.journal.text import TextError, clean_text
 
 log = logging.getLogger(__name__)
 
 IDLE_LOGOUT_S: Final = 120.0  # standards-ux requirement 30
-STORAGE_TILT_AT: Final = 0.90  # requirement 7: block new hands rather than drop data
+STORAGE_RESERVE_BYTES: Final = 256 * 2**20  # requirement 7: block new hands rather than drop
+# data. About three weeks of a busy table's journal (some 13 MB a day), so the technician has
+# time; the disk itself may be much larger.
 F, T, A = ActorRole.FLOOR, ActorRole.TECHNICIAN, ActorRole.ADMIN
 MODE_ROLES: Final = {
     Mode.TECHNICIAN: frozenset({T, A}),
@@ -119,7 +122,7 @@ class StationOps:
         who = authenticate(self.journal, name, pin, purpose="clear CALL FLOOR", allowed={F})
         rows = self.journal.append(
             [
-                who.entry(Code.FLOOR_CALL_CLEARED, {"raised_seq": call.seq, "note": note}),
+                who.entry(Code.FLOOR_CALL_CLEARED, {"raised_seq": call.seq, "note": _note(note)}),
             ]
         )
         log.info("CALL FLOOR cleared by %s", name)
@@ -141,7 +144,7 @@ class StationOps:
         if tilt is None:
             raise TransitionError(f"there is no open tilt {key}")
         who = authenticate(self.journal, name, pin, purpose=f"clear tilt {key}", allowed={F, T})
-        payload: dict[str, object] = {"tilt": tilt.code, "note": note}
+        payload: dict[str, object] = {"tilt": tilt.code, "note": _note(note)}
         if ":" in key:
             payload["device"] = key.split(":", 1)[1]
         rows = self.journal.append([who.entry(Code.TILT_CLEARED, payload)])
@@ -165,15 +168,30 @@ class StationOps:
         entry = Entry(Code.CONFIG_LOADED, payload, STATION_ACTOR, ActorRole.STATION)
         return self.journal.append([entry])[0]
 
-    def check_storage(self, tilt_at: float = STORAGE_TILT_AT) -> LogRow | None:
-        """Raise the storage tilt when the journal's disk is at least `tilt_at` full (a
-        critical tilt: new hands stop rather than data being dropped)."""
+    def check_storage(
+        self, reserve_bytes: int = STORAGE_RESERVE_BYTES, tilt_at: float = 1.0
+    ) -> LogRow | None:
+        """Raise the storage tilt when the journal's disk has less than `reserve_bytes` free
+        or is at least `tilt_at` full (a critical tilt: new hands stop rather than data being
+        dropped); while it is open, nothing more is said."""
         usage = shutil.disk_usage(self.journal.path.parent)
-        used = 1 - usage.free / usage.total
-        if used < tilt_at or TiltCode.STORAGE_FULL.value in self.recorder.ops.tilts:
+        used = 1 - usage.free / usage.total if usage.total else 1.0
+        low = usage.free < reserve_bytes or used >= tilt_at
+        if not low or TiltCode.STORAGE_FULL.value in self.recorder.ops.tilts:
             return None
-        return self.raise_tilt(TiltCode.STORAGE_FULL, f"{used:.0%} of the journal's disk used")
+        free_mb = usage.free / 2**20
+        return self.raise_tilt(
+            TiltCode.STORAGE_FULL,
+            f"{free_mb:.0f} MB free on the journal's disk ({used:.0%} used): free space",
+        )
 
 
 def _logout(name: str, role: ActorRole, reason: str) -> Entry:
     return Entry(Code.LOGOUT, {"person": name, "reason": reason}, name, role)
+
+
+def _note(text: str) -> str:
+    try:
+        return clean_text(text, "the note")
+    except TextError as exc:
+        raise TransitionError(str(exc)) from None

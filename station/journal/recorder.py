@@ -38,7 +38,7 @@ from station.engine.events import InputEvent
 from station.engine.snapshot import TableSnapshot
 from station.journal import checkpoint
 from station.journal.checkpoint import Checkpoint, RecorderState
-from station.journal.clock import parse_utc
+from station.journal.clock import format_utc, parse_utc
 from station.journal.codes import (
     INPUT_CODE_BY_TYPE,
     INPUT_CODES,
@@ -54,7 +54,7 @@ from station.journal.ops import OpState, OpsTracker
 from station.journal.replay import Mismatch, Replay, derive
 from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import Entry, LogRow
-from station.journal.store import Journal
+from station.journal.store import CLOCK_STEP_S, Journal
 from station.journal.verify import Problem, people_problems
 from station.runner import TableRunner
 from station.session_format import event_to_dict
@@ -109,6 +109,7 @@ class Recorder:
         self._recovered = False
         self._broken: str | None = None  # the engine is ahead of the journal
         self._foreign: str | None = None  # another process fed input into this journal
+        self.clock_warning = ""  # the wall clock was behind the journal's last time at start
         journal.subscribe(self._on_row)
 
     # --- live ---------------------------------------------------------------------------------
@@ -140,13 +141,18 @@ class Recorder:
             if problem is not None:
                 raise JournalWriteError(f"recorder out of step ({problem}): recover() again")
         code = INPUT_CODE_BY_TYPE[payload["type"]]
-        with self.journal.transaction() as txn:
-            seq = txn.next_seq
-            self._broken = "the engine was fed but the journal did not commit"
-            entries, decisions, hand = derive(self.runner, fed, seq, at, self._hand)
-            txn.add(Entry(code, payload, actor, role, hand=hand))
-            for entry in entries:
-                txn.add(entry)
+        try:
+            with self.journal.transaction() as txn:
+                seq = txn.next_seq
+                self._broken = "the engine was fed but the journal did not commit"
+                entries, decisions, hand = derive(self.runner, fed, seq, at, self._hand)
+                txn.add(Entry(code, payload, actor, role, hand=hand))
+                for entry in entries:
+                    txn.add(entry)
+        except JournalWriteError:
+            if self._broken is not None:
+                self._rewind()  # the event is not on record: neither may the engine hold it
+            raise
         self._broken = None
         started, self._hand = hand != self._hand, hand
         self.last_input_seq = seq
@@ -162,6 +168,25 @@ class Recorder:
         ):
             self.save_checkpoint()
         return decisions
+
+    def _rewind(self) -> None:
+        """After a commit failed (disk full, I/O): rebuild the engine and the fold from the
+        journal as it stands, without writing to it (there may be no room), so that recording
+        can go on as soon as the journal takes rows again. From the newest checkpoint this is a
+        few hands of replay. If even reading fails the recorder stays out of step (recover())."""
+        try:
+            head_seq, _ = self.journal.head()
+            _, start = self._checkpoint_start(head_seq)
+            replay = Replay(self.registry, self.journal.station_id, start)
+            for row in self.journal.rows(start[0] + 1 if start is not None else 1):
+                replay.row(row)
+            replay.finish()
+        except sqlite3.DatabaseError as exc:
+            log.error("cannot rebuild the engine from the journal after a failed commit: %s", exc)
+            return
+        self.runner, self.ops, self._hand = replay.runner, replay.ops, replay.hand
+        self._broken = None
+        log.warning("engine rebuilt from the journal (seq %d) after a failed commit", head_seq)
 
     def save_checkpoint(self) -> bool:
         """Save the state as it stands at the journal head (False when not saved: rows the
@@ -264,6 +289,9 @@ class Recorder:
                 ActorRole.STATION,
             )
         ]
+        behind = self._clock_behind()
+        if behind is not None:
+            entries.append(behind)
         if report.mismatch_count:
             first = report.mismatches[0]
             log.error(
@@ -310,6 +338,36 @@ class Recorder:
             report.down_s,
         )
         return next(r.seq for r in rows if r.code == Code.BOOT)
+
+    def _clock_behind(self) -> Entry | None:
+        """A `clock.step` when the wall clock is behind the last wall time the station recorded
+        (its last row, or the head witness, which the daemon refreshes every minute): the clock
+        went back while the station was off, or the machine woke up in 1993."""
+        journal = self.journal
+        head = journal.row(journal.head()[0])
+        last = head.recorded_utc if head is not None else ""
+        try:
+            known = journal.witness.read() if journal.witness is not None else None
+        except OSError:
+            known = None
+        if known is not None and known.utc > last:
+            last = known.utc
+        if not last:
+            return None
+        now = journal.clock.utc()
+        step_s = round((now - parse_utc(last)).total_seconds(), 3)
+        if step_s >= -CLOCK_STEP_S:
+            self.clock_warning = ""
+            return None
+        self.clock_warning = f"clock {-step_s:.0f} s behind the journal's last time {last}"
+        log.warning("wall clock is %.3f s behind the last recorded time %s", -step_s, last)
+        payload = {
+            "step_s": step_s,
+            "last_utc": last,
+            "now_utc": format_utc(now),
+            "found": "at start: behind the last recorded time",
+        }
+        return Entry(Code.CLOCK_STEP, payload, STATION_ACTOR, ActorRole.STATION)
 
     def _people_problems(self) -> list[Problem]:
         """Credentials in the people table that their journal rows do not vouch for (a PIN hash

@@ -36,6 +36,7 @@ from station.journal.codes import ActorRole, Code
 from station.journal.exc import (
     IntegrityError,
     JournalNotFoundError,
+    JournalStorageError,
     JournalWriteError,
     WrongStationError,
 )
@@ -300,7 +301,7 @@ class Journal:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise JournalWriteError(f"cannot start a journal write: {exc}") from exc
+            raise JournalStorageError(f"cannot start a journal write: {exc}") from exc
         force_witness = False
         try:
             head_seq, head_hash = self.head()
@@ -329,7 +330,7 @@ class Journal:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
-                raise JournalWriteError(f"journal write failed: {exc}") from exc
+                raise JournalStorageError(f"journal write failed: {exc}") from exc
             raise
         self._seen = txn.rows[-1].seq if txn.rows else head_seq
         if txn.rows or force_witness:

@@ -27,6 +27,7 @@ How the first bad row is named:
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -177,7 +178,7 @@ def verify_file(
     try:
         report = _verify_read_only(p, known, source, unreadable_witness, heads)
     except sqlite3.DatabaseError as exc:
-        why = _read_failure(exc)
+        why = _read_failure(exc, p.parent)
         if why:
             return VerifyReport(0, 0, GENESIS_HASH, (), cannot_read=why)
         return VerifyReport(0, 0, GENESIS_HASH, (Problem(None, f"not a readable journal: {exc}"),))
@@ -187,8 +188,19 @@ def verify_file(
 
 
 def _cannot_read(p: Path, exc: OSError) -> VerifyReport:
-    why = "disk full" if exc.errno == errno.ENOSPC else str(exc.strerror or exc)
+    full = exc.errno == errno.ENOSPC or _disk_full(p.parent)
+    why = "disk full" if full else str(exc.strerror or exc)
     return VerifyReport(0, 0, GENESIS_HASH, (), cannot_read=why)
+
+
+def _disk_full(folder: Path) -> bool:
+    """No room left where the journal is: reading a WAL needs SQLite's -shm index built there,
+    and a full disk shows as an I/O error, not as SQLITE_FULL."""
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
 
 
 # SQLite result codes (the primary code, the low byte): the file could not be read at all, as
@@ -205,13 +217,16 @@ _READ_FAILURES = {
 }
 
 
-def _read_failure(exc: sqlite3.DatabaseError) -> str:
+def _read_failure(exc: sqlite3.DatabaseError, folder: Path) -> str:
+    """Why the file could not be read at all, or "" when it read but is damaged."""
     code = getattr(exc, "sqlite_errorcode", None)
     text = str(exc)
     if code is None:
-        return "disk full" if "disk is full" in text else ""
-    primary = int(code) & 0xFF
-    why = _READ_FAILURES.get(primary, "")
+        why = "disk full" if "disk is full" in text else ""
+    else:
+        why = _READ_FAILURES.get(int(code) & 0xFF, "")
+    if why and _disk_full(folder):
+        return "disk full"
     return f"{why} ({text})" if why and why != "disk full" else why
 
 

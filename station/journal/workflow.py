@@ -8,7 +8,8 @@ transaction. Edge adapter over the journal.
   happened nor anyone who ruled on it.
 - close: a floor person or an admin, after the review.
 The state is folded inside the write transaction, so two people acting at once cannot both
-move the same incident.
+move the same incident. Texts (ruling, note, camera) are cleaned on input (`text.clean_text`:
+no terminal escapes or control characters; not UTF-8 is refused).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from station.journal.incidents import FOLD_CODES, IncidentRecord, fold_incidents
 from station.journal.people import Authenticated
 from station.journal.rows import LogRow
 from station.journal.store import Journal, Txn
+from station.journal.text import TextError, clean_text
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,8 @@ def rule(
 ) -> LogRow:
     if who.role not in RULE_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: only a floor person rules")
-    if not text.strip():
+    text, camera = _clean(text, "the ruling"), _clean(camera, "the camera")
+    if not text:
         raise TransitionError("a ruling needs its text")
     with journal.transaction() as txn:
         rec = _current(txn, journal, incident_id)
@@ -74,7 +77,7 @@ def rule(
                 Code.INCIDENT_RULED,
                 {
                     "incident": incident_id,
-                    "ruling": text.strip(),
+                    "ruling": text,
                     "camera": camera,
                     "window_start_utc": start,
                     "window_end_utc": end,
@@ -88,7 +91,15 @@ def rule(
     return row
 
 
+def _clean(text: str, what: str) -> str:
+    try:
+        return clean_text(text, what)
+    except TextError as exc:
+        raise TransitionError(str(exc)) from None
+
+
 def review(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+    note = _clean(note, "the note")
     if who.role not in REVIEW_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: a review needs floor or admin")
     with journal.transaction() as txn:
@@ -108,6 +119,7 @@ def review(journal: Journal, incident_id: int, who: Authenticated, note: str = "
 
 
 def close(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+    note = _clean(note, "the note")
     if who.role not in CLOSE_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: closing needs floor or admin")
     with journal.transaction() as txn:

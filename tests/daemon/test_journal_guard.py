@@ -16,6 +16,7 @@ import pytest
 from station.cli import main
 from station.daemon.daemon import Overrides
 from station.daemon.lock import DaemonLock, JournalInUseError
+from station.journal import ActorRole
 from tests.daemon.conftest import Running, start_daemon, write_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,3 +99,41 @@ def test_a_journal_path_that_cannot_be_a_journal_is_a_config_problem(
     assert f"{config}: journal.path: {wanted}" in run.stderr
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "no").exists()  # nothing created, by root or anyone
+
+
+def test_a_rolled_back_journal_is_a_critical_tilt_at_start_and_no_new_hand(
+    tmp_path: Path, daemons: list[Running]
+) -> None:
+    """An older copy of the journal put back while the station was off: the station comes up
+    for the display, says JOURNAL ALARM, and refuses NEW_HAND (journaled) until cleared."""
+    from station.engine.events import Key
+    from station.journal import Code, ManualClock
+    from station.journal.rows import Entry
+    from station.journal.store import Journal
+    from tests.daemon.test_disk_full import Table, _blocked
+
+    path = tmp_path / "journal.sqlite"
+    with Journal.open(path, clock=ManualClock(), station_id="T07", create=True) as journal:
+        note = Entry(Code.CONFIG_LOADED, {"path": "x"}, "station", ActorRole.STATION)
+        journal.append([note])
+        journal.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        backup = tmp_path / "backup.sqlite"
+        backup.write_bytes(path.read_bytes())
+        journal.append([note, note, note])
+    os.replace(backup, path)
+    table = Table(tmp_path, daemons, 0, journal=path)
+    try:
+        assert table.sink.status.alert == "JOURNAL ALARM"
+        table.press("NEW_HAND", _blocked)
+        rows = table.rows()
+        assert rows[-1][1] == Code.INPUT_REFUSED
+        assert Code.INPUT_KEY not in [c for _, c, _ in rows]
+        with Journal.open(path, clock=ManualClock()) as journal:
+            refused = journal.row(rows[-1][0])
+            tilt = next(iter(journal.rows(codes={Code.TILT_RAISED})))
+        assert refused is not None and refused.data()["key"] == Key.NEW_HAND.value
+        assert refused.data()["blocked"] == ["tilt journal_integrity"]
+        assert "3 row(s) lost" in str(tilt.data()["detail"])
+    finally:
+        daemons.pop().stop()
+        table.close()
