@@ -16,6 +16,11 @@ The two are matched by the shoe's event id, which the journal keeps in the row's
 `drawn_*` go on to the display thread's flip of a frame showing that snapshot (a bench thread
 waits for it, so they include that thread's wake-up).
 
+Then the cost of the head witness per commit (`commit_*`): one-row journal transactions on a
+scratch journal in the same folder, alternately with the witness written and fsynced after each
+commit (as the station does) and without it, `COMMITS` of each; `witness_p50_ms` is the
+difference of the medians.
+
 Bar (PRODUCT.md section 5): `p99_ms` <= 20.
 """
 
@@ -38,6 +43,7 @@ if TYPE_CHECKING:
 
 BARS = (Bar("p99_ms", "<=", 20),)
 DRAWN_TIMEOUT_S = 5.0
+COMMITS = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -163,6 +169,34 @@ def measure(draws: int, seed: int, folder: Path) -> tuple[dict[str, object], str
     return figures(probe, played.hands, time.monotonic() - started), played.error
 
 
+def commit_cost(folder: Path, commits: int = COMMITS) -> dict[str, object]:
+    """Milliseconds per one-row commit with and without the head witness, interleaved so that
+    both see the same disk and the same neighbours."""
+    from station.journal import ActorRole, Code, Journal, SystemClock  # noqa: PLC0415
+    from station.journal.rows import Entry  # noqa: PLC0415
+
+    path = folder / "commit-cost.sqlite"
+    entry = Entry(Code.CONFIG_LOADED, {"path": "bench"}, "station", ActorRole.STATION)
+    timed: dict[bool, list[float]] = {True: [], False: []}
+    with Journal.open(path, clock=SystemClock(), station_id="bench", create=True) as journal:
+        witness = journal.witness
+        for i in range(2 * commits):
+            with_witness = i % 2 == 0
+            journal.witness = witness if with_witness else None
+            started = time.perf_counter()
+            journal.append([entry])
+            timed[with_witness].append(time.perf_counter() - started)
+        journal.witness = witness
+    p50 = {k: percentile(v, 50) for k, v in timed.items()}
+    return {
+        "commit_p50_ms": ms(p50[True]),
+        "commit_p99_ms": ms(percentile(timed[True], 99)),
+        "commit_nowitness_p50_ms": ms(p50[False]),
+        "commit_nowitness_p99_ms": ms(percentile(timed[False], 99)),
+        "witness_p50_ms": ms(p50[True] - p50[False]),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     if args.draws < 1:
         print("station bench latency: --draws must be at least 1", file=sys.stderr)
@@ -170,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
             result, error = measure(args.draws, args.seed, Path(tmp))
+            say("latency: the head witness's cost per commit")
+            result.update(commit_cost(Path(tmp)))
     except RuntimeError as exc:  # the table did not come up (the display, say)
         print(f"station bench latency: {exc}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ display on SDL's dummy driver, `NOTIFY_SOCKET` pointing at a datagram socket the
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -139,8 +140,13 @@ def stop(proc: subprocess.Popen[bytes]) -> int:
 
 
 def copy_journal(source: Path, target: Path) -> int:
-    """Copy a journal (with what its WAL holds) through SQLite's backup API; its row count."""
+    """Copy a journal (with what its WAL holds) through SQLite's backup API, and its head
+    witness (first: read before the journal it can only be behind it); its row count."""
+    from station.journal.witness import witness_path  # noqa: PLC0415
+
     target.parent.mkdir(parents=True, exist_ok=True)
+    if witness_path(source).exists():
+        shutil.copyfile(witness_path(source), witness_path(target))
     with (
         closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src,
         closing(sqlite3.connect(target)) as dst,
