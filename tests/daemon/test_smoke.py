@@ -169,8 +169,9 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
     try:
         ready = notify.until("READY=1", 10.0)[-1]
         ready_s = ready[0] - started
+        # Printed, not asserted: the 2 s bar (PRODUCT.md section 5) is measured by
+        # `station bench startup`, never by a timed assertion a loaded machine can break.
         print(f"\nstation run: process start to READY=1 in {ready_s:.3f} s")
-        assert ready_s < 5.0  # the bar is 2 s (PRODUCT.md section 5); a loaded CI gets slack
         up = notify.until("shoe up; betzones up", 10.0)
         assert any("STATUS=hand 0 between" in m for _, m in up)
         notify.until("WATCHDOG=1", 3.0)
