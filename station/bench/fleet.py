@@ -351,6 +351,7 @@ def _figures(
             conn.execute("SELECT name, value FROM ingest_counters").fetchall()
         )
         forks = conn.execute("SELECT count(*) FROM alarms").fetchone()
+        size = conn.execute("SELECT pg_total_relation_size('rows')").fetchone()
         for alarm in conn.execute("SELECT station_id, kind, seq, detail FROM alarms"):
             say(f"fleet: ALARM {alarm}")
         for station in ids:
@@ -385,6 +386,12 @@ def _figures(
     outside = [ack - t for t, ack in commits if ack is not None and not _inside(t, windows)]
     every = [ack - t for t, ack in commits if ack is not None]
     catch_up = max((end - f.end for f, (_, end) in zip(faults, windows, strict=True)), default=0.0)
+    # The backlog a fault left, and how fast it went once the fault was over.
+    backlog_rates = []
+    for f, (_, end) in zip(faults, windows, strict=True):
+        late = sum(1 for t, ack in commits if t <= f.end and ack is not None and ack > f.end)
+        if late and end > f.end:
+            backlog_rates.append(late / (end - f.end))
     return {
         "stations": stations,
         "rate_per_s": rate,
@@ -404,6 +411,8 @@ def _figures(
         "ack_max_s": _round(max(every, default=float("nan"))),
         "rows_outside_faults": len(outside),
         "max_outbox": max_outbox,
+        "catch_up_rows_per_s": round(max(backlog_rates, default=0.0), 1),
+        "central_bytes_per_row": round(size[0] / stored) if size and stored else None,
         "catch_up_s": round(catch_up, 2),
         "drain_s": round(drained_at - (start + seconds), 2),
         "fault_windows_s": [[round(a - start, 1), round(b - start, 1)] for a, b in windows],

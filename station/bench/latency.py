@@ -22,6 +22,10 @@ commit (as the station does) and without it, `COMMITS` of each; `witness_p50_ms`
 difference of the medians.
 
 Bar (PRODUCT.md section 5): `p99_ms` <= 20.
+
+`--fleet-offline` gives the station a `[fleet]` whose broker is down: the daemon's forwarder
+keeps reconnecting and every row stays in the outbox (`outbox_rows` in the line), which must
+not cost the table its latency.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from typing import TYPE_CHECKING
 from station.bench.report import Bar, emit, ms, percentile, say
 
 if TYPE_CHECKING:
-    from station.bench.table import TimedDisplay
+    from station.bench.table import BenchTable, TimedDisplay
     from station.daemon.news import News
 
 BARS = (Bar("p99_ms", "<=", 20),)
@@ -51,6 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--draws", type=int, default=2000, help="card draws to measure, at least (default 2000)"
     )
     parser.add_argument("--seed", type=int, default=1, help="hand choice seed (default 1)")
+    parser.add_argument(
+        "--fleet-offline",
+        action="store_true",
+        help="with a [fleet] whose broker is down: the forwarder retries, the outbox grows",
+    )
 
 
 class Probe:
@@ -145,10 +154,31 @@ def figures(probe: Probe, hands: int, seconds: float) -> dict[str, object]:
     }
 
 
-def measure(draws: int, seed: int, folder: Path) -> tuple[dict[str, object], str]:
+def offline_fleet(table: BenchTable, folder: Path) -> Path:
+    """Give the table a `[fleet]` whose broker is not there (a free loopback port nobody
+    listens on, real certificates): the daemon's forwarder keeps trying to connect while the
+    bench deals. Returns the journal's path (its outbox is read at the end)."""
+    import dataclasses  # noqa: PLC0415
+
+    from station.central.certs import issue  # noqa: PLC0415
+    from station.central.services import free_port  # noqa: PLC0415
+    from station.config.model import FleetConfig  # noqa: PLC0415
+
+    loaded = table.rig.loaded
+    ident = issue(folder / "certs", "bench", loaded.config.station_id)
+    fleet = FleetConfig("bench", "127.0.0.1", free_port(), ident.ca, ident.cert, ident.key)
+    config = dataclasses.replace(loaded.config, fleet=fleet)
+    table.rig.loaded = dataclasses.replace(loaded, config=config)
+    return config.journal
+
+
+def measure(
+    draws: int, seed: int, folder: Path, fleet_offline: bool = False
+) -> tuple[dict[str, object], str]:
     from station.bench.table import BenchTable, Played  # noqa: PLC0415 (the CLI stays light)
 
     table = BenchTable(folder, seed)
+    journal = offline_fleet(table, folder) if fleet_offline else None
     probe = Probe(table.display)
     table.observers.append(probe)
     table.rig.shoe.on_frame_sent = probe.on_frame_sent
@@ -166,7 +196,15 @@ def measure(draws: int, seed: int, folder: Path) -> tuple[dict[str, object], str
         played = table.play(keep_going, progress)
     finally:
         probe.stop()
-    return figures(probe, played.hands, time.monotonic() - started), played.error
+    result = figures(probe, played.hands, time.monotonic() - started)
+    if journal is not None:
+        from station.fleet.outbox import outbox_status  # noqa: PLC0415
+
+        box = outbox_status(journal)
+        result["fleet"] = "broker down"
+        result["outbox_rows"] = box.rows  # every row: nothing could be delivered
+        result["journal_rows"] = box.head_seq
+    return result, played.error
 
 
 def commit_cost(folder: Path, commits: int = COMMITS) -> dict[str, object]:
@@ -203,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
-            result, error = measure(args.draws, args.seed, Path(tmp))
+            result, error = measure(args.draws, args.seed, Path(tmp), args.fleet_offline)
             say("latency: the head witness's cost per commit")
             result.update(commit_cost(Path(tmp)))
     except RuntimeError as exc:  # the table did not come up (the display, say)

@@ -39,6 +39,21 @@ def test_latency_measures_every_draw_of_real_hands(capsys: pytest.CaptureFixture
     assert line["p50_ms"] <= line["p99_ms"] <= line["max_ms"]  # type: ignore[operator]
 
 
+def test_latency_with_the_fleet_broker_down_deals_on_and_keeps_the_outbox(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The daemon's forwarder cannot reach its broker for the whole run: the table deals as
+    before (every draw measured) and every journal row waits in the outbox. The figures are
+    the bench's to print (README: p99 with and without the broker)."""
+    assert main(["bench", "latency", "--draws", "8", "--fleet-offline"]) == 0
+    line = _one_line(capsys, "latency")
+    assert isinstance(line["draws"], int) and line["draws"] >= 8
+    assert line["unmatched"] == 0
+    assert line["fleet"] == "broker down"
+    assert line["outbox_rows"] == line["journal_rows"]
+    assert isinstance(line["outbox_rows"], int) and line["outbox_rows"] > 8
+
+
 def test_idle_reads_the_cpu_and_memory_of_station_run(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
