@@ -53,7 +53,7 @@ BARS = (
     Bar("chains_unverified", "==", 0),
     Bar("ack_p99_s", "<=", 2.0),
 )
-PER_WORKER = 25
+PER_WORKER = 10
 DRAIN_S = 300.0
 
 
@@ -90,22 +90,27 @@ class Run:
         self.logs.append(log)
         self.ingest = subprocess.Popen(
             [sys.executable, "-m", "station", "central", "ingest", "--config", str(self.toml),
-             "--log-level", "warning"],
+             "--log-level", os.environ.get("BENCH_INGEST_LOG", "warning")],
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
 
-    def start_worker(self, k: int) -> None:
-        log = (self.root / f"worker-{k}.log").open("ab")
-        self.logs.append(log)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "station.bench.fleet_station", str(self.spec_path), str(k)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        if proc.stdout.readline().strip() != b"ready":
-            raise RuntimeError(f"worker {k} did not start (see {self.root}/worker-{k}.log)")
-        proc.stdout.close()
-        self.workers[k] = proc
+    def start_workers(self, ks: list[int]) -> None:
+        """Start the workers together, then wait until each has its stations up."""
+        procs = {}
+        for k in ks:
+            log = (self.root / f"worker-{k}.log").open("ab")
+            self.logs.append(log)
+            procs[k] = subprocess.Popen(
+                [sys.executable, "-m", "station.bench.fleet_station", str(self.spec_path),
+                 str(k)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+            )  # fmt: skip
+        for k, proc in procs.items():
+            assert proc.stdout is not None
+            if proc.stdout.readline().strip() != b"ready":
+                raise RuntimeError(f"worker {k} did not start (see {self.root}/worker-{k}.log)")
+            proc.stdout.close()
+            self.workers[k] = proc
 
     def kill(self, proc: subprocess.Popen[bytes] | None) -> None:
         if proc is not None and proc.poll() is None:
@@ -199,12 +204,14 @@ def measure(
     try:
         r.start_ingest()
         _wait_ingest(services)
-        start = time.time() + 2.0
+        start = time.time() + 5.0 + len(workers)  # every worker up before the first row
+        spec["start_wall"] = start
         spec["end_wall"] = start + seconds
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         say(f"fleet: {stations} stations in {len(workers)} processes, {rate:g} rows/s each")
-        for k in range(len(workers)):
-            r.start_worker(k)
+        r.start_workers(list(range(len(workers))))
+        if time.time() > start:
+            raise RuntimeError("the stations took too long to start (a busy machine?)")
         schedule = _schedule(faults, seconds, start)
         for name, at, hold in schedule:
             _sleep_until(at)
@@ -251,7 +258,7 @@ def _inject(r: Run, name: str, hold: float) -> None:
         case "forwarder-kill":
             r.kill(r.workers.get(0))
             time.sleep(hold)
-            r.start_worker(0)
+            r.start_workers([0])
         case "postgres-restart":
             db.kill(hard=False)
             db.start()
@@ -296,9 +303,9 @@ def _central_heads(services: Any) -> dict[str, tuple[int, str]]:
 
 
 def _drain(r: Run, ids: list[str], folder: Path) -> float:
-    heads = _heads(folder, ids)
     deadline = time.monotonic() + DRAIN_S
     while time.monotonic() < deadline:
+        heads = _heads(folder, ids)  # again each time: a late writer may commit one more row
         central = _central_heads(r.services)
         behind = [s for s in ids if central.get(s) != heads[s]]
         if not behind:
@@ -398,6 +405,7 @@ def _figures(
         "seconds": seconds,
         "faults": [f.name for f in faults],
         "events": events,
+        "rows_per_s_written": round(events / seconds, 1),
         "stored": stored,
         "unstored": events - stored,
         "lost": lost,

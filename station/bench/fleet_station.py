@@ -64,7 +64,8 @@ class Station:
         period = 1.0 / float(self.spec["rate"])
         end = float(self.spec["end_wall"])
         i = 0
-        due = time.time() + period * (hash(self.id) % 1000) / 1000
+        begin = max(float(self.spec["start_wall"]), time.time())
+        due = begin + period * (hash(self.id) % 1000) / 1000
         try:
             while not stop.is_set():
                 now = time.time()

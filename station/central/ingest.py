@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from queue import Empty, SimpleQueue
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import psycopg
 
@@ -75,6 +75,14 @@ _INSERT = (
 )
 
 
+_MOVE_HEAD = (
+    "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = %s,"
+    " last_row_at = now(), setup = COALESCE(%s::jsonb, setup),"
+    " floor_call_seq = CASE WHEN %s::bigint = -1 THEN floor_call_seq ELSE %s::bigint END"
+    " WHERE station_id = %s"
+)
+
+
 @dataclass
 class _Group:
     """One station's messages of a batch. Rows and hellos keep their order of arrival (the
@@ -90,6 +98,15 @@ class _Group:
             self.parts[-1].extend(rows)
         else:
             self.parts.append(list(rows))
+
+
+@dataclass
+class _Batch:
+    """What a batch's transaction writes at its end, in bulk."""
+
+    inserts: list[tuple[object, ...]] = field(default_factory=list)
+    heads: dict[str, tuple[object, ...]] = field(default_factory=dict)  # _MOVE_HEAD params
+    hashes: dict[str, dict[int, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,9 +262,16 @@ class Ingest:
             return False
 
     def _handle_until_done(self, messages: list[tuple[str, bytes]], stop: threading.Event) -> None:
+        started = time.monotonic()
         groups = self._group(messages)
         while not stop.is_set():
             if self._with_db(lambda conn: self._handle(conn, groups), stop):
+                log.debug(
+                    "batch: %d messages of %d stations in %.3f s",
+                    len(messages),
+                    len(groups),
+                    time.monotonic() - started,
+                )
                 return
 
     # --- one batch ------------------------------------------------------------------------
@@ -275,19 +299,31 @@ class Ingest:
         return groups
 
     def _handle(self, conn: Conn, groups: dict[str, _Group]) -> None:
+        """One transaction for the whole batch, in one pipeline (few round trips): the rows
+        of every station inserted by one executemany, the heads moved by another."""
         acks: dict[str, list[Ack]] = {}
         heads: dict[str, Head] = {}
         counts = dict.fromkeys(
             ("rows_stored", "duplicates", "gaps", "forks", "chain_breaks", "rollbacks"), 0
         )
-        with conn.transaction():
+        batch = _Batch()
+        with conn.pipeline(), conn.transaction():
             for station, group in groups.items():
-                head, station_acks = self._station(conn, station, group, counts)
+                head, station_acks = self._station(conn, station, group, counts, batch)
                 heads[station] = head
                 if station_acks:
                     acks[station] = station_acks
+            cur = conn.cursor()
+            if batch.inserts:
+                cur.executemany(_INSERT, batch.inserts)
+            if batch.heads:
+                cur.executemany(_MOVE_HEAD, list(batch.heads.values()))
+                conn.execute(
+                    "SELECT pg_notify('fleet_rows', %s)",
+                    (json.dumps({s: h[0] for s, h in batch.heads.items()}),),
+                )
             counts["batches"] = 1
-            conn.cursor().executemany(
+            cur.executemany(
                 "UPDATE ingest_counters SET value = value + %s WHERE name = %s",
                 [(v, k) for k, v in counts.items() if v],
             )
@@ -315,7 +351,7 @@ class Ingest:
         return Head(int(row[0]), str(row[1]))
 
     def _station(
-        self, conn: Conn, station: str, group: _Group, counts: dict[str, int]
+        self, conn: Conn, station: str, group: _Group, counts: dict[str, int], batch: _Batch
     ) -> tuple[Head, list[Ack]]:
         head = self._head(conn, station)
         acks: list[Ack] = []
@@ -323,7 +359,7 @@ class Ingest:
             if isinstance(part, Hello):
                 acks.append(self._hello(conn, station, head, part, counts))
                 continue
-            outcome = self._rows(conn, station, head, part)
+            outcome = self._rows(conn, station, head, part, batch)
             head = outcome.head
             counts["rows_stored"] += len(outcome.store)
             counts["duplicates"] += outcome.duplicates
@@ -380,18 +416,23 @@ class Ingest:
         self._next_dispatch = 0.0
         return Ack(verdict, head.seq, head.hash, None, detail, hello=True)
 
-    def _rows(self, conn: Conn, station: str, head: Head, rows: list[LogRow]) -> Outcome:
+    def _rows(
+        self, conn: Conn, station: str, head: Head, rows: list[LogRow], batch: _Batch
+    ) -> Outcome:
         lookup = needs_lookup(head, rows)
-        stored: dict[int, str] = {}
-        if lookup:
+        earlier = batch.hashes.setdefault(station, {})  # stored by this batch, not yet sent
+        stored: dict[int, str] = {seq: earlier[seq] for seq in lookup if seq in earlier}
+        missing = [seq for seq in lookup if seq not in stored]
+        if missing:
             found = conn.execute(
                 "SELECT seq, hash FROM rows WHERE station_id = %s AND seq = ANY(%s)",
-                (station, lookup),
+                (station, missing),
             ).fetchall()
-            stored = {int(s): str(h) for s, h in found}
+            stored.update({int(q): str(h) for q, h in found})
         outcome = judge(station, head, rows, stored)
         if outcome.store:
-            conn.cursor().executemany(_INSERT, [_params(r) for r in outcome.store])
+            batch.inserts.extend(_params(r) for r in outcome.store)
+            earlier.update((r.seq, r.hash) for r in outcome.store)
             last = outcome.store[-1]
             setup = next(
                 (r.payload for r in reversed(outcome.store) if r.code == "input.setup"), None
@@ -402,26 +443,19 @@ class Ingest:
                     call = r.seq
                 elif r.code == "floor.call_cleared":
                     call = None
-            conn.execute(
-                "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = %s,"
-                " last_row_at = now(), setup = COALESCE(%s::jsonb, setup),"
-                " floor_call_seq = CASE WHEN %s::bigint = -1 THEN floor_call_seq"
-                " ELSE %s::bigint END"
-                " WHERE station_id = %s",
-                (
-                    last.seq,
-                    last.hash,
-                    last.recorded_utc,
-                    last.hand,
-                    setup,
-                    call,
-                    call,
-                    station,
-                ),
-            )
-            conn.execute(
-                "SELECT pg_notify('fleet_rows', %s)",
-                (json.dumps({"station": station, "head_seq": last.seq}),),
+            previous = batch.heads.get(station)
+            if previous is not None:  # a second part of this station in the batch
+                setup = setup if setup is not None else cast(str | None, previous[4])
+                call = call if call != -1 else cast(int | None, previous[5])
+            batch.heads[station] = (
+                last.seq,
+                last.hash,
+                last.recorded_utc,
+                last.hand,
+                setup,
+                call,
+                call,
+                station,
             )
         if outcome.verdict in (Verdict.FORK, Verdict.CHAIN_BREAK):
             conflict = outcome.conflict

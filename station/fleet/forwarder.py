@@ -58,7 +58,8 @@ log = logging.getLogger(__name__)
 
 POLL_S: Final = 1.0  # rows another process wrote (the CLI) are noticed within this
 CURSOR_EVERY_S: Final = 1.0  # the ack cursor is written at most this often
-STATUS_EVERY_S: Final = 10.0
+STATUS_EVERY_S: Final = 10.0  # the retained status message to the centre
+STATUS_REFRESH_S: Final = 0.5  # `status()` for the screens (it costs three queries)
 MAX_RESEND_S: Final = 60.0
 
 
@@ -180,6 +181,8 @@ class Forwarder:
         self._status_due = 0.0
         self._detail = ""
         self._alarmed = False
+        self._shown: tuple[object, ...] = ()
+        self._shown_at = 0.0
 
     # --- any thread -------------------------------------------------------------------------
 
@@ -292,7 +295,10 @@ class Forwarder:
                 self._publish_presence()
         if self._cursor_due is not None and now >= self._cursor_due:
             self._save_cursor()
-        self._publish_status_locked()
+        shown = (self._state, self._detail, self._cursor[0])
+        if now >= self._shown_at + STATUS_REFRESH_S or shown != self._shown:
+            self._publish_status_locked()
+            self._shown, self._shown_at = shown, now
 
     def _on_connected(self) -> None:
         assert self._outbox is not None
