@@ -19,8 +19,9 @@ After the load it waits until every station's outbox is empty, then reads the ce
 centrally, or stored with another hash), `duplicates_absorbed` and `forks_detected` (the
 ingest's counters and alarms), `chains_verified` (stations whose whole central chain recomputes,
 links and ends at the journal's head), `ack_p50_s`/`ack_p99_s` (row commit to the station's
-receipt of the ack that covers it, for rows committed outside the fault windows; a window runs
-from the fault until every row committed before its end is acknowledged), `ack_p99_all_s`
+receipt of the ack that covers it, for the rows no fault touched: none was waiting for its ack
+during a fault window, which runs from the fault until every row committed before its end is
+acknowledged), `ack_p99_all_s`
 (every row), `max_outbox` (the most rows any station had waiting), `catch_up_s` (the longest
 time from a fault's end until every row committed before it was acknowledged).
 
@@ -44,7 +45,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from station.bench.report import Bar, emit, percentile, say
+from station.bench.report import Bar, cpu_s, emit, percentile, say
 
 FAULTS = ("broker-kill", "ingest-kill", "forwarder-kill", "postgres-restart", "broker-down")
 BARS = (
@@ -84,6 +85,14 @@ class Run:
     ingest: subprocess.Popen[bytes] | None = None
     workers: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
     logs: list[IO[bytes]] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of processes now gone
+
+    def note_cpu(self, name: str, pid: int | None) -> None:
+        """Add a process's CPU seconds to `name` (just before it is stopped or killed)."""
+        if pid is None:
+            return
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            self.cpu[name] = self.cpu.get(name, 0.0) + cpu_s(pid)
 
     def start_ingest(self) -> None:
         log = (self.root / "ingest.log").open("ab")
@@ -114,6 +123,8 @@ class Run:
 
     def kill(self, proc: subprocess.Popen[bytes] | None) -> None:
         if proc is not None and proc.poll() is None:
+            if proc is self.ingest:
+                self.note_cpu("ingest", proc.pid)
             proc.send_signal(signal.SIGKILL)
             proc.wait(30)
 
@@ -127,6 +138,7 @@ class Run:
             except subprocess.TimeoutExpired:
                 proc.kill()
         if self.ingest is not None and self.ingest.poll() is None:
+            self.note_cpu("ingest", self.ingest.pid)
             self.ingest.send_signal(signal.SIGTERM)
             try:
                 self.ingest.wait(30)
@@ -222,6 +234,8 @@ def measure(
         _sleep_until(spec["end_wall"])
         say("fleet: load over; waiting for every outbox to empty")
         drained_at = _drain(r, ids, folder)
+        broker = services.broker
+        r.note_cpu("broker", broker.proc.pid if broker.proc else None)
     finally:
         r.close()
     return _figures(r, ids, folder, done, start, drained_at, stations, rate, seconds)
@@ -249,6 +263,7 @@ def _inject(r: Run, name: str, hold: float) -> None:
     broker, db = r.services.broker, r.services.db
     match name:
         case "broker-kill":
+            r.note_cpu("broker", broker.proc.pid if broker.proc else None)
             broker.kill(hard=True)
             broker.start()
         case "ingest-kill":
@@ -263,6 +278,7 @@ def _inject(r: Run, name: str, hold: float) -> None:
             db.kill(hard=False)
             db.start()
         case "broker-down":
+            r.note_cpu("broker", broker.proc.pid if broker.proc else None)
             broker.kill(hard=False)
             time.sleep(hold)
             broker.start()
@@ -390,7 +406,7 @@ def _figures(
                 verified += 1
             commits.extend(_latencies(utc, acks.get(station, [])))
     windows = _windows(faults, commits)
-    outside = [ack - t for t, ack in commits if ack is not None and not _inside(t, windows)]
+    outside = [ack - t for t, ack in commits if ack is not None and not _hit(t, ack, windows)]
     every = [ack - t for t, ack in commits if ack is not None]
     catch_up = max((end - f.end for f, (_, end) in zip(faults, windows, strict=True)), default=0.0)
     # The backlog a fault left, and how fast it went once the fault was over.
@@ -425,6 +441,8 @@ def _figures(
         "drain_s": round(drained_at - (start + seconds), 2),
         "fault_windows_s": [[round(a - start, 1), round(b - start, 1)] for a, b in windows],
         "gaps": int(counters.get("gaps", 0)),
+        "ingest_cpu_s": round(r.cpu.get("ingest", 0.0), 1),
+        "broker_cpu_s": round(r.cpu.get("broker", 0.0), 1),
         "cpus": os.cpu_count(),
     }
 
@@ -458,8 +476,10 @@ def _windows(
     return out
 
 
-def _inside(t: float, windows: list[tuple[float, float]]) -> bool:
-    return any(a <= t <= b for a, b in windows)
+def _hit(t: float, ack: float, windows: list[tuple[float, float]]) -> bool:
+    """Did a fault touch this row: was it waiting (committed, not yet acknowledged) at any
+    moment of a fault's window?"""
+    return any(t <= b and ack >= a for a, b in windows)
 
 
 def _round(value: float) -> float | None:
