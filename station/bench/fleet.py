@@ -319,15 +319,21 @@ def _central_heads(services: Any) -> dict[str, tuple[int, str]]:
 
 
 def _drain(r: Run, ids: list[str], folder: Path) -> float:
+    import psycopg  # noqa: PLC0415
     deadline = time.monotonic() + DRAIN_S
     while time.monotonic() < deadline:
         heads = _heads(folder, ids)  # again each time: a late writer may commit one more row
-        central = _central_heads(r.services)
+        try:
+            central = _central_heads(r.services)
+        except psycopg.OperationalError as exc:  # a busy machine: the next look will do
+            say(f"fleet: cannot read the central heads yet ({exc})")
+            time.sleep(1.0)
+            continue
         behind = [s for s in ids if central.get(s) != heads[s]]
         if not behind:
             return time.time()
         time.sleep(0.5)
-    say(f"fleet: {len(behind)} stations still behind after {DRAIN_S:.0f} s")
+    say(f"fleet: stations still behind after {DRAIN_S:.0f} s")
     return time.time()
 
 
