@@ -181,6 +181,7 @@ class Forwarder:
         self._status_due = 0.0
         self._detail = ""
         self._alarmed = False
+        self._gap_at = -1  # the centre head of the last gap we sent again from
         self._shown: tuple[object, ...] = ()
         self._shown_at = 0.0
 
@@ -316,6 +317,7 @@ class Forwarder:
 
     def _rewind(self) -> None:
         """Send again everything after the cursor, now."""
+        self._gap_at = self._cursor[0]  # a gap at the cursor is what this resend answers
         self._next_seq = self._cursor[0] + 1
         self._waiting_since = None
         self._resend_s = self.cfg.resend_s
@@ -387,10 +389,15 @@ class Forwarder:
             log.warning("fleet: the centre holds %d rows, it acknowledged %d", ack.head_seq, acked)
             self._cursor = (ack.head_seq, ack.head_hash)
             self._cursor_due = now
-        if ack.verdict is Verdict.GAP or self._next_seq <= self._cursor[0]:
+        if ack.verdict is Verdict.GAP and self._gap_at != ack.head_seq:
+            # The centre lost rows after its head: send again from there, once. Every message
+            # in flight behind the hole answers with the same gap; rewinding for each of them
+            # would send the whole window again as many times.
+            self._gap_at = ack.head_seq
             self._next_seq = self._cursor[0] + 1
-            if ack.verdict is Verdict.GAP:
-                self._waiting_since = None
+            self._waiting_since = None
+        elif self._next_seq <= self._cursor[0]:
+            self._next_seq = self._cursor[0] + 1
 
     def _alarm(self, kind: AlarmKind, seq: int | None, detail: str, central: Ack) -> None:
         self._state = FleetState.FORKED
@@ -409,6 +416,7 @@ class Forwarder:
             now - self._waiting_since,
             self._cursor[0] + 1,
         )
+        self._gap_at = self._cursor[0]
         self._next_seq = self._cursor[0] + 1
         self._waiting_since = None
         self._resend_s = min(self._resend_s * 2, MAX_RESEND_S)
