@@ -181,6 +181,7 @@ class Forwarder:
         self._status_due = 0.0
         self._detail = ""
         self._alarmed = False
+        self.steps = 0  # passes of the loop (a test sees that an outage does not spin it)
         self._gap_at = -1  # the centre head of the last gap we sent again from
         self._shown: tuple[object, ...] = ()
         self._shown_at = 0.0
@@ -246,6 +247,7 @@ class Forwarder:
             while not self._stop.is_set():
                 self._wake.wait(self._timeout())
                 self._wake.clear()
+                self.steps += 1
                 self._step()
         except Exception as exc:  # thread boundary: log it; the watchdog sees `alive` False
             log.exception("fleet forwarder stopped")
@@ -265,7 +267,8 @@ class Forwarder:
     def _timeout(self) -> float:
         now = self.clock()
         due = [now + POLL_S]
-        if self._waiting_since is not None:
+        sending = self._connected and self._state is not FleetState.FORKED
+        if self._waiting_since is not None and sending:  # else nothing is due: no busy loop
             due.append(self._waiting_since + self._resend_s)
         if self._cursor_due is not None:
             due.append(self._cursor_due)

@@ -114,3 +114,28 @@ def test_a_station_offline_for_a_simulated_day_catches_up_with_nothing_lost(
     finally:
         fwd.stop()
         journal.close()
+
+
+def test_an_outage_with_rows_in_flight_leaves_the_forwarder_asleep(
+    services: Any, tmp_path: Path
+) -> None:
+    """Rows sent and never acknowledged, then the broker goes: the forwarder waits for the
+    reconnect (it polls once a second) instead of spinning on the resend it cannot send."""
+    import time
+
+    path = tmp_path / "journal.sqlite"
+    journal = new_journal(path, "T08")
+    append(journal, 20)
+    fwd = forwarder(services, path, "T08", resend_s=0.2)
+    fwd.start()
+    try:
+        wait_until(lambda: fwd.status().state is FleetState.ONLINE, what="the broker")
+        time.sleep(0.5)  # published, no ingest: in flight, the resend already due
+        services.broker.kill()
+        wait_until(lambda: fwd.status().state is FleetState.OFFLINE, what="the outage")
+        before = fwd.steps
+        time.sleep(2.0)
+        assert fwd.steps - before <= 10  # a busy loop makes hundreds of thousands
+    finally:
+        fwd.stop()
+        journal.close()
