@@ -320,6 +320,7 @@ def _central_heads(services: Any) -> dict[str, tuple[int, str]]:
 
 def _drain(r: Run, ids: list[str], folder: Path) -> float:
     import psycopg  # noqa: PLC0415
+
     deadline = time.monotonic() + DRAIN_S
     while time.monotonic() < deadline:
         heads = _heads(folder, ids)  # again each time: a late writer may commit one more row
