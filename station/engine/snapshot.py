@@ -97,6 +97,9 @@ class TableSnapshot:
     refunds: tuple[tuple[int, int], ...] = ()  # (seat, chips), by seat
     carry: int = 0
     chip_race: int | None = None
+    # The house's rake of the hand just ended (its DROP prompt, code `drop`; short form "DROP
+    # n"), until the next deal or, at a table with a rake zone, until the drop is checked.
+    drop: int = 0
 
     @staticmethod
     def empty() -> TableSnapshot:

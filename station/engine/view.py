@@ -157,4 +157,13 @@ def table_snapshot(t: Table) -> TableSnapshot:
         refunds=tuple(refunds(t).items()),
         carry=t.carry,
         chip_race=t.race.new_chip if t.race is not None else None,
+        drop=_drop(t, hand),
     )
+
+
+def _drop(t: Table, hand: Hand) -> int:
+    """The rake still to be dropped for the hand just ended (DROP n)."""
+    rake = hand.result.rake if hand.result is not None else None
+    if rake is None or (t.drop.sensor and t.drop.due is None):
+        return 0  # no rake, or the rake zone's drop has been checked
+    return rake.total

@@ -318,3 +318,19 @@ def test_the_rake_zone_line_reads_and_writes_back() -> None:
         with pytest.raises(SessionFormatError) as err:
             parse_session(SETUP_LINE + bad + "\n", "s.jsonl")
         assert problem in err.value.problems[0]
+
+
+def test_the_snapshot_holds_the_drop_until_it_is_made() -> None:
+    """The display's short form: DROP n from the push until the drop (or the next deal)."""
+    run = _raked_run({"percent": 100})
+    _walk(run, 3)
+    assert run.snap.drop == 2
+    run.feed({"type": "zone", "zone": "rake", "amount": 2})
+    assert run.snap.drop == 2
+    run.feed({"type": "zone", "zone": "rake", "amount": 0})
+    assert run.snap.drop == 0 and not _drops(run)
+    plain = _raked_run({"percent": 100}, rake_zone=False)
+    _walk(plain, 3)
+    assert plain.snap.drop == 2
+    plain.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
+    assert plain.snap.drop == 0
