@@ -11,7 +11,10 @@ deal, and the next on the first deal `minutes` after the last one (event times; 
 without times collects once). A new setup with the same schedule is a re-seat: the period runs
 on. `seat` mode: each player dealt in pays `per_seat` from his stack before the cards (what he
 has, when less); `pot` mode: `per_seat` for each player dealt in is owed from the pot of that
-deal (settlement takes it, main pot first) and what a small pot cannot cover from the next.
+deal (settlement takes it, main pot first) and what a small pot cannot cover from the next;
+`flop` mode: the first card seen off the next flop names the seat that pays `per_seat` for each
+player dealt in (the station's reading of the card: `housekeeping.time_flop`), from his stack
+when that hand ends (what he has, when less).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class House:
     due: bool = False  # a collection is due at the next deal
     next_at: float | None = None  # event time from which the next one is due
     owed: int = 0  # time-pot: the table's time still to come out of a pot
+    flop_pending: bool = False  # time-flop: the next flop names the seat that pays
     now: float | None = None  # time of the latest event that carried one
 
 
@@ -60,6 +64,8 @@ def at_deal(table: Table, dealt: list[int], seq: int) -> tuple[dict[int, int], i
     """A new deal: (time each seat paid now, time owed from this hand's pot)."""
     house = table.house
     time = house.time
+    if time is not None and time.mode is TimeMode.FLOP:
+        return _time_flop_deal(table, time, seq), 0
     if time is None or not house.due:
         if house.owed:
             table.out.append(
@@ -103,6 +109,48 @@ def at_deal(table: Table, dealt: list[int], seq: int) -> tuple[dict[int, int], i
             )
         )
     return paid, 0
+
+
+def _time_flop_deal(table: Table, time: TimeCollection, seq: int) -> dict[int, int]:
+    """GN time-flop: a new period arms the next flop to name the payer (a setup since may
+    have disarmed the flop: it is armed again on every deal until a flop names someone)."""
+    house = table.house
+    if house.due:
+        house.due = False
+        house.next_at = house.now + time.minutes * 60 if house.now is not None else None
+        house.flop_pending = True
+        table.out.append(
+            Prompt(
+                table.hand_no,
+                f"TIME FLOP: THE FIRST FLOP CARD NAMES THE SEAT THAT PAYS {time.per_seat} "
+                "FOR EVERY PLAYER",
+                seq,
+                PromptCode.TIME,
+            )
+        )
+    if house.flop_pending:
+        table.time_flop_due = True
+    return {}
+
+
+def flop_named(table: Table, seat: int, seq: int) -> None:
+    """The time flop named `seat`: with a time-flop schedule he pays everyone's time, from his
+    stack when the hand ends (004-GN §I r28 "seat 7 pays time for everyone that half hour")."""
+    house, hand = table.house, table.hand
+    time = house.time
+    if time is None or time.mode is not TimeMode.FLOP or not house.flop_pending or hand is None:
+        return
+    house.flop_pending = False
+    amount = time.per_seat * len(hand.dealt)
+    hand.time_charged[seat] = hand.time_charged.get(seat, 0) + amount
+    table.out.append(
+        Prompt(
+            table.hand_no,
+            f"TIME: SEAT {seat} PAYS {amount} FOR EVERYONE'S TIME AFTER THE HAND",
+            seq,
+            PromptCode.TIME,
+        )
+    )
 
 
 def after_hand(table: Table, result: HandEnd) -> None:

@@ -140,6 +140,7 @@ class Hand:
     rake: RakeSchedule | None = None  # the house's take (MISC-TIME-COLLECTION / RAKE)
     time_paid: dict[int, int] = field(default_factory=dict)  # time collected at this deal
     time_owed: int = 0  # GN time-pot: the table's time, to come out of this hand's pot
+    time_charged: dict[int, int] = field(default_factory=dict)  # GN time-flop: paid at the end
     state: irregular.State = field(default_factory=irregular.State)
     out: list[Decision] = field(default_factory=list)
 

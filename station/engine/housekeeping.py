@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from station.engine import deck_audit
+from station.engine import collection, deck_audit
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Prompt, PromptCode, Role, Ruling
 from station.engine.positions import TABLE_SEATS
@@ -146,6 +146,7 @@ def time_flop(table: Table, cards: list[Card], seq: int) -> None:
                     PromptCode.INFO,
                 )
             )
+            collection.flop_named(table, seat, seq)
             return
 
 

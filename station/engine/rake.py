@@ -21,7 +21,9 @@ The schedule's keys (`schedule_from_dict`, `schedule_to_dict`):
 - `time`: `{"per_seat": 6, "minutes": 30, "mode": "seat"}` instead of a percentage: `seat`
   collects from each player dealt in, before the first deal and again on the first deal of each
   new period; `pot` (the GN time-pot) takes everyone's time from the pot of that deal (main pot
-  first), and what a small pot cannot cover from the next.
+  first), and what a small pot cannot cover from the next; `flop` (the GN time-flop): the first
+  card seen off the next flop names the seat that pays `per_seat` for each player dealt in, from
+  his stack when the hand ends (`housekeeping.time_flop` reads the card).
 
 The rake of a hand is figured on the whole pot (every pot layer, after uncalled chips went back)
 and taken from the main pot first, then from the side pots in order: the dealer pulls the drop
@@ -56,6 +58,7 @@ TIME_KEYS = ("per_seat", "minutes", "mode")
 class TimeMode(StrEnum):
     SEAT = "seat"  # each player pays his own time before the deal (RR11 §2 r4)
     POT = "pot"  # GN time-pot: everyone's time comes out of the pot of the deal
+    FLOP = "flop"  # GN time-flop: the first flop card names the seat that pays everyone's time
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +142,7 @@ def describe(schedule: RakeSchedule) -> str:
     """One line for people: "rake 10% up to 6 from a pot of 20, no flop no drop"."""
     t = schedule.time
     if t is not None:
-        how = "from each seat" if t.mode is TimeMode.SEAT else "time-pot"
+        how = {TimeMode.SEAT: "from each seat", TimeMode.POT: "time-pot"}.get(t.mode, "time-flop")
         return f"time {t.per_seat} a seat every {t.minutes} min ({how})"
     whole, part = divmod(schedule.basis_points, 100)
     out = f"rake {whole if part == 0 else schedule.basis_points / 100}%"

@@ -8,6 +8,7 @@ hand gives every chip back to the seat that put it in.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from station.engine import irregular, lowball
@@ -157,9 +158,20 @@ def _finish(
     rake: RakeResult | None = None,
 ) -> None:
     stacks: dict[int, int | None] = {}
+    charged: dict[int, int] = {}
     for s in hand.dealt:
         st = hand.seats[s].stack
-        stacks[s] = None if st is None else st + payouts.get(s, 0)
+        after = None if st is None else st + payouts.get(s, 0)
+        due = hand.time_charged.get(s, 0)  # GN time-flop: the payer's time, from his stack
+        if due:
+            charged[s] = due if after is None else min(due, after)
+            after = None if after is None else after - charged[s]
+        stacks[s] = after
+    if charged and rake is not None:
+        time = dict(rake.time)
+        for s, paid in charged.items():
+            time[s] = time.get(s, 0) + paid
+        rake = replace(rake, time=time)
     shown = {
         s: tuple(c.code for c, _ in hand.cards[s])
         for s in hand.dealt

@@ -108,7 +108,7 @@ def test_taking_never_takes_more_than_a_pot_holds(amounts: list[int], want: int)
         ({"percent": 10, "time": {"per_seat": 6}}, "rake.time"),
         ({"time": {"per_seat": 0}}, "rake.time.per_seat"),
         ({"time": {}}, "rake.time.per_seat"),
-        ({"time": {"per_seat": 6, "mode": "flop"}}, "rake.time.mode"),
+        ({"time": {"per_seat": 6, "mode": "hourly"}}, "rake.time.mode"),
         ({"time": {"per_seat": 6}, "cap": 6}, "rake.cap"),
         ([10], "rake"),
     ],
@@ -214,6 +214,7 @@ def _ends(
             {"percent": 50, "min_pot": 4, "no_flop_no_drop": True},
             {"percent": 100, "cap_by_players": {"3": 5}},
             {"time": {"per_seat": 7, "mode": "pot"}},
+            {"time": {"per_seat": 5, "mode": "flop"}},
         ]
     ),
 )
