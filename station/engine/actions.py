@@ -35,21 +35,25 @@ def key(hand: Hand, k: KeyPress, seq: int) -> None:
         deal_errors.settle_face_up(hand, seq)  # any other key answers "exposed"
     if (
         hand.phase is Phase.DEALING
-        and hand.round is None
+        and hand.bets.round is None
         and k.key in (Key.FOLD, Key.CHECK)
         and not deal_errors.short_deal(hand, seq)
     ):
         return
     if (
         hand.phase is Phase.STREET
-        and hand.slots
+        and hand.deal.slots
         and k.key in (Key.FOLD, Key.CHECK)
         and burn_errors.missing_burn(hand, seq)
         and not hand.betting()
     ):
         return  # the action found the missing burn; the street is being corrected
     seat = k.seat
-    to_act = hand.round.to_act() if hand.round is not None and hand.phase is Phase.BETTING else None
+    to_act = (
+        hand.bets.round.to_act()
+        if hand.bets.round is not None and hand.phase is Phase.BETTING
+        else None
+    )
     if seat is None and k.key in (Key.FOLD, Key.CHECK, Key.ALLIN, Key.VERBAL):
         seat = to_act
     if seat is not None and seat not in hand.seats:
@@ -81,7 +85,7 @@ def key(hand: Hand, k: KeyPress, seq: int) -> None:
 
 def fold(hand: Hand, seat: int, seq: int) -> None:
     """FOLD: in turn during a betting round; outside one the hand is dead where it stands."""
-    rnd = hand.round
+    rnd = hand.bets.round
     stud_hand = hand.spec.family is Family.STUD
     if stud_hand and hand.bring_in_pending():
         stud.wrong_bring_in_stands(hand, seat, seq)
@@ -95,7 +99,7 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
                 fold(hand, seat, seq)  # his turn now, or still out of turn
                 return
             irregular.out_of_turn_key(hand, Key.FOLD, seat, to_act, seq)
-            if seat in hand.state.pending:
+            if seat in hand.conduct.pending:
                 _fold_out_of_turn(hand, seat, seq)
             return
         if stud_hand:
@@ -142,7 +146,7 @@ def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> None:
 
 def check(hand: Hand, seat: int, seq: int) -> None:
     """CHECK, in turn, when there is nothing to call."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or hand.phase is not Phase.BETTING or seat not in rnd:
         irregular.unexpected_key(hand, Key.CHECK, seat, seq)
         return
@@ -167,7 +171,7 @@ def check(hand: Hand, seat: int, seq: int) -> None:
         )
         return
     hand.out.append(Action(hand.number, seq, seat, ActionKind.CHECK, hand.seats[seat].bet))
-    hand.state.checks.add((hand.street, seat))
+    hand.conduct.checks.add((hand.street, seat))
     wagers.count_action(hand, chips=False)
     rounds.after_action(hand, seq)
 
@@ -175,7 +179,7 @@ def check(hand: Hand, seat: int, seq: int) -> None:
 def allin(hand: Hand, seat: int, seq: int) -> None:
     """ALLIN: the chips that follow (or came just before) are the whole stack. With the
     stacks tracked it is the declaration "all in" (his whole stack, `verbal`)."""
-    rnd = hand.round
+    rnd = hand.bets.round
     s = hand.seats[seat]
     if s.stack is not None and rnd is not None and hand.phase is Phase.BETTING:
         verbal(hand, seat, KeyPress(Key.VERBAL, seat, action=VerbalAction.ALLIN), seq)
@@ -183,7 +187,7 @@ def allin(hand: Hand, seat: int, seq: int) -> None:
     if rnd is not None and rnd.last_actor == seat and s.stack is None:
         rnd.mark_allin(seat)  # the chips are already in: they were the whole stack
         return
-    hand.allin_pending.add(seat)
+    hand.bets.allin_pending.add(seat)
 
 
 def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
@@ -197,23 +201,23 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
         case VerbalAction.CHECK:
             check(hand, seat, seq)
         case VerbalAction.CALL:
-            rnd = hand.round
+            rnd = hand.bets.round
             if rnd is not None and hand.phase is Phase.BETTING:
                 if rnd.to_act() == seat:
-                    hand.state.verbal_calls.add(seat)
+                    hand.conduct.verbal_calls.add(seat)
                 wagers.wager(hand, seat, max(rnd.max_bet, hand.seats[seat].bet), seq)
         case VerbalAction.ALLIN:
-            rnd = hand.round
+            rnd = hand.bets.round
             stack = hand.seats[seat].stack
             if rnd is not None and hand.phase is Phase.BETTING and stack is not None:
                 # "All in" binds him to his whole stack (001-RR11 §14 NL r8: corrected to the
                 # verbal statement); the chips follow.
                 wagers.wager(hand, seat, hand.seats[seat].bet + stack, seq)
             else:
-                hand.allin_pending.add(seat)  # stacks not tracked: the chips that follow
+                hand.bets.allin_pending.add(seat)  # stacks not tracked: the chips that follow
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
-            hand.declared_raise.add(seat)
-            if k.amount is not None and hand.round is not None and hand.phase is Phase.BETTING:
+            hand.bets.declared_raise.add(seat)
+            if k.amount is not None and hand.bets.round is not None and hand.phase is Phase.BETTING:
                 wagers.wager(hand, seat, k.amount, seq)
         case None:
             pass
@@ -229,8 +233,8 @@ def table_hand(hand: Hand, seat: int, seq: int) -> None:
         # must be made good, "even if the hand is beaten or mucked" (004-GN r176, 001-RR11 §14
         # NL r9); the betting is over.
         wagers.settle_owed(hand, seat, seq)
-    hand.tabled.add(seat)
-    hand.mucked.discard(seat)
+    hand.show.tabled.add(seat)
+    hand.show.mucked.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
     if hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
@@ -243,8 +247,8 @@ def muck(hand: Hand, seat: int, seq: int) -> None:
     if hand.phase is not Phase.SHOWDOWN and not hand.seats[seat].folded:
         fold(hand, seat, seq)  # a mucked hand is dead (001-RR11 §3 "Dead Hands" r2)
         return
-    hand.mucked.add(seat)
-    hand.tabled.discard(seat)
+    hand.show.mucked.add(seat)
+    hand.show.tabled.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.MUCK, 0))
     if hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
@@ -257,19 +261,18 @@ def _showdown_too_soon(hand: Hand, seq: int) -> None:
     player can bet any more, when all-in players show before the board is out): the table is
     at its showdown and the station cannot follow the hand to it. A hand can always end: the
     floor is called, once, and decides (the dealer went on past a correction or a STOP)."""
-    st = hand.state
-    if st.out_of_step:
+    if hand.alerts.out_of_step:
         return
     if hand.phase is Phase.STREET and rounds.round_skippable(hand):
         # All-in players show before the rest of the board: fine, unless a recovery is still
         # waiting and every hand is shown (the table is at its showdown).
-        waiting = st.recovery is not None or st.awaiting_reshuffle
+        waiting = hand.repair.recovery is not None or hand.repair.awaiting_reshuffle
         if not waiting or any(
-            s not in hand.tabled and s not in hand.mucked for s in hand.in_hand()
+            s not in hand.show.tabled and s not in hand.show.mucked for s in hand.in_hand()
         ):
             return
-    st.out_of_step = True  # the floor's CONFIRM closes the hand (`irregular.floor_closes`)
-    st.floor_call = True
+    hand.alerts.out_of_step = True  # the floor's CONFIRM closes the hand (`irregular.floor_closes`)
+    hand.alerts.floor_call = True
     hand.incident(
         seq,
         "STATION-HAND-OUT-OF-STEP",
@@ -282,11 +285,11 @@ def _showdown_too_soon(hand: Hand, seq: int) -> None:
 def run_it(hand: Hand, count: int, seq: int) -> None:
     """RUN_IT n: deal the rest of the board n times (004-GN r203-r211; 001-RR11 §14 r17
     "deal twice"): allowed when a player is all-in and no action is pending."""
-    cards_out = any(role is not Role.BURN for _, role, _ in hand.street_log)
+    cards_out = any(role is not Role.BURN for _, role, _ in hand.deal.street_log)
     if (
         hand.spec.family is not Family.FLOP
         or count < 2
-        or hand.runs > 1
+        or hand.show.runs > 1
         or not rounds.round_skippable(hand)
         or hand.phase is not Phase.STREET
         or cards_out
@@ -294,8 +297,8 @@ def run_it(hand: Hand, count: int, seq: int) -> None:
     ):
         irregular.unexpected_key(hand, Key.RUN_IT, None, seq)
         return
-    hand.runs = count
-    hand.run_from = hand.street
-    hand.shared_board = list(hand.board)
+    hand.show.runs = count
+    hand.show.run_from = hand.street
+    hand.show.shared_board = list(hand.deal.board)
     hand.prompt(seq, f"RUN IT {count} TIMES: DEAL BOARD 1", PromptCode.INFO)
     stub.rit_agreed(hand, seq)

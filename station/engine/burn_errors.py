@@ -34,13 +34,13 @@ def _code(card: Card | None) -> str:
 
 def missing_burn(hand: Hand, seq: int) -> bool:
     """Action arrived with exactly one card of the street still due. True when handled."""
-    if len(hand.slots) != 1 or hand.street == 0:
+    if len(hand.deal.slots) != 1 or hand.street == 0:
         return False
     street_cards = hand.street_draws()
     if not street_cards or street_cards[0][1] is not Role.BURN:
         return False
     first_card, _, first_seq = street_cards[0]
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     if rec is not None and rec.current is not None and rec.current.burn_optional:
         # The recovery accepts the street's card without a burn (GN premature turn, D13).
         hand.relabel_burn_as_board(first_seq)
@@ -81,12 +81,12 @@ def missing_burn(hand: Hand, seq: int) -> bool:
         # table): all go back, reshuffle, and a new flop is dealt without burning (§5 r7).
         exposed = [c for c, _, _ in street_cards if c is not None]
         for c in exposed:
-            if c in hand.board:
-                hand.board.remove(c)
-            elif c in hand.burns:
-                hand.burns.remove(c)
-        hand.slots.clear()
-        hand.state.recovery = Recovery(
+            if c in hand.deal.board:
+                hand.deal.board.remove(c)
+            elif c in hand.deal.burns:
+                hand.deal.burns.remove(c)
+        hand.deal.slots.clear()
+        hand.repair.recovery = Recovery(
             "BURN-ERROR-FLOP",
             [
                 Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
@@ -95,8 +95,8 @@ def missing_burn(hand: Hand, seq: int) -> bool:
             ],
             reshuffle=exposed,
         ).start()
-        hand.state.awaiting_reshuffle = True
-        hand.stop_text = "STOP: THE FLOP WAS DEALT WITHOUT A BURN"
+        hand.repair.awaiting_reshuffle = True
+        hand.alerts.stop_text = "STOP: THE FLOP WAS DEALT WITHOUT A BURN"
         hand.incident(
             seq,
             "BURN-ERROR-FLOP",
@@ -110,17 +110,17 @@ def missing_burn(hand: Hand, seq: int) -> bool:
     # last card drawn (a street owing two burns may have had only one).
     card, _, card_seq = [x for x in street_cards if x[1] is Role.BURN][-1]
     hand.relabel_burn_as_board(card_seq)
-    hand.slots.clear()
+    hand.deal.slots.clear()
     # "subsequent cards dealt should be those that would have come if no error had occurred":
     # the card that should have been this street's board card is burned with the next burn.
     if hand.street < hand.spec.rounds - 1:
-        hand.state.extra_burns += 1
+        hand.repair.extra_burns += 1
     hand.incident(
         seq,
         "BURN-ERROR-ANY-STREET",
         Ruling.PLAY_ON,
         f"NO BURN BEFORE {_code(card)}: ACTION HAS BEGUN, THE CARD STANDS"
-        + ("; BURN TWO CARDS BEFORE THE NEXT CARD" if hand.state.extra_burns else ""),
+        + ("; BURN TWO CARDS BEFORE THE NEXT CARD" if hand.repair.extra_burns else ""),
         events=(card_seq, seq),
     )
     hand.street_dealt(seq)
@@ -129,7 +129,6 @@ def missing_burn(hand: Hand, seq: int) -> bool:
 
 def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     """A card after a complete street, before any action on it."""
-    st = hand.state
     code = _code(card)
     if hand.spec.family is Family.FLOP and hand.street == 1:
         _flop_too_many(hand, card, seq)
@@ -138,9 +137,9 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     # card turned last becomes the next round's burn (001-RR11 §3 r16: "one of the cards should
     # be put back on the deck and used for the burncard on the next round").
     if card is not None:
-        hand.burns.append(card)
+        hand.deal.burns.append(card)
     hand.out.append(DrawRole(hand.number, seq, code, Role.BURN, None, hand.street + 1))
-    st.skip_next_burn = True
+    hand.repair.skip_next_burn = True
     rule = "BURN-ERROR-STUD" if hand.spec.family is Family.STUD else "BURN-ERROR-ANY-STREET"
     hand.incident(
         seq,
@@ -152,15 +151,15 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
 
 def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     """FLOP-TOO-MANY-CARDS: RR redeals the flop; GN lets the floor pick the next burn (D15)."""
-    board = list(hand.board)
+    board = list(hand.deal.board)
     if card is not None:
         board.append(card)
     hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BOARD, None, hand.street))
     cards = " ".join(c.code for c in board)
     if hand.profile.flop_extra_card is FlopExtraCard.GN_SELECT and len(board) == 4:
-        hand.board = board
-        hand.state.burn_select = True
-        hand.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
+        hand.deal.board = board
+        hand.repair.burn_select = True
+        hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
         hand.incident(
             seq,
             "FLOP-TOO-MANY-CARDS",
@@ -171,10 +170,10 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         return
     # 001-RR11 §5 r3 and r7: the flop is redealt even if the extra card is identifiable: the
     # burn stays, the board cards go back into the stub, reshuffle, a new flop without a burn.
-    hand.board = []
-    hand.round = None  # the flop round never started
+    hand.deal.board = []
+    hand.bets.round = None  # the flop round never started
     hand.phase = Phase.STREET
-    hand.state.recovery = Recovery(
+    hand.repair.recovery = Recovery(
         "FLOP-TOO-MANY-CARDS",
         [
             Step("THE BURN CARD STAYS", Expect.DONE),
@@ -184,8 +183,8 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         ],
         reshuffle=board,
     ).start()
-    hand.state.awaiting_reshuffle = True
-    hand.stop_text = "STOP: TOO MANY FLOP CARDS"
+    hand.repair.awaiting_reshuffle = True
+    hand.alerts.stop_text = "STOP: TOO MANY FLOP CARDS"
     hand.incident(
         seq,
         "FLOP-TOO-MANY-CARDS",
@@ -197,19 +196,18 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
 
 def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
     """GN: BURN_SELECT names the flop card the floor picked as the next burn."""
-    st = hand.state
-    if not st.burn_select or card is None or card not in hand.board:
+    if not hand.repair.burn_select or card is None or card not in hand.deal.board:
         return False
-    st.burn_select = False
-    hand.board.remove(card)
-    hand.burns.append(card)
-    st.skip_next_burn = True
-    hand.stop_text = None
+    hand.repair.burn_select = False
+    hand.deal.board.remove(card)
+    hand.deal.burns.append(card)
+    hand.repair.skip_next_burn = True
+    hand.alerts.stop_text = None
     hand.out.append(DrawRole(hand.number, seq, card.code, Role.BURN, None, hand.street + 1))
     hand.incident(
         seq,
         "FLOP-TOO-MANY-CARDS",
         Ruling.BURN,
-        f"{card.code} IS THE NEXT BURN; THE FLOP IS {' '.join(c.code for c in hand.board)}",
+        f"{card.code} IS THE NEXT BURN; THE FLOP IS {' '.join(c.code for c in hand.deal.board)}",
     )
     return True

@@ -142,7 +142,7 @@ def flop_named(table: Table, seat: int, seq: int) -> None:
         return
     house.flop_pending = False
     amount = time.per_seat * len(hand.dealt)
-    hand.time_charged[seat] = hand.time_charged.get(seat, 0) + amount
+    hand.terms.time_charged[seat] = hand.terms.time_charged.get(seat, 0) + amount
     table.out.append(
         Prompt(
             table.hand_no,

@@ -10,28 +10,18 @@ action cutoff (MISDEAL-CUTOFF-*).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from station.engine import deal_plan
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.games import Family, LowEval, Structure
+from station.engine.hand_state import FaceUp, Slot
 from station.engine.profiles import FaceUpPolicy
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
-    from station.engine.deal_plan import Slot
     from station.engine.hand import Hand
-
-
-@dataclass(slots=True)
-class FaceUp:
-    """A face-up draw into a face-down slot, waiting for the dealer's BOXED or EXPOSED."""
-
-    slot: Slot
-    card: Card | None
-    seq: int
 
 
 def _code(card: Card | None) -> str:
@@ -48,9 +38,9 @@ def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
         boxed(hand, slot, card, seq, immediate=True)
         return True
     # Default policy: exposed, unless the dealer says BOXED before anything else happens.
-    hand.state.faceup = FaceUp(slot, card, seq)
-    hand.stop_text = f"FACE-UP CARD {_code(card)} TO SEAT {slot.seat}: BOXED OR EXPOSED?"
-    hand.stop_seat = slot.seat
+    hand.faults.faceup = FaceUp(slot, card, seq)
+    hand.alerts.stop_text = f"FACE-UP CARD {_code(card)} TO SEAT {slot.seat}: BOXED OR EXPOSED?"
+    hand.alerts.stop_seat = slot.seat
     hand.prompt(
         seq,
         f"FACE-UP CARD {_code(card)} TO SEAT {slot.seat}: PRESS BOXED IF IT WAS FACE UP IN THE "
@@ -65,10 +55,10 @@ def must_settle_at_next_card(hand: Hand) -> bool:
     card of a flop or draw game may wait for a late BOXED (DECK-BOXED-LATE), since either answer
     ends in a replacement; a misdeal (first or second card, a second exposure) and every stud
     exposure (it decides how the third card is dealt) are ruled at once."""
-    pending = hand.state.faceup
+    pending = hand.faults.faceup
     if pending is None:
         return False
-    if hand.spec.family is Family.STUD or hand.state.exposed:
+    if hand.spec.family is Family.STUD or hand.faults.exposed:
         return True
     first_cards = (
         hand.profile.holdem_exposed_misdeal_cards if hand.spec.family is Family.FLOP else 2
@@ -79,23 +69,22 @@ def must_settle_at_next_card(hand: Hand) -> bool:
 
 def settle_face_up(hand: Hand, seq: int) -> None:
     """Anything but BOXED answers the question: the card was exposed (product default)."""
-    pending = hand.state.faceup
+    pending = hand.faults.faceup
     if pending is None:
         return
-    hand.state.faceup = None
-    hand.stop_text = None
-    hand.stop_seat = None
+    hand.faults.faceup = None
+    hand.alerts.stop_text = None
+    hand.alerts.stop_seat = None
     if pending.slot.seat is not None:
         exposed(hand, pending.slot.seat, pending.card, pending.seq, pending.slot)
 
 
 def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immediate: bool) -> None:
     """DECK-BOXED-SINGLE / -LATE: a scrap of paper; the slot is filled by another card."""
-    st = hand.state
-    st.boxed.append((card, seq))
+    hand.faults.boxed.append((card, seq))
     hand.out.append(DrawRole(hand.number, seq, _code(card), Role.SCRAP))
     where = f"SEAT {slot.seat}" if slot is not None and slot.seat is not None else "THAT PLACE"
-    if len(st.boxed) >= 2 and _two_boxed(hand, seq):
+    if len(hand.faults.boxed) >= 2 and _two_boxed(hand, seq):
         return
     if immediate:
         hand.incident(
@@ -117,7 +106,7 @@ def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immedia
 
 def _two_boxed(hand: Hand, seq: int) -> bool:
     """MISDEAL-TWO-BOXED-CARDS; GN voids the hand whenever two boxed cards are needed (D08)."""
-    events = tuple(s for _, s in hand.state.boxed)
+    events = tuple(s for _, s in hand.faults.boxed)
     if hand.profile.boxed_two_void_anytime:
         hand.incident(
             seq,
@@ -135,12 +124,12 @@ def _two_boxed(hand: Hand, seq: int) -> bool:
 
 def box_key(hand: Hand, seq: int) -> bool:
     """The BOXED key. True when it applied to a face-up card."""
-    pending = hand.state.faceup
+    pending = hand.faults.faceup
     if pending is None:
         return False
-    hand.state.faceup = None
-    hand.stop_text = None
-    hand.stop_seat = None
+    hand.faults.faceup = None
+    hand.alerts.stop_text = None
+    hand.alerts.stop_seat = None
     seat = pending.slot.seat
     if seat is not None and pending.card is not None:
         hand.take_back(seat, pending.card)
@@ -148,7 +137,7 @@ def box_key(hand: Hand, seq: int) -> bool:
     if late:
         deal_plan.owe_after_round(hand, pending.slot)
     else:
-        hand.slots.appendleft(pending.slot)
+        hand.deal.slots.appendleft(pending.slot)
     boxed(hand, pending.slot, pending.card, seq, immediate=not late)
     return True
 
@@ -159,7 +148,7 @@ def box_key(hand: Hand, seq: int) -> bool:
 def expose_key(hand: Hand, seat: int | None, card: Card | None, seq: int) -> None:
     """The EXPOSED or FLASH key. When it answers the face-up question (for that seat, or with
     no seat given) it is the same exposure, not a second one."""
-    pending = hand.state.faceup
+    pending = hand.faults.faceup
     if (
         pending is not None
         and seat in (None, pending.slot.seat)
@@ -171,7 +160,7 @@ def expose_key(hand: Hand, seat: int | None, card: Card | None, seq: int) -> Non
         return  # the caller reports a seatless key with no face-up question as unexpected
     if card is None:
         card = hand.last_card_of(seat)
-    drawn_at = hand.seen.get(card) if card is not None else None
+    drawn_at = hand.deal.seen.get(card) if card is not None else None
     exposed(hand, seat, card, drawn_at if drawn_at is not None else seq, None, keyed_at=seq)
 
 
@@ -186,16 +175,15 @@ def exposed(
 ) -> None:
     """A hole card exposed by the dealer (face-up draw, or the EXPOSED / FLASH key). `seq` is
     the card's own draw; `keyed_at` the key that reported it."""
-    st = hand.state
     drawn_at, seq = seq, keyed_at if keyed_at is not None else seq  # incidents name the report
-    st.exposed.append((seat, card, drawn_at))
+    hand.faults.exposed.append((seat, card, drawn_at))
     if slot is not None and slot.role is Role.DRAW:
         _exposed_on_the_draw(hand, seat, card, seq)
         return
     if hand.spec.family is Family.STUD:
         _stud_exposed(hand, seat, card, seq, slot)
         return
-    if hand.street > 0 or hand.voluntary_actions > 0:
+    if hand.street > 0 or hand.bets.voluntary_actions > 0:
         hand.incident(
             seq,
             "EXPOSE-GENERAL",
@@ -219,13 +207,13 @@ def exposed(
             seat=seat,
         )
         return
-    if len(st.exposed) >= 2:
+    if len(hand.faults.exposed) >= 2:
         misdeal(
             hand,
             seq,
             "MISDEAL-TWO-CARDS-EXPOSED",
             "TWO CARDS EXPOSED DURING THE DEAL",
-            events=tuple(s for _, _, s in st.exposed),
+            events=tuple(s for _, _, s in hand.faults.exposed),
         )
         return
     if hand.spec.family is Family.DRAW:
@@ -245,9 +233,9 @@ def exposed(
     # the exposed card becomes the burn (001-RR11 §5 r1).
     if card is not None:
         hand.take_back(seat, card)
-        hand.burns.append(card)
+        hand.deal.burns.append(card)
     deal_plan.owe_after_deal(hand, seat)
-    hand.state.skip_next_burn = True
+    hand.repair.skip_next_burn = True
     hand.incident(
         seq,
         "EXPOSE-HOLDEM-OTHER-HOLECARD",
@@ -283,10 +271,10 @@ def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None
         return
     if card is not None:
         hand.take_back(seat, card)
-        if not hand.state.exposed_burn:
-            hand.burns.append(card)
-            hand.state.exposed_burn = True
-            hand.state.skip_next_burn = True  # the first exposed card is the burn
+        if not hand.faults.exposed_burn:
+            hand.deal.burns.append(card)
+            hand.faults.exposed_burn = True
+            hand.repair.skip_next_burn = True  # the first exposed card is the burn
     deal_plan.owe_after_deal(hand, seat)
     hand.incident(
         seq,
@@ -304,9 +292,9 @@ def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> 
         hand.take_back(seat, card)
     gn = hand.profile.exposed_holecard_floor  # GN profile
     if gn and card is not None:
-        hand.burns.append(card)
-        hand.state.skip_next_burn = True
-    hand.draw_owed.append(seat)
+        hand.deal.burns.append(card)
+        hand.repair.skip_next_burn = True
+    hand.draws.owed.append(seat)
     hand.incident(
         seq,
         "EXPOSE-DRAW-ON-THE-DRAW",
@@ -318,7 +306,6 @@ def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> 
 
 
 def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None) -> None:
-    st = hand.state
     street = slot.street if slot is not None else hand.street
     if street > 0:
         if street == 4:
@@ -342,13 +329,13 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
             else:
                 text = f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE "
                 text += "OTHERS DOWN"
-            hand.seventh_exposed = seat
+            hand.stud.seventh_exposed = seat
             hand.incident(seq, "EXPOSE-STUD-FINAL-DOWNCARD", Ruling.PLAY_ON, text, seat=seat)
         else:
             hand.incident(seq, "EXPOSE-GENERAL", Ruling.WARNING, "EXPOSED CARD PLAYS", seat=seat)
         return
     hand.reveal(seat, card)
-    mine = [c for s, c, _ in st.exposed if s == seat]
+    mine = [c for s, c, _ in hand.faults.exposed if s == seat]
     if hand.profile.tournament:
         misdeal(
             hand, seq, "MISDEAL-STUD-TOURNAMENT-UPCARD", "A DOWNCARD WAS DEALT FACE UP", seat=seat
@@ -376,7 +363,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
     if len(mine) == 1:
         deal_plan.third_card_down(hand, seat)
         if card is not None:
-            hand.exposed_downcards.add(card)
+            hand.stud.exposed_downcards.add(card)
         hand.incident(
             seq,
             "EXPOSE-STUD-DOWNCARD-INITIAL",
@@ -401,36 +388,40 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
     card gets the top card before he acts, and his hand is dead if he acts on it first (001-RR11
     §3 "Irregularities" r7-r8, "Dead Hands" r1(e); 004-GN r114-r115). True when that is what
     happened (the caller lets the betting begin)."""
-    st = hand.state
-    if len(st.scraps) != 1 or st.boxed or st.exposed or st.extra:
+    if (
+        len(hand.faults.scraps) != 1
+        or hand.faults.boxed
+        or hand.faults.exposed
+        or hand.faults.extra
+    ):
         return False
-    card, drawn_at, before = st.scraps[0]
+    card, drawn_at, before = hand.faults.scraps[0]
     stud = hand.spec.family is Family.STUD
     rounds = 3 if stud else hand.spec.hole_cards
     plan = [(s, k, stud and k == 2) for k in range(rounds) for s in hand.dealt]
-    last = hand.slots[0] if len(hand.slots) == 1 else None
+    last = hand.deal.slots[0] if len(hand.deal.slots) == 1 else None
     if last is None or (last.seat, last.k, last.up) != plan[-1] or last.street != 0:
         return False
-    by_seq = {s: c for c, s in hand.seen.items()}
-    dealt = [by_seq.get(s) for s in hand.deal_draws]
+    by_seq = {s: c for c, s in hand.deal.seen.items()}
+    dealt = [by_seq.get(s) for s in hand.deal.deal_draws]
     if len(dealt) != len(plan) - 1 or before > len(dealt) or None in dealt:
         return False
-    st.scraps.clear()
+    hand.faults.scraps.clear()
     holder, _, holder_up = plan[before]
-    hand.cards = {s: [] for s in hand.dealt}
+    hand.deal.cards = {s: [] for s in hand.dealt}
     for i, (seat, _, up) in enumerate(plan):
         if i == before:
             hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP, seat, 0))
             continue
         got = dealt[i if i < before else i - 1]
         assert got is not None
-        hand.cards[seat].append((got, up))
+        hand.deal.cards[seat].append((got, up))
         if i > before:
             role = Role.UP if up else (Role.DOWN if stud else Role.HOLE)
             hand.out.append(DrawRole(hand.number, seq, got.code, role, seat, 0))
-    hand.slots.clear()
-    hand.slots.append(deal_plan.Slot(Role.REPLACEMENT, holder, 0, holder_up, 99))
-    st.holder = (holder, card)
+    hand.deal.slots.clear()
+    hand.deal.slots.append(Slot(Role.REPLACEMENT, holder, 0, holder_up, 99))
+    hand.faults.holder = (holder, card)
     what = "JOKER" if card.is_joker else card.code
     hand.incident(
         seq,
@@ -482,13 +473,12 @@ def misdeal(
 def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     """DEAL-EXTRA-CARD-ONE / MISDEAL-TWO-EXTRA-CARDS: cards beyond the starting hands, before
     any action. One becomes the burn card; two or more are a misdeal."""
-    st = hand.state
-    st.extra.append((card, seq))
-    if len(st.extra) == 1:
+    hand.faults.extra.append((card, seq))
+    if len(hand.faults.extra) == 1:
         if card is not None:
-            hand.burns.append(card)
+            hand.deal.burns.append(card)
         hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BURN, None, 1))
-        st.skip_next_burn = True
+        hand.repair.skip_next_burn = True
         hand.incident(
             seq,
             "DEAL-EXTRA-CARD-ONE",
@@ -497,7 +487,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
         )
         return
     hand.out.append(DrawRole(hand.number, seq, _code(card), Role.STRAY))
-    extra = len(st.extra)
+    extra = len(hand.faults.extra)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
     rule = "MISDEAL-TWO-EXTRA-CARDS"
     if extra == per_hand and hand.empty_seat_between():
@@ -509,17 +499,19 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
                 rule,
                 Ruling.FLOOR,
                 "A HAND WAS DEALT TO AN EMPTY SEAT: FLOOR TO CONFIRM A MISDEAL",
-                events=tuple(s for _, s in st.extra),
+                events=tuple(s for _, s in hand.faults.extra),
             )
             return
-    misdeal(hand, seq, rule, f"{extra} EXTRA CARDS DEALT", events=tuple(s for _, s in st.extra))
+    misdeal(
+        hand, seq, rule, f"{extra} EXTRA CARDS DEALT", events=tuple(s for _, s in hand.faults.extra)
+    )
 
 
 def short_deal(hand: Hand, seq: int) -> bool:
     """An action while starting cards are still due (MISDEAL-WRONG-CARD-COUNT,
     MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting goes on: the caller then books
     the action as usual."""
-    missing = len(hand.slots)
+    missing = len(hand.deal.slots)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
     if missing == per_hand and len(hand.dealt) > 1:
         misdeal(
@@ -537,7 +529,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
         # card even though action has taken place (§11 r1(d), r12; §12 r5). The one card
         # still due is the last of the dealing order, so the action stands and the betting
         # goes on; the card is dealt to that seat whenever it comes.
-        seat = hand.slots[0].seat
+        seat = hand.deal.slots[0].seat
         hand.incident(
             seq,
             "MISDEAL-WRONG-CARD-COUNT",
@@ -556,12 +548,12 @@ def short_deal(hand: Hand, seq: int) -> bool:
 
 def button_check(hand: Hand, seq: int) -> bool:
     """MISDEAL-BUTTON-OUT-OF-POSITION at the first card. True when it caused a misdeal."""
-    if hand.puck is None or hand.button is None or hand.puck == hand.button:
+    if hand.deal.puck is None or hand.button is None or hand.deal.puck == hand.button:
         return False
     misdeal(
         hand,
         seq,
         "MISDEAL-BUTTON-OUT-OF-POSITION",
-        f"THE BUTTON IS AT SEAT {hand.puck}, IT BELONGS AT SEAT {hand.button}. MOVE IT",
+        f"THE BUTTON IS AT SEAT {hand.deal.puck}, IT BELONGS AT SEAT {hand.button}. MOVE IT",
     )
     return hand.phase is Phase.MISDEAL

@@ -9,12 +9,12 @@ the drawn cards their roles and `draw_round` queues the draws of draw games.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from station.engine import stud
 from station.engine.decisions import Role
 from station.engine.games import Family
+from station.engine.hand_state import Slot
 from station.engine.recovery import Expect
 from station.engine.snapshot import Phase
 
@@ -22,61 +22,50 @@ if TYPE_CHECKING:
     from station.engine.hand import Hand
 
 
-@dataclass(slots=True)
-class Slot:
-    """One expected draw: its role, the seat it goes to, its street, face up or down."""
-
-    role: Role
-    seat: int | None = None
-    street: int = 0
-    up: bool = False
-    k: int = 0  # dealing round of the starting hands (each player's k-th card)
-
-
 def plan_initial_deal(hand: Hand) -> None:
     """The starting hands: one card at a time to every seat in deal order."""
     if hand.spec.family is Family.STUD:
         for k in range(3):
             for s in hand.dealt:
-                hand.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2, k))
+                hand.deal.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2, k))
     else:
         for k in range(hand.spec.hole_cards):
             for s in hand.dealt:
-                hand.slots.append(Slot(Role.HOLE, s, 0, False, k))
+                hand.deal.slots.append(Slot(Role.HOLE, s, 0, False, k))
 
 
 def plan_street(hand: Hand, street: int) -> None:
     """Expected draws for the cards of betting round `street` (> 0)."""
-    hand.street_log = []
-    rec = hand.state.recovery
+    hand.deal.street_log = []
+    rec = hand.repair.recovery
     step = rec.current if rec is not None else None
-    burn = not hand.state.skip_next_burn and not (step is not None and step.no_burn)
-    hand.state.skip_next_burn = False
+    burn = not hand.repair.skip_next_burn and not (step is not None and step.no_burn)
+    hand.repair.skip_next_burn = False
     if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
         for _ in range(rec.eliminate):
-            hand.slots.append(Slot(Role.ELIMINATED, None, street))
+            hand.deal.slots.append(Slot(Role.ELIMINATED, None, street))
     if hand.spec.family is Family.FLOP:
         if burn:
-            hand.slots.append(Slot(Role.BURN, None, street))
-        for _ in range(hand.state.extra_burns):  # BURN-ERROR-ANY-STREET
-            hand.slots.append(Slot(Role.BURN, None, street))
-        hand.state.extra_burns = 0
+            hand.deal.slots.append(Slot(Role.BURN, None, street))
+        for _ in range(hand.repair.extra_burns):  # BURN-ERROR-ANY-STREET
+            hand.deal.slots.append(Slot(Role.BURN, None, street))
+        hand.repair.extra_burns = 0
         for _ in range(hand.spec.board[street - 1]):
-            hand.slots.append(Slot(Role.BOARD, None, street, True))
+            hand.deal.slots.append(Slot(Role.BOARD, None, street, True))
     elif hand.spec.family is Family.STUD:
         burn, seats, common = stud.street_plan(hand, street, burn)
         if burn:
-            hand.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(Role.BURN, None, street))
         if common:  # STUD-CARD-SHORTAGE: one common card in the centre
-            hand.slots.append(Slot(Role.BOARD, None, street, True))
+            hand.deal.slots.append(Slot(Role.BOARD, None, street, True))
         up = street < 4
         for s in seats:
-            hand.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
+            hand.deal.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
 
 
 def street_prompt(hand: Hand, street: int) -> str:
     """What the dealer is asked to deal for `street`, from the slots planned for it."""
-    roles = [slot.role for slot in hand.slots]
+    roles = [slot.role for slot in hand.deal.slots]
     burn = Role.BURN in roles
     if Role.ELIMINATED in roles:
         n = roles.count(Role.ELIMINATED)
@@ -91,21 +80,25 @@ def street_prompt(hand: Hand, street: int) -> str:
 def owe_after_round(hand: Hand, slot: Slot) -> None:
     """DECK-BOXED-LATE: the seat gets its card after the current round of dealing."""
     i = 0
-    while i < len(hand.slots) and hand.slots[i].k <= slot.k and hand.slots[i].street == 0:
+    while (
+        i < len(hand.deal.slots)
+        and hand.deal.slots[i].k <= slot.k
+        and hand.deal.slots[i].street == 0
+    ):
         i += 1
-    hand.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
+    hand.deal.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
 
 
 def owe_after_deal(hand: Hand, seat: int) -> None:
     """The seat gets a replacement card once the starting hands are dealt."""
-    hand.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
+    hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
     if hand.phase is Phase.BETTING and hand.street == 0:
         hand.phase = Phase.DEALING  # the replacement is due before the betting goes on
 
 
 def third_card_down(hand: Hand, seat: int) -> None:
     """EXPOSE-STUD-DOWNCARD-INITIAL: the seat's third-street up-card is dealt down."""
-    for slot in hand.slots:
+    for slot in hand.deal.slots:
         if slot.seat == seat and slot.street == 0 and slot.role is Role.UP:
             slot.role, slot.up = Role.DOWN, False
             return
@@ -113,6 +106,6 @@ def third_card_down(hand: Hand, seat: int) -> None:
 
 def seventh_up(hand: Hand) -> None:
     """004-GN r228: the remaining seventh-street cards are dealt face up."""
-    for slot in hand.slots:
+    for slot in hand.deal.slots:
         if slot.street == 4 and slot.role is Role.DOWN:
             slot.role, slot.up = Role.UP, True

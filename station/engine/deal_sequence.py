@@ -15,10 +15,10 @@ from station.engine import deal_errors, deal_plan, draw_round, irregular, stub, 
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role
 from station.engine.games import Family
+from station.engine.hand_state import Slot
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
-    from station.engine.deal_plan import Slot
     from station.engine.hand import Hand
 
 
@@ -29,52 +29,52 @@ def on_draw(
     if hand.result is not None:
         irregular.after_hand(hand, card, seq, back_ok=back_ok)
         return
-    if tag is not None and tag in hand.tags:
+    if tag is not None and tag in hand.deal.tags:
         return  # the same tag read again: a sensor re-read, not a second card
     if not back_ok:
         irregular.foreign_back(hand, card, seq)
         return
-    if card is not None and card in hand.seen:
+    if card is not None and card in hand.deal.seen:
         irregular.duplicate(hand, card, seq)
         return
     if card is not None:
-        hand.seen[card] = seq
+        hand.deal.seen[card] = seq
     if tag is not None:
-        hand.tags[tag] = seq
+        hand.deal.tags[tag] = seq
         if card is not None:
-            hand.card_tags[card] = tag
+            hand.deal.card_tags[card] = tag
     if card is not None and _not_in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return
-    if hand.state.awaiting_reshuffle:
+    if hand.repair.awaiting_reshuffle:
         irregular.wrong_recovery(hand, card, seq)
         return
     if face_up or hand.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(hand):
         # During the deal the dealer may still answer BOXED after the next card
         # (DECK-BOXED-LATE); another face-up card or a later street settles the question.
         deal_errors.settle_face_up(hand, seq)
-    first = hand.last_draw_seq == 0
-    hand.last_draw_seq = seq
+    first = hand.deal.last_draw_seq == 0
+    hand.deal.last_draw_seq = seq
     if first and deal_errors.button_check(hand, seq):
         hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", Role.STRAY))
         return
     if hand.phase is Phase.MISDEAL or hand.result is not None:
         irregular.unexpected_draw(hand, card, face_up, seq)
         return
-    if not hand.slots:
+    if not hand.deal.slots:
         irregular.unexpected_draw(hand, card, face_up, seq)
         return
-    slot = hand.slots[0]
+    slot = hand.deal.slots[0]
     if face_up and deal_errors.face_up(hand, slot, card, seq):
         return
-    hand.slots.popleft()
+    hand.deal.slots.popleft()
     place(hand, slot, card, seq)
-    holder = hand.state.holder
+    holder = hand.faults.holder
     if holder is not None and slot.role is Role.REPLACEMENT and slot.seat == holder[0]:
-        hand.state.holder = None  # the irregular card is replaced before he acted
+        hand.faults.holder = None  # the irregular card is replaced before he acted
     if slot.street == 0 and slot.role in (Role.HOLE, Role.DOWN, Role.UP):
-        hand.deal_draws.append(seq)
-    if not hand.slots:
+        hand.deal.deal_draws.append(seq)
+    if not hand.deal.slots:
         _slots_done(hand, seq)
     stub.rit_check(hand, seq)
 
@@ -93,32 +93,32 @@ def _not_in_the_deck(hand: Hand, card: Card) -> bool:
 
 def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
     """Give a drawn card its role."""
-    hand.state.progress += 1
+    hand.alerts.progress += 1
     code = card.code if card is not None else "??"
     if card is not None:
         match slot.role:
             case Role.BURN:
-                hand.burns.append(card)
+                hand.deal.burns.append(card)
             case Role.BOARD:
-                hand.board.append(card)
+                hand.deal.board.append(card)
             case Role.HOLE | Role.DOWN | Role.UP | Role.DRAW | Role.REPLACEMENT:
                 if slot.seat is not None:
-                    hand.cards[slot.seat].append((card, slot.up))
+                    hand.deal.cards[slot.seat].append((card, slot.up))
             case _:
                 pass
     hand.out.append(DrawRole(hand.number, seq, code, slot.role, slot.seat, slot.street))
     if slot.street > 0:
-        hand.street_log.append((card, slot.role, seq))
+        hand.deal.street_log.append((card, slot.role, seq))
 
 
 def _slots_done(hand: Hand, seq: int) -> None:
     """Every expected card of the current step has been drawn."""
     if hand.phase is Phase.DEALING:
         deal_errors.settle_face_up(hand, seq)
-        if hand.phase is not Phase.DEALING or hand.slots:
+        if hand.phase is not Phase.DEALING or hand.deal.slots:
             return  # the answer misdealt the hand or owes a replacement card first
         hand.phase = Phase.BETTING
-        if hand.round is not None:
+        if hand.bets.round is not None:
             return  # a replacement card came in before the betting went on
         hand.street = 0
         hand.open_round(seq)
@@ -133,15 +133,15 @@ def _slots_done(hand: Hand, seq: int) -> None:
 
 def street_draws(hand: Hand) -> list[tuple[Card | None, Role, int]]:
     """(card, role, seq) of the draws placed for the current street's cards."""
-    return [x for x in hand.street_log if x[1] is not Role.ELIMINATED]
+    return [x for x in hand.deal.street_log if x[1] is not Role.ELIMINATED]
 
 
 def relabel_burn_as_board(hand: Hand, seq: int) -> None:
     """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
-    for card, role, s in hand.street_log:
+    for card, role, s in hand.deal.street_log:
         if s == seq and role is Role.BURN and card is not None:
-            hand.burns.remove(card)
-            hand.board.append(card)
+            hand.deal.burns.remove(card)
+            hand.deal.board.append(card)
             hand.out.append(DrawRole(hand.number, seq, card.code, Role.BOARD, None, hand.street))
 
 
@@ -154,7 +154,7 @@ def open_short_deal(hand: Hand, seq: int) -> None:
 
 def street_dealt(hand: Hand, seq: int) -> None:
     """The street's cards are out (after a correction): open its betting round."""
-    hand.slots.clear()
+    hand.deal.slots.clear()
     irregular.street_cards_done(hand)
     hand.open_round(seq)
 
@@ -173,9 +173,9 @@ def deal_street(hand: Hand, seq: int) -> None:
 def resume_after_reshuffle(hand: Hand, seq: int) -> None:
     """STUB_RESHUFFLE done: deal the street the recovery was holding back (or go on with the
     cards already expected: a stub that ran out in the middle of a street or a draw)."""
-    if hand.state.awaiting_reshuffle:
-        hand.state.awaiting_reshuffle = False
+    if hand.repair.awaiting_reshuffle:
+        hand.repair.awaiting_reshuffle = False
         if hand.phase is Phase.DRAWING:
             draw_round.plan_draws(hand, seq)
-        elif not hand.slots:
+        elif not hand.deal.slots:
             deal_street(hand, seq)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from station.engine import irregular, stub
 from station.engine.cards import Card
-from station.engine.deal_plan import Slot
 from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
 from station.engine.events import Key
+from station.engine.hand_state import Refill, Slot
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
@@ -26,23 +26,23 @@ if TYPE_CHECKING:
 
 def open_draw(hand: Hand, seq: int) -> None:
     """The betting before a draw closed: the draw round starts left of the button."""
-    if hand.state.predraw is None:
-        hand.state.predraw = dict(hand.committed)  # LOWBALL-SEVENS-RULE
+    if hand.conduct.predraw is None:
+        hand.conduct.predraw = dict(hand.chips.committed)  # LOWBALL-SEVENS-RULE
     hand.phase = Phase.DRAWING
-    hand.draw_requests = {}
-    hand.draw_burned = False
-    hand.draw_rest, hand.draw_last_seat, hand.round_discards = [], None, []
+    hand.draws.requests = {}
+    hand.draws.burned = False
+    hand.draws.rest, hand.draws.last_seat, hand.draws.round_discards = [], None, []
     assert hand.layout is not None
-    hand.draw_pending = hand.layout.postflop_order(hand.in_hand())
-    hand.prompt(seq, f"DRAW: SEAT {hand.draw_pending[0]} FIRST", PromptCode.DEAL)
+    hand.draws.pending = hand.layout.postflop_order(hand.in_hand())
+    hand.prompt(seq, f"DRAW: SEAT {hand.draws.pending[0]} FIRST", PromptCode.DEAL)
 
 
 def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq: int) -> None:
     """DRAW key: the seat draws `count` cards (discarding `cards`, when they are named)."""
-    if hand.phase is not Phase.DRAWING or seat not in hand.draw_pending:
+    if hand.phase is not Phase.DRAWING or seat not in hand.draws.pending:
         irregular.unexpected_key(hand, Key.DRAW, seat, seq)
         return
-    held = [c for c, _ in hand.cards[seat]]
+    held = [c for c, _ in hand.deal.cards[seat]]
     if cards:
         missing = [c for c in cards if c not in held]
         if missing:
@@ -54,67 +54,67 @@ def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq
                 seat=seat,
             )
         else:
-            hand.cards[seat] = [(c, up) for c, up in hand.cards[seat] if c not in cards]
-            hand.discards.setdefault(seat, []).extend(cards)
-            hand.round_discards.extend(cards)
+            hand.deal.cards[seat] = [(c, up) for c, up in hand.deal.cards[seat] if c not in cards]
+            hand.draws.discards.setdefault(seat, []).extend(cards)
+            hand.draws.round_discards.extend(cards)
     known = bool(cards) or count == 0
-    hand.discards_known[seat] = hand.discards_known.get(seat, True) and known
-    hand.draw_requests[seat] = count
+    hand.draws.discards_known[seat] = hand.draws.discards_known.get(seat, True) and known
+    hand.draws.requests[seat] = count
     hand.out.append(Action(hand.number, seq, seat, ActionKind.DRAW, count))
     plan_draws(hand, seq)
 
 
 def plan_draws(hand: Hand, seq: int) -> None:
     """Queue the replacement cards of every seat whose request is known, in draw order."""
-    if hand.slots or hand.state.awaiting_reshuffle:
+    if hand.deal.slots or hand.repair.awaiting_reshuffle:
         return
-    refill = hand.refill
+    refill = hand.draws.refill
     if refill is not None:
         # DRAW-LAST-CARD-RESHUFFLE: the stub ran out in the middle of a seat's draw.
         if not refill.shuffled:
             refill.shuffled = True
             stub.draw_reshuffle(hand, seq)
             return
-        hand.refill = None
+        hand.draws.refill = None
         if refill.burn:
-            hand.slots.append(Slot(Role.BURN, None, hand.street))
+            hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
         _queue_draw(hand, refill.seat, refill.count, seq)
         return
-    while hand.draw_pending:
-        seat = hand.draw_pending[0]
-        if seat not in hand.draw_requests:
+    while hand.draws.pending:
+        seat = hand.draws.pending[0]
+        if seat not in hand.draws.requests:
             return
-        count = hand.draw_requests[seat]
-        hand.draw_pending.pop(0)
+        count = hand.draws.requests[seat]
+        hand.draws.pending.pop(0)
         if count == 0:
             continue
         # DRAW-MAX-CONSECUTIVE (001-RR11 §11 r10): at most four cards at once; the fifth
         # after everyone else has drawn.
         now = min(count, hand.profile.draw_max_consecutive)
         if now < count:
-            hand.draw_rest.append((seat, count - now))
+            hand.draws.rest.append((seat, count - now))
         burn = False
-        if not hand.draw_burned:
-            hand.draw_burned = True
-            if hand.state.skip_next_burn:
-                hand.state.skip_next_burn = False  # an exposed card already is the burn
+        if not hand.draws.burned:
+            hand.draws.burned = True
+            if hand.repair.skip_next_burn:
+                hand.repair.skip_next_burn = False  # an exposed card already is the burn
             else:
                 burn = True
         _queue_draw(hand, seat, now, seq, burn=burn)
         return
-    if hand.draw_rest:
-        seat, count = hand.draw_rest.pop(0)
+    if hand.draws.rest:
+        seat, count = hand.draws.rest.pop(0)
         # "If the last player wishes to draw five new cards, four are dealt right away, and
         # a card is burned before the player receives a fifth card": never five in a row.
-        _queue_draw(hand, seat, count, seq, burn=hand.draw_last_seat == seat)
+        _queue_draw(hand, seat, count, seq, burn=hand.draws.last_seat == seat)
         return
-    if not hand.draw_pending and not hand.slots and hand.draw_owed:
+    if not hand.draws.pending and not hand.deal.slots and hand.draws.owed:
         # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
-        for seat in hand.draw_owed:
-            hand.slots.append(Slot(Role.REPLACEMENT, seat, hand.street))
-        hand.draw_owed = []
+        for seat in hand.draws.owed:
+            hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, hand.street))
+        hand.draws.owed = []
         return
-    if not hand.draw_pending and not hand.slots:
+    if not hand.draws.pending and not hand.deal.slots:
         irregular.street_cards_done(hand)
         hand.open_round(seq)
 
@@ -125,22 +125,22 @@ def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = Fal
     need = int(burn) + count
     final = (
         hand.street >= hand.spec.draws
-        and not hand.draw_rest
-        and not hand.draw_owed
-        and not any(hand.draw_requests.get(s, 1) for s in hand.draw_pending)
+        and not hand.draws.rest
+        and not hand.draws.owed
+        and not any(hand.draws.requests.get(s, 1) for s in hand.draws.pending)
     )
     fit = stub.draw_fit(hand, need, final=final)
     if fit < need:
         burn_now = burn and fit > 0
         now = fit - int(burn_now)
-        hand.refill = stub.Refill(seat, count - now, burn and not burn_now)
+        hand.draws.refill = Refill(seat, count - now, burn and not burn_now)
         stub.draw_shortage(hand, seat, count, now, seq)
         burn, count = burn_now, now
     if burn:
-        hand.slots.append(Slot(Role.BURN, None, hand.street))
+        hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
     for _ in range(count):
-        hand.slots.append(Slot(Role.DRAW, seat, hand.street))
+        hand.deal.slots.append(Slot(Role.DRAW, seat, hand.street))
     if count:
-        hand.draw_last_seat = seat
-    if not hand.slots:
+        hand.draws.last_seat = seat
+    if not hand.deal.slots:
         plan_draws(hand, seq)

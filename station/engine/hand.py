@@ -31,13 +31,10 @@ from station.engine import (
     irregular,
     rounds,
     settlement,
-    stub,
-    stud,
     wagers,
 )
-from station.engine.betting import BettingRound, Seat
+from station.engine.betting import Seat
 from station.engine.cards import Card
-from station.engine.deal_plan import Slot
 from station.engine.decisions import (
     Action,
     ActionKind,
@@ -51,6 +48,19 @@ from station.engine.decisions import (
 )
 from station.engine.events import KeyPress, Stakes
 from station.engine.games import Family, GameSpec, Structure
+from station.engine.hand_state import (
+    Alerts,
+    Bets,
+    Chips,
+    Conduct,
+    Deal,
+    Draws,
+    Faults,
+    Repair,
+    Showdown,
+    StudState,
+    Terms,
+)
 from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
 from station.engine.profiles import Profile
 from station.engine.rake import RakeSchedule
@@ -65,84 +75,36 @@ STREET_NAMES = {
 
 @dataclass(slots=True)
 class Hand:
-    """A hand from NEW_HAND to the pot being pushed. Create with `Hand.start(...)`."""
+    """A hand from NEW_HAND to the pot being pushed. Create with `Hand.start(...)`.
+
+    The state is made of parts, one per concern (`station.engine.hand_state`): each part is
+    written by the module its docstring names."""
 
     number: int
     spec: GameSpec
     profile: Profile
-    stakes: Stakes
     dealt: list[int]  # deal order
     seats: dict[int, Seat]
-    button: int | None
     layout: ButtonLayout | None
-    committed: dict[int, int]  # live chips in the middle per seat (collected streets)
-    dead: dict[int, int]  # dead money per seat (antes): in the main pot, never matched
-    carry: int = 0  # DECK-FORFEITED-MONEY-ENTITLEMENT: forfeited money of the previous deal
+    terms: Terms
+    chips: Chips
     phase: Phase = Phase.DEALING
     street: int = 0
-    slots: deque[Slot] = field(default_factory=deque)
-    cards: dict[int, list[tuple[Card, bool]]] = field(default_factory=dict)  # seat -> (card, up)
-    board: list[Card] = field(default_factory=list)
-    burns: list[Card] = field(default_factory=list)
-    seen: dict[Card, int] = field(default_factory=dict)  # card -> seq of its draw
-    tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw
-    card_tags: dict[Card, str] = field(default_factory=dict)  # card -> the tag it was read by
-    round: BettingRound | None = None
-    posts: dict[int, int] = field(default_factory=dict)  # forced bets in front at the deal
-    posts_booked: bool = False  # the posts are bets of the first round (it has opened)
-    zone: dict[int, int] = field(default_factory=dict)  # physical zone readings
-    offset: dict[int, int] = field(default_factory=dict)  # earlier streets' chips still in zones
-    tabled: set[int] = field(default_factory=set)
-    mucked: set[int] = field(default_factory=set)
-    discards: dict[int, list[Card]] = field(default_factory=dict)
-    discards_known: dict[int, bool] = field(default_factory=dict)
-    draw_requests: dict[int, int] = field(default_factory=dict)  # draw round: seat -> count
-    draw_pending: list[int] = field(default_factory=list)  # seats still to receive draw cards
-    draw_burned: bool = False
-    allin_pending: set[int] = field(default_factory=set)
-    declared_raise: set[int] = field(default_factory=set)
-    raise_motion: dict[int, int] = field(default_factory=dict)  # TOURN-STRING-BET: first motion
-    info_told: set[tuple[int, int, int]] = field(default_factory=set)  # BET-INFO-RIGHTS prompts
-    voluntary_actions: int = 0  # misdeal cutoff: actions after the forced bets
-    chip_actions: int = 0
-    incidents: list[Incident] = field(default_factory=list)
-    stop_text: str | None = None
-    stop_seat: int | None = None
-    last_prompt: str = ""
     result: HandEnd | None = None
-    bring_in_seat: int | None = None
-    last_aggressor: int | None = None  # of the last betting round played (SHOW-ORDER)
-    pusher: int | None = None  # SHOW-ORDER (GN r144): aggressor of a round before a final
-    # round without betting (everyone all-in)
-    puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
-    deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
-    street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
-    draw_owed: list[int] = field(default_factory=list)  # draw round: replacements due after it
-    draw_rest: list[tuple[int, int]] = field(default_factory=list)  # DRAW-MAX-CONSECUTIVE
-    draw_last_seat: int | None = None  # draw round: the seat given the cards queued last
-    round_discards: list[Card] = field(default_factory=list)  # discards of the draw round
-    refill: stub.Refill | None = None  # DRAW-LAST-CARD-RESHUFFLE: cards due after a reshuffle
-    last_kind: dict[int, ActionKind] = field(default_factory=dict)  # this round, per seat
-    chips_due: dict[int, int] = field(default_factory=dict)  # booked but not yet in the zone
-    exposed_downcards: set[Card] = field(default_factory=set)  # stud: third card dealt down
-    seventh_exposed: int | None = None  # stud: the seat whose seventh card came face up
-    stud_state: stud.StudState = field(default_factory=stud.StudState)  # stud bookkeeping
-    runs: int = 1  # RIT: the remaining board is dealt this many times
-    straddle: int | None = None  # BLIND-STRADDLE: the seat that straddled (acts last preflop)
-    absent: set[int] = field(default_factory=set)  # dealt in but not at the seat (seat sensor)
-    min_chip: int | None = None  # BET-SMALLEST-CHIP: smallest chip in the forced bets, if seen
-    now: float | None = None  # the time carried by the event being handled, if any
-    kill_post: tuple[int, int] | None = None  # KILL-POTS: (killer seat, kill amount)
-    run_from: int = 0  # RIT: first street dealt again for every board
-    shared_board: list[Card] = field(default_factory=list)
-    boards: list[list[Card]] = field(default_factory=list)  # finished boards of earlier runs
-    last_draw_seq: int = 0
-    rake: RakeSchedule | None = None  # the house's take (MISC-TIME-COLLECTION / RAKE)
-    time_paid: dict[int, int] = field(default_factory=dict)  # time collected at this deal
-    time_owed: int = 0  # GN time-pot: the table's time, to come out of this hand's pot
-    time_charged: dict[int, int] = field(default_factory=dict)  # GN time-flop: paid at the end
-    state: irregular.State = field(default_factory=irregular.State)
+    deal: Deal = field(default_factory=Deal)
+    bets: Bets = field(default_factory=Bets)
+    show: Showdown = field(default_factory=Showdown)
+    draws: Draws = field(default_factory=Draws)
+    stud: StudState = field(default_factory=StudState)
+    faults: Faults = field(default_factory=Faults)
+    repair: Repair = field(default_factory=Repair)
+    conduct: Conduct = field(default_factory=Conduct)
+    alerts: Alerts = field(default_factory=Alerts)
     out: list[Decision] = field(default_factory=list)
+
+    @property
+    def button(self) -> int | None:
+        return self.layout.button if self.layout is not None else None
 
     # --- construction -------------------------------------------------------------------------
 
@@ -182,40 +144,44 @@ class Hand:
             number=number,
             spec=spec,
             profile=profile,
-            stakes=stakes,
             dealt=order,
             seats=seats,
-            button=layout.button if layout else None,
             layout=layout,
-            committed=dict.fromkeys(order, 0),
-            dead={s: antes.get(s, 0) for s in order},
-            carry=carry,
-            posts={s: a for s, a in posts.items() if s in seats and a > 0},
-            zone=dict(zone),
-            offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
-            puck=puck,
-            straddle=straddle if straddle in seats else None,
-            absent={s for s in absent if s in seats},
-            min_chip=min_chip,
-            kill_post=kill if kill is not None and kill[0] in seats else None,
-            rake=rake,
-            time_paid=dict(time_paid or {}),
-            time_owed=time_owed,
+            terms=Terms(
+                stakes=stakes,
+                straddle=straddle if straddle in seats else None,
+                kill_post=kill if kill is not None and kill[0] in seats else None,
+                min_chip=min_chip,
+                carry=carry,
+                rake=rake,
+                time_paid=dict(time_paid or {}),
+                time_owed=time_owed,
+            ),
+            chips=Chips(
+                committed=dict.fromkeys(order, 0),
+                dead={s: antes.get(s, 0) for s in order},
+                posts={s: a for s, a in posts.items() if s in seats and a > 0},
+                zone=dict(zone),
+                offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
+            ),
         )
+        hand.deal.puck = puck
+        hand.bets.absent = {s for s in absent if s in seats}
+        chips = hand.chips
         for s in order:
-            hand.cards[s] = []
+            hand.deal.cards[s] = []
             st = seats[s].stack
             if st is not None:
                 seats[s].stack = st - antes.get(s, 0)
-                post = hand.posts.get(s)
+                post = chips.posts.get(s)
                 if post is not None and post > max(0, st - antes.get(s, 0)):
                     # A forced bet larger than the stack is the whole stack; the rest in the
                     # zone is his own (it would be paid back as chips he never had).
-                    hand.posts[s] = max(0, st - antes.get(s, 0))
-                    hand.offset[s] = hand.zone.get(s, 0) - hand.posts[s]
+                    chips.posts[s] = max(0, st - antes.get(s, 0))
+                    chips.offset[s] = chips.zone.get(s, 0) - chips.posts[s]
         deal_plan.plan_initial_deal(hand)
         rounds.check_blinds(hand, seq)
-        if hand.puck is not None and hand.button is not None and hand.puck != hand.button:
+        if hand.deal.puck is not None and hand.button is not None and hand.deal.puck != hand.button:
             hand.prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
         first = order[0]
         hand.prompt(seq, f"DEAL: FIRST CARD TO SEAT {first}", PromptCode.DEAL)
@@ -224,7 +190,7 @@ class Hand:
     # --- helpers ------------------------------------------------------------------------------
 
     def prompt(self, seq: int, text: str, code: PromptCode) -> None:
-        self.last_prompt = text
+        self.alerts.last_prompt = text
         self.out.append(Prompt(self.number, text, seq, code))
 
     def betting(self) -> bool:
@@ -235,39 +201,39 @@ class Hand:
         return irregular.cutoff_passed(self)
 
     def declare_misdeal(self) -> None:
-        self.state.misdeal = True
+        self.alerts.misdeal = True
         self.phase = Phase.MISDEAL
-        self.slots.clear()
-        self.stop_text = "MISDEAL: RESHUFFLE, THEN PRESS NEW HAND"
-        self.stop_seat = None
+        self.deal.slots.clear()
+        self.alerts.stop_text = "MISDEAL: RESHUFFLE, THEN PRESS NEW HAND"
+        self.alerts.stop_seat = None
 
     def take_back(self, seat: int, card: Card) -> None:
-        self.cards[seat] = [(c, up) for c, up in self.cards[seat] if c is not card]
+        self.deal.cards[seat] = [(c, up) for c, up in self.deal.cards[seat] if c is not card]
 
     def reveal(self, seat: int, card: Card | None) -> None:
         """A card of the seat is face up for everyone (stud exposures)."""
-        self.cards[seat] = [(c, up or c is card) for c, up in self.cards[seat]]
+        self.deal.cards[seat] = [(c, up or c is card) for c, up in self.deal.cards[seat]]
 
     def last_card_of(self, seat: int) -> Card | None:
-        held = self.cards.get(seat, [])
+        held = self.deal.cards.get(seat, [])
         return held[-1][0] if held else None
 
     def deal_index(self, seq: int) -> int | None:
         """1-based position of the draw `seq` among the starting-hand cards."""
-        return self.deal_draws.index(seq) + 1 if seq in self.deal_draws else None
+        return self.deal.deal_draws.index(seq) + 1 if seq in self.deal.deal_draws else None
 
     def slots_since(self, seq: int) -> bool:
-        return self.last_draw_seq > seq
+        return self.deal.last_draw_seq > seq
 
     def kill(self, seat: int, *, refund_dead: bool, seq: int) -> None:
         """The seat's hand is dead; with `refund_dead` its ante goes back to it."""
         s = self.seats[seat]
         s.folded = True
-        if refund_dead and self.dead.get(seat):
-            back = self.dead.pop(seat)
+        if refund_dead and self.chips.dead.get(seat):
+            back = self.chips.dead.pop(seat)
             if s.stack is not None:
                 s.stack += back
-        self.slots = deque(slot for slot in self.slots if slot.seat != seat)
+        self.deal.slots = deque(slot for slot in self.deal.slots if slot.seat != seat)
         self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, s.bet))
 
     def first_to_receive(self, street: int) -> int | None:
@@ -301,12 +267,12 @@ class Hand:
             citation=citation(rule, self.profile.citation_source),
             events=events or (seq,),
         )
-        if ruling is Ruling.STOP and self.state.out_of_step:
+        if ruling is Ruling.STOP and self.alerts.out_of_step:
             return inc  # the floor was called for the STOPs the dealer went past: no chain
         floor = irregular.went_past(self, rule, ruling, text)
         if floor is not None:
             inc = replace(inc, ruling=Ruling.FLOOR, text=floor)
-        self.incidents.append(inc)
+        self.alerts.incidents.append(inc)
         self.out.append(inc)
         return inc
 
@@ -325,17 +291,17 @@ class Hand:
         return "before the draw" if r == 0 else f"after draw {r}"
 
     def bet_size(self, street: int) -> int:
-        st = self.stakes
+        st = self.terms.stakes
         if self.spec.structure is Structure.FIXED_LIMIT:
             small = st.small_bet or st.bb or 1
             big = st.big_bet or 2 * small
             size = big if street >= self.spec.big_bet_from() else small
         else:
             size = st.bb or st.small_bet or st.ante or 1
-        if self.kill_post is not None and st.bb:
+        if self.terms.kill_post is not None and st.bb:
             # KILL-POTS: a full kill (2x the big blind) doubles the limits, a half kill (1.5x)
             # raises them by half.
-            size = size * self.kill_post[1] // st.bb
+            size = size * self.terms.kill_post[1] // st.bb
         return size
 
     def raise_cap(self) -> int | None:
@@ -349,17 +315,17 @@ class Hand:
         return (
             self.spec.family is Family.STUD
             and self.street == 0
-            and self.round is not None
-            and self.round.max_bet == 0
-            and not self.round.opened
-            and self.round.live_count() > 1  # nobody left to bet against: no bring-in
+            and self.bets.round is not None
+            and self.bets.round.max_bet == 0
+            and not self.bets.round.opened
+            and self.bets.round.live_count() > 1  # nobody left to bet against: no bring-in
         )
 
     def contenders(self) -> list[int]:
-        return [s for s in self.in_hand() if s not in self.mucked]
+        return [s for s in self.in_hand() if s not in self.show.mucked]
 
     def hands_for_showdown(self) -> dict[int, list[Card]]:
-        return {s: [c for c, _ in self.cards[s]] for s in self.dealt}
+        return {s: [c for c, _ in self.deal.cards[s]] for s in self.dealt}
 
     def seats_clockwise_from_button(self, seats: list[int]) -> list[int]:
         return clockwise_after(seats, self.button if self.button is not None else 0)
@@ -381,16 +347,16 @@ class Hand:
 
     def tick(self, at: float | None, seq: int) -> None:
         """An event arrived (with its time, when it carries one): run any timer that expired."""
-        self.now = at
-        if self.state.clock is not None:
+        self.conduct.now = at
+        if self.conduct.clock is not None:
             irregular.clock_tick(self, seq)
 
     def seat_sensor(self, seat: int, occupied: bool, seq: int) -> None:
         """A dealt-in player left or came back to his seat."""
         if occupied:
-            self.absent.discard(seat)
+            self.bets.absent.discard(seat)
         elif not self.seats[seat].folded:
-            self.absent.add(seat)
+            self.bets.absent.add(seat)
             rounds.after_action(self, seq)
 
     def finish(self, seq: int) -> None:
@@ -439,10 +405,10 @@ class Hand:
     def return_to_stub(self, card: Card) -> None:
         """A card went back into the stub (a recovery's reshuffle): it, and its tag, may
         legitimately come out of the shoe again."""
-        self.seen.pop(card, None)
-        tag = self.card_tags.pop(card, None)
+        self.deal.seen.pop(card, None)
+        tag = self.deal.card_tags.pop(card, None)
         if tag is not None:
-            self.tags.pop(tag, None)
+            self.deal.tags.pop(tag, None)
 
     def void(self, seq: int) -> None:
         """All action void: every chip goes back to the seat that put it in."""

@@ -95,8 +95,8 @@ def _redeal(table: Table, seq: int) -> None:
     assert table.spec is not None
     assert table.profile is not None
     assert table.setup is not None
-    posts = dict(old.posts)
-    antes = {s: c for s, c in old.dead.items() if c > 0}
+    posts = dict(old.chips.posts)
+    antes = {s: c for s, c in old.chips.dead.items() if c > 0}
     layout = old.layout
     blinds = (
         (layout.small_blind, layout.big_blind)
@@ -117,14 +117,14 @@ def _redeal(table: Table, seq: int) -> None:
         seq=seq,
         puck=table.puck,
         blinds=blinds,  # the same positions, the same straddle, kill and chip unit
-        straddle=old.straddle,
-        kill=old.kill_post,
+        straddle=old.terms.straddle,
+        kill=old.terms.kill_post,
         absent=frozenset(s for s in old.dealt if s not in table.occupied),
-        min_chip=old.min_chip,
-        carry=old.carry,
-        rake=old.rake,  # the time paid for the deal stays paid
-        time_paid=old.time_paid,
-        time_owed=old.time_owed,
+        min_chip=old.terms.min_chip,
+        carry=old.terms.carry,
+        rake=old.terms.rake,  # the time paid for the deal stays paid
+        time_paid=old.terms.time_paid,
+        time_owed=old.terms.time_owed,
     )
     table.absorb()
 
@@ -149,7 +149,7 @@ def close_unfinished(table: Table, seq: int) -> None:
 def hand_ended(table: Table, hand: Hand) -> None:
     """The hand's result is out: take its stacks and move the button."""
     assert hand.result is not None
-    if any(i.rule in DECK_DEFECTS for i in hand.incidents):
+    if any(i.rule in DECK_DEFECTS for i in hand.alerts.incidents):
         table.deck_defective = True
     if not hand.result.void:
         table.carry, table.carry_entitled = 0, None  # the forfeited money was played for

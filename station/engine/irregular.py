@@ -8,103 +8,20 @@ data, never exceptions.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from station.engine import burn_errors, deal_errors, recovery, stud
-from station.engine.betting import BettingRound, RoundMark
 from station.engine.cards import Card
-from station.engine.decisions import ActionKind, DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.events import Key, KeyPress
 from station.engine.games import Family, Structure
+from station.engine.hand_state import Pending, Slot
 from station.engine.profiles import MisdealCutoff, OotPolicy, StudPremature
-from station.engine.recovery import Expect, Recovery
+from station.engine.recovery import Expect
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
-    from station.engine.deal_plan import Slot
     from station.engine.hand import Hand
-
-
-@dataclass(slots=True)
-class Pending:
-    """An action taken out of turn, held until the seat's turn comes (BET-OUT-OF-TURN)."""
-
-    key: Key | None  # FOLD or CHECK, or None for chips
-    total: int
-    seq: int
-    max_bet: int  # the wager to match when the action was taken
-    calls: int  # calls booked in the round when it was taken
-
-
-@dataclass(slots=True)
-class LastWager:
-    """The last wager booked, kept while nobody has acted after it: a verbal declaration the
-    seat makes just after his chips takes precedence over them (BET-VERBAL-BINDING)."""
-
-    mark: RoundMark
-    round: BettingRound
-    street: int
-    kind: ActionKind | None  # the seat's action kind in this round before the wager
-    calls: int
-    voluntary: int
-    chip_actions: int
-    due: int | None
-    allin: bool
-    declared: bool
-
-    @property
-    def seat(self) -> int:
-        return self.mark.seat
-
-
-@dataclass(slots=True)
-class State:
-    """Irregularity bookkeeping of one hand."""
-
-    skip_next_burn: bool = False
-    premature: list[tuple[Card | None, int]] = field(default_factory=list)
-    premature_street: int = -1
-    pending: dict[int, Pending] = field(default_factory=dict)
-    calls: int = 0
-    floor_call: bool = False
-    misdeal: bool = False
-    recovery: Recovery | None = None
-    awaiting_reshuffle: bool = False  # the next street waits for STUB_RESHUFFLE
-    faceup: deal_errors.FaceUp | None = None  # a face-up draw awaiting BOXED or EXPOSED
-    boxed: list[tuple[Card | None, int]] = field(default_factory=list)
-    exposed: list[tuple[int, Card | None, int]] = field(default_factory=list)
-    extra: list[tuple[Card | None, int]] = field(default_factory=list)
-    exposed_burn: bool = False
-    burn_select: bool = False  # GN four-card flop: waiting for BURN_SELECT
-    extra_streets: set[int] = field(default_factory=set)
-    after_hand_draws: int = 0  # cards off the shoe once the hand was over
-    extra_burns: int = 0  # BURN-ERROR-ANY-STREET: burns owed before the next street's cards
-    checks: set[tuple[int, int]] = field(default_factory=set)  # (street, seat) of every check
-    predraw: dict[int, int] | None = None  # chips committed before the (first) draw
-    time_called: set[int] = field(default_factory=set)  # BET-RIGHT-TO-ACT: TIME keyed this round
-    clock: tuple[int, float] | None = None  # MISC-CLOCK: (seat, time by which he must act)
-    verbal_calls: set[int] = field(default_factory=set)  # said "call" this round
-    short_calls: dict[int, tuple[int, int]] = field(default_factory=dict)  # (owed call, put)
-    last_wager: LastWager | None = None  # while nobody has acted after it
-    # DECK-JOKER-NOT-IN-USE: irregular cards scrapped during the starting deal, as (card, its
-    # draw, starting cards dealt before it); and a seat found holding one (it is replaced
-    # before he acts, or his hand is dead when he acts).
-    scraps: list[tuple[Card, int, int]] = field(default_factory=list)
-    holder: tuple[int, Card] | None = None
-    # A hand can always end (`went_past`): cards placed and actions booked count as progress;
-    # a STOP with none since the last one means the dealer went on past it. `out_of_step`: the
-    # station can no longer follow the hand and has called the floor, whose CONFIRM closes it.
-    progress: int = 0
-    stop_progress: int | None = None
-    out_of_step: bool = False
-    last_said: tuple[str, str, int] | None = None  # (rule, text, progress) of the last one
-
-    def extra_street_seen(self, street: int) -> bool:
-        """Only the first card too many of a street is a burn error; more are premature."""
-        seen = street in self.extra_streets
-        self.extra_streets.add(street)
-        return seen
 
 
 _CARD_INSTRUCTIONS = frozenset({Ruling.STOP, Ruling.REPLACE, Ruling.REDEAL})
@@ -118,19 +35,18 @@ def went_past(hand: Hand, rule: str, ruling: Ruling, text: str) -> str | None:
     the same card instruction again with nothing done since - the station cannot follow the
     hand any more. Returns the text of the floor call to show instead (once per hand), so play
     goes on by the floor's decision rather than with a chain of STOPs; None otherwise."""
-    st = hand.state
-    if ruling not in _CARD_INSTRUCTIONS or st.out_of_step or hand.result is not None:
+    if ruling not in _CARD_INSTRUCTIONS or hand.alerts.out_of_step or hand.result is not None:
         return None
-    said = (rule, text, st.progress)
-    again = st.last_said == said
-    st.last_said = said
+    said = (rule, text, hand.alerts.progress)
+    again = hand.alerts.last_said == said
+    hand.alerts.last_said = said
     if ruling is Ruling.STOP:
-        again = again or st.stop_progress == st.progress
-        st.stop_progress = st.progress
+        again = again or hand.alerts.stop_progress == hand.alerts.progress
+        hand.alerts.stop_progress = hand.alerts.progress
     if not again:
         return None
-    st.out_of_step = True
-    st.floor_call = True
+    hand.alerts.out_of_step = True
+    hand.alerts.floor_call = True
     return WENT_PAST.format(what="THE STOP" if ruling is Ruling.STOP else "THE INSTRUCTION")
 
 
@@ -161,12 +77,11 @@ def after_hand(hand: Hand, card: Card | None, seq: int, *, back_ok: bool = True)
     (DECK-FOREIGN-BACK, 001-RR11 §3 r3: "discovered in the stub, all action stands")."""
     code = card.code if card is not None else "??"
     hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
-    st = hand.state
-    st.after_hand_draws += 1
+    hand.alerts.after_hand_draws += 1
     if not back_ok:
         _foreign_back_in_stub(hand, code, seq)
         return
-    if st.after_hand_draws == 1:
+    if hand.alerts.after_hand_draws == 1:
         hand.incident(
             seq,
             "DECK-NO-RABBIT-HUNT",
@@ -216,7 +131,7 @@ def foreign_back(hand: Hand, card: Card | None, seq: int) -> None:
 
 def duplicate(hand: Hand, card: Card, seq: int) -> None:
     """DECK-DUPLICATE-CARD: two cards of the same rank and suit void the hand."""
-    first = hand.seen[card]
+    first = hand.deal.seen[card]
     hand.incident(
         seq,
         "DECK-DUPLICATE-CARD",
@@ -230,7 +145,7 @@ def duplicate(hand: Hand, card: Card, seq: int) -> None:
 def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
     """DECK-JOKER-NOT-IN-USE: a scrap of paper, replaced by the next card (001-RR11 §3 r8;
     the same for a card the deck does not hold, r9)."""
-    slot = hand.slots[0] if hand.slots else None
+    slot = hand.deal.slots[0] if hand.deal.slots else None
     hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP))
     where = _slot_text(slot) if slot is not None else "NOTHING"
     what = "JOKER IS NOT IN USE" if card.is_joker else f"{card.code} IS NOT IN THIS DECK"
@@ -239,9 +154,9 @@ def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
         and slot.street == 0
         and slot.role in (Role.HOLE, Role.DOWN, Role.UP)
         and hand.phase is Phase.DEALING
-        and hand.round is None
+        and hand.bets.round is None
     ):
-        hand.state.scraps.append((card, seq, len(hand.deal_draws)))
+        hand.faults.scraps.append((card, seq, len(hand.deal.deal_draws)))
     hand.incident(
         seq,
         deal_errors.irregular_rule(card),
@@ -256,18 +171,17 @@ def irregular_card_acted_on(hand: Hand, seq: int) -> None:
     does not hold) acted on his hand before it was replaced: "If the player does not call
     attention to the joker before acting, then the player has a dead hand" (001-RR11 §3 r8,
     "Dead Hands" r1(e)). A fold needs no ruling."""
-    st = hand.state
-    if st.holder is None:
+    if hand.faults.holder is None:
         return
-    seat, card = st.holder
-    rnd = hand.round
+    seat, card = hand.faults.holder
+    rnd = hand.bets.round
     if hand.seats[seat].folded:
-        st.holder = None
-        hand.slots = deque(slot for slot in hand.slots if slot.seat != seat)
+        hand.faults.holder = None
+        hand.deal.slots = deque(slot for slot in hand.deal.slots if slot.seat != seat)
         return
     if rnd is None or seat not in rnd or not rnd.seat(seat).acted:
         return
-    st.holder = None
+    hand.faults.holder = None
     what = "A JOKER" if card.is_joker else f"{card.code}, A CARD NOT IN THIS DECK,"
     hand.incident(
         seq,
@@ -292,13 +206,12 @@ def _slot_text(slot: Slot) -> str:
 def _before_any_action(hand: Hand) -> bool:
     """Right after the starting hands, before anyone acted: a further card is an extra card of
     the deal, not a card of the next street."""
-    st = hand.state
-    rnd = hand.round
-    if rnd is None or rnd.last_actor is not None or st.premature_street == hand.street:
+    rnd = hand.bets.round
+    if rnd is None or rnd.last_actor is not None or hand.repair.premature_street == hand.street:
         return False
     if hand.street == 0:
-        return hand.voluntary_actions == 0
-    return hand.spec.family is not Family.DRAW and not st.extra_street_seen(hand.street)
+        return hand.bets.voluntary_actions == 0
+    return hand.spec.family is not Family.DRAW and not hand.repair.extra_street_seen(hand.street)
 
 
 def _premature_rule(hand: Hand) -> str:
@@ -320,7 +233,7 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
             f"MISDEAL: {code} DOES NOT PLAY. RESHUFFLE, THEN PRESS NEW HAND TO REDEAL",
         )
         return
-    if hand.phase is Phase.BETTING and hand.round is not None:
+    if hand.phase is Phase.BETTING and hand.bets.round is not None:
         if _before_any_action(hand):
             if hand.street == 0:
                 deal_errors.extra_card(hand, card, seq)
@@ -335,8 +248,8 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
             seq,
             "DRAW-ORDER",
             Ruling.STOP,
-            f"STOP: NO DRAW ANNOUNCED YET. SEAT {hand.draw_pending[0]} DRAWS FIRST",
-            seat=hand.draw_pending[0] if hand.draw_pending else None,
+            f"STOP: NO DRAW ANNOUNCED YET. SEAT {hand.draws.pending[0]} DRAWS FIRST",
+            seat=hand.draws.pending[0] if hand.draws.pending else None,
         )
         return
     hand.incident(seq, "PREMATURE-GENERAL", Ruling.STOP, f"STOP: NO CARD IS DUE ({code})")
@@ -345,30 +258,29 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
 def premature(hand: Hand, card: Card | None, seq: int) -> None:
     """PREMATURE-*: a card drawn while the betting round is open. STOP at once, then guide the
     profile's recovery (see `recovery.premature`)."""
-    st = hand.state
     code = card.code if card is not None else "??"
-    rnd = hand.round
+    rnd = hand.bets.round
     to_act = rnd.to_act() if rnd is not None else None
     rule = _premature_rule(hand)
-    first = st.premature_street != hand.street
+    first = hand.repair.premature_street != hand.street
     if first:
-        st.premature = []
-        st.premature_street = hand.street
-    st.premature.append((card, seq))
+        hand.repair.premature = []
+        hand.repair.premature_street = hand.street
+    hand.repair.premature.append((card, seq))
     family = hand.spec.family
     eliminated = family is Family.STUD and hand.profile.stud_premature is StudPremature.RR
     if first and family is not Family.DRAW and not eliminated:
         # The first card of a street is its burn: it stays the burn (PREMATURE-FLOP: "the
         # burncard stays on the table as the burn"; 004-GN r225 "leave the burn as is").
         if card is not None:
-            hand.burns.append(card)
+            hand.deal.burns.append(card)
         role = Role.BURN
     else:
         role = Role.ELIMINATED if eliminated else Role.PREMATURE
     hand.out.append(DrawRole(hand.number, seq, code, role, None, hand.street + 1))
     skip = 0 if family is Family.DRAW or eliminated else 1
-    exposed = [c for c, _ in st.premature[skip:] if c is not None]
-    st.recovery = recovery.premature(
+    exposed = [c for c, _ in hand.repair.premature[skip:] if c is not None]
+    hand.repair.recovery = recovery.premature(
         family=family,
         street=hand.street,
         profile=hand.profile,
@@ -379,11 +291,11 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
     )
     who = f"SEAT {to_act} IS STILL TO ACT" if to_act is not None else "BETTING IS NOT COMPLETE"
     if first:
-        hand.stop_text = f"STOP: BETTING IS NOT COMPLETE. {who}"
-        hand.stop_seat = to_act
+        hand.alerts.stop_text = f"STOP: BETTING IS NOT COMPLETE. {who}"
+        hand.alerts.stop_seat = to_act
         hand.incident(seq, rule, Ruling.STOP, f"STOP - PREMATURE CARD: {who}", seat=to_act)
         return
-    if len(st.premature) > 2:
+    if len(hand.repair.premature) > 2:
         return  # one incident per premature street; the recovery view lists every card
     ruling = Ruling.REDEAL if family is Family.FLOP else Ruling.REPLACE
     hand.incident(
@@ -392,13 +304,13 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
         ruling,
         f"PREMATURE {code} DOES NOT PLAY: FINISH THE BETTING, THEN FOLLOW THE STEPS",
         seat=to_act,
-        events=tuple(s for _, s in st.premature),
+        events=tuple(s for _, s in hand.repair.premature),
     )
 
 
 def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:
     """A card dealt while the recovery waits for something else (a reshuffle)."""
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     assert rec is not None
     code = card.code if card is not None else "??"
     hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
@@ -415,15 +327,15 @@ def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:
 
 def stub_reshuffled(hand: Hand, seq: int) -> bool:
     """STUB_RESHUFFLE pressed; True when a recovery expected it."""
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     if rec is None or rec.current is None or rec.current.expect is not Expect.RESHUFFLE:
         return False
     for c in rec.reshuffle:
         hand.return_to_stub(c)  # back in the stub: it may legitimately come out again
     rec.reshuffle.clear()
-    hand.state.progress += 1
+    hand.alerts.progress += 1
     rec.complete(Expect.RESHUFFLE)
-    if hand.round is not None and hand.round.complete():
+    if hand.bets.round is not None and hand.bets.round.complete():
         rec.complete(Expect.BETTING)
     return True
 
@@ -441,12 +353,12 @@ def out_of_turn_key(hand: Hand, key: Key, seat: int, to_act: int | None, seq: in
 
 def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None, seq: int) -> None:
     """BET-OUT-OF-TURN: hold the action; it binds when the turn comes unless the action changed."""
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
     if to_act is None or seat not in rnd or not rnd.seat(seat).live:
         unexpected_key(hand, key or Key.VERBAL, seat, seq)
         return
-    hand.state.pending[seat] = Pending(key, total, seq, rnd.max_bet, hand.state.calls)
+    hand.conduct.pending[seat] = Pending(key, total, seq, rnd.max_bet, hand.conduct.calls)
     what = key.value if key is not None else f"CHIPS TO {total}"
     hand.incident(
         seq,
@@ -455,11 +367,11 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
         f"OUT OF TURN ({what}) BY SEAT {seat}: ACTION IS ON SEAT {to_act}",
         seat=seat,
     )
-    behind = len(hand.state.pending)
-    if behind == hand.profile.time_forfeit_count and to_act not in hand.state.time_called:
+    behind = len(hand.conduct.pending)
+    if behind == hand.profile.time_forfeit_count and to_act not in hand.conduct.time_called:
         # BET-RIGHT-TO-ACT (D41): RR three, GN two players acting behind a player who did not
         # call time may cost him the right to act: the floor decides.
-        hand.state.floor_call = True
+        hand.alerts.floor_call = True
         hand.incident(
             seq,
             "BET-RIGHT-TO-ACT",
@@ -467,27 +379,27 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
             f"SEAT {to_act} DID NOT CALL TIME AND {behind} PLAYERS ACTED BEHIND: FLOOR DECIDES "
             "IF HE KEEPS THE RIGHT TO ACT",
             seat=to_act,
-            events=tuple(p.seq for p in hand.state.pending.values()),
+            events=tuple(p.seq for p in hand.conduct.pending.values()),
         )
 
 
 def _changed(hand: Hand, p: Pending) -> bool:
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
     raised = rnd.max_bet > p.max_bet
     if hand.profile.oot_policy is OotPolicy.RR:
-        return raised or hand.state.calls > p.calls  # an intervening bet, call or raise
+        return raised or hand.conduct.calls > p.calls  # an intervening bet, call or raise
     return raised  # RR11 and GN: only a bet or raise changes the action
 
 
 def apply_pending_oot(hand: Hand, seq: int) -> None:
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None:
         return
     seat = rnd.to_act()
-    if seat is None or seat not in hand.state.pending:
+    if seat is None or seat not in hand.conduct.pending:
         return
-    p = hand.state.pending.pop(seat)
+    p = hand.conduct.pending.pop(seat)
     if _changed(hand, p):
         if p.key is Key.CHECK and hand.profile.oot_policy is not OotPolicy.GN:
             # 001-RR11 §3 r11: "A player who checks out of turn may not bet or raise on his next
@@ -547,11 +459,13 @@ def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
 def cutoff_passed(hand: Hand) -> bool:
     """MISDEAL-CUTOFF-BUTTON / -STUD: has enough action occurred to forbid a misdeal?"""
     if hand.spec.family is Family.STUD or hand.profile.misdeal_cutoff is MisdealCutoff.TWO_ACTIONS:
-        return hand.voluntary_actions >= 2 or hand.street > 0
+        return hand.bets.voluntary_actions >= 2 or hand.street > 0
     # GN substantial action: three actions, or two of which one put chips in.
     if hand.street > 0:
         return True
-    return hand.voluntary_actions >= 3 or (hand.voluntary_actions >= 2 and hand.chip_actions >= 1)
+    return hand.bets.voluntary_actions >= 3 or (
+        hand.bets.voluntary_actions >= 2 and hand.bets.chip_actions >= 1
+    )
 
 
 def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
@@ -588,15 +502,15 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
         case Key.ELIMINATE:
             if not _eliminate_due(hand):
                 unexpected_key(hand, k.key, seat, seq)
-        case Key.EXPOSED | Key.FLASH if seat is not None or hand.state.faceup is not None:
+        case Key.EXPOSED | Key.FLASH if seat is not None or hand.faults.faceup is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
-        case Key.CONFIRM if hand.state.out_of_step and hand.phase is not Phase.MISDEAL:
+        case Key.CONFIRM if hand.alerts.out_of_step and hand.phase is not Phase.MISDEAL:
             floor_closes(hand, seq)
         case Key.FLOOR:
-            hand.state.floor_call = True
+            hand.alerts.floor_call = True
             hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")
         case Key.TIME if seat is not None:
-            hand.state.time_called.add(seat)  # BET-RIGHT-TO-ACT: he stopped the action
+            hand.conduct.time_called.add(seat)  # BET-RIGHT-TO-ACT: he stopped the action
         case Key.CLOCK if seat is not None:
             start_clock(hand, seat, seq)
         case Key.CONFIRM | Key.CANCEL | Key.TIME | Key.CLOCK:
@@ -609,10 +523,10 @@ def start_clock(hand: Hand, seat: int, seq: int) -> None:
     """MISC-CLOCK: the floor put the clock on the seat: one more minute, then a ten-second
     warning (RR11 §14 r16; GN r180). The time comes from the events, never from a clock here."""
     p = hand.profile
-    if hand.now is None:
+    if hand.conduct.now is None:
         hand.prompt(seq, f"CLOCK ON SEAT {seat}: TIME IT BY HAND (NO EVENT TIMES)", PromptCode.INFO)
         return
-    hand.state.clock = (seat, hand.now + p.clock_seconds + p.clock_warning_seconds)
+    hand.conduct.clock = (seat, hand.conduct.now + p.clock_seconds + p.clock_warning_seconds)
     hand.prompt(
         seq,
         f"CLOCK ON SEAT {seat}: {p.clock_seconds} SECONDS, THEN A {p.clock_warning_seconds}-SECOND "
@@ -624,10 +538,10 @@ def start_clock(hand: Hand, seat: int, seq: int) -> None:
 def clock_tick(hand: Hand, seq: int) -> None:
     """DEAD-CLOCK-EXPIRED: the clock ran out before the seat acted: facing a bet his hand is
     dead; otherwise the floor decides."""
-    clock, rnd, now = hand.state.clock, hand.round, hand.now
+    clock, rnd, now = hand.conduct.clock, hand.bets.round, hand.conduct.now
     if clock is None or now is None or now <= clock[1]:
         return
-    hand.state.clock = None
+    hand.conduct.clock = None
     seat = clock[0]
     if rnd is None or not hand.betting() or rnd.to_act() != seat:
         return  # he acted in time
@@ -641,7 +555,7 @@ def clock_tick(hand: Hand, seq: int) -> None:
         )
         hand.fold(seat, seq)
         return
-    hand.state.floor_call = True
+    hand.alerts.floor_call = True
     hand.incident(
         seq, "MISC-CLOCK", Ruling.FLOOR, f"TIME: SEAT {seat}'S CLOCK EXPIRED: FLOOR", seat=seat
     )
@@ -650,21 +564,20 @@ def clock_tick(hand: Hand, seq: int) -> None:
 def _eliminate_due(hand: Hand) -> bool:
     """PREMATURE-STUD-STREET (RR): the ELIMINATE key confirms the cards taken out of play; it
     applies once the betting is over and those cards are due."""
-    return any(slot.role is Role.ELIMINATED for slot in hand.slots)
+    return any(slot.role is Role.ELIMINATED for slot in hand.deal.slots)
 
 
 def round_complete(hand: Hand, seq: int) -> None:
     """The betting round just closed: clear a STOP and move any recovery on."""
-    st = hand.state
-    st.pending.clear()
-    st.time_called.clear()
-    st.verbal_calls.clear()
-    st.short_calls.clear()
-    st.last_wager = None
-    if st.premature_street == hand.street:
-        hand.stop_text = None
-        hand.stop_seat = None
-    rec = st.recovery
+    hand.conduct.pending.clear()
+    hand.conduct.time_called.clear()
+    hand.conduct.verbal_calls.clear()
+    hand.conduct.short_calls.clear()
+    hand.conduct.last_wager = None
+    if hand.repair.premature_street == hand.street:
+        hand.alerts.stop_text = None
+        hand.alerts.stop_seat = None
+    rec = hand.repair.recovery
     if rec is None:
         return
     rec.complete(Expect.BETTING)
@@ -675,13 +588,13 @@ def round_complete(hand: Hand, seq: int) -> None:
 
 def street_cards_done(hand: Hand) -> None:
     """All cards of a street are out: a CARDS or ELIMINATE step of a recovery is done."""
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     if rec is None:
         return
     rec.complete(Expect.ELIMINATE)
     rec.complete(Expect.CARDS)
     if rec.finished:
-        hand.state.recovery = None
+        hand.repair.recovery = None
 
 
 # --- order of play ----------------------------------------------------------------------------
@@ -698,12 +611,12 @@ def show_first(hand: Hand) -> int:
     before a player all-in for less (RR11 §3 showdown r7-r8, GN r144); GN no-limit: when the
     betting ended before the river, the player who pushed all-in shows first (GN r144)."""
     live = hand.contenders() or hand.in_hand()
-    top = max(hand.committed.get(s, 0) for s in live)
-    live = [s for s in live if hand.committed.get(s, 0) == top] or live
-    aggressor = hand.last_aggressor
+    top = max(hand.chips.committed.get(s, 0) for s in live)
+    live = [s for s in live if hand.chips.committed.get(s, 0) == top] or live
+    aggressor = hand.bets.last_aggressor
     if aggressor is not None and aggressor in live:
         return aggressor
-    pusher = hand.pusher
+    pusher = hand.bets.pusher
     if (
         hand.profile.show_allin_pusher_first
         and hand.spec.structure is Structure.NO_LIMIT
@@ -720,21 +633,21 @@ def show_first(hand: Hand) -> int:
 
 def bring_in(hand: Hand, seat: int, total: int, seq: int) -> bool:
     """STUD-BRINGIN: the bring-in seat posts the bring-in (or completes). True when handled."""
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
-    if seat != hand.bring_in_seat:
+    if seat != hand.stud.bring_in_seat:
         if stud.wrong_bring_in_stands(hand, seat, seq):
             return False  # the wrong bring-in stands: `seat` acts in turn after it
         hand.incident(
             seq,
             "STUD-BRINGIN-WRONG-PLAYER",
             Ruling.CORRECT_BET,
-            f"SEAT {seat} IS NOT LOW: SEAT {hand.bring_in_seat} BRINGS IN. TAKE BACK {total}",
+            f"SEAT {seat} IS NOT LOW: SEAT {hand.stud.bring_in_seat} BRINGS IN. TAKE BACK {total}",
             seat=seat,
         )
-        hand.stud_state.wrong_bring_in = (seat, total, seq)
+        hand.stud.wrong_bring_in = (seat, total, seq)
         return True
-    bring = hand.stakes.bring_in or 0
+    bring = hand.terms.stakes.bring_in or 0
     if total <= bring:
         stud.post_bring_in(hand, seat, total, seq)
         hand.after_bring_in(seq)

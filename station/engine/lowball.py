@@ -36,12 +36,12 @@ def _limit_a5(hand: Hand) -> bool:
 def check_raise(hand: Hand, seat: int, total: int, seq: int) -> int:
     """LOWBALL-CHECK-RAISE: a raise by a seat that checked earlier in the round. Returns the
     wager that stands: the call when a check-raise is not permitted, otherwise `total`."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if (
         rnd is None
         or not _limit_a5(hand)
         or hand.profile.a5_limit_check_raise
-        or (hand.street, seat) not in hand.state.checks
+        or (hand.street, seat) not in hand.conduct.checks
         or rnd.max_bet <= 0
         or total <= rnd.max_bet
     ):
@@ -75,7 +75,7 @@ def sevens_rule(hand: Hand, contenders: set[int], seq: int) -> dict[int, int]:
     """LOWBALL-SEVENS-RULE at the showdown: when a seat that checked a seven or better after the
     draw has the best hand, the chips each seat put in after the draw go back to it. Returns
     those chips per seat (empty when the rule does not apply)."""
-    pre = hand.state.predraw
+    pre = hand.conduct.predraw
     if (
         not _limit_a5(hand)
         or hand.spec.draws != 1
@@ -86,11 +86,11 @@ def sevens_rule(hand: Hand, contenders: set[int], seq: int) -> dict[int, int]:
         return {}
     hands = hand.hands_for_showdown()
     checked = [
-        s for s in contenders if (1, s) in hand.state.checks and seven_or_better(hands.get(s, []))
+        s for s in contenders if (1, s) in hand.conduct.checks and seven_or_better(hands.get(s, []))
     ]
     if not checked:
         return {}
-    reader = Reader.of(hand.spec, hands, hand.board)
+    reader = Reader.of(hand.spec, hands, hand.deal.board)
     scores = {s: v.score for s in contenders if (v := reader.low(s)) is not None}
     if not scores:
         return {}
@@ -98,7 +98,7 @@ def sevens_rule(hand: Hand, contenders: set[int], seq: int) -> dict[int, int]:
     offender = next((s for s in sorted(checked) if scores.get(s) == top), None)
     if offender is None:
         return {}
-    after = {s: c - pre.get(s, 0) for s, c in hand.committed.items() if c > pre.get(s, 0)}
+    after = {s: c - pre.get(s, 0) for s, c in hand.chips.committed.items() if c > pre.get(s, 0)}
     if not after:
         return {}
     hand.incident(

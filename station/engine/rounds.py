@@ -27,14 +27,14 @@ if TYPE_CHECKING:
 
 def check_blinds(hand: Hand, seq: int) -> None:
     """BLIND-POSITIONS: in a two-blind game the seats due for the blinds must have posted."""
-    layout, st = hand.layout, hand.stakes
+    layout, st = hand.layout, hand.terms.stakes
     if layout is None or not st.sb or not st.bb:
         return
     for seat, amount, name in (
         (layout.small_blind, st.sb, "SMALL BLIND"),
         (layout.big_blind, st.bb, "BIG BLIND"),
     ):
-        if seat is not None and seat in hand.seats and seat not in hand.posts:
+        if seat is not None and seat in hand.seats and seat not in hand.chips.posts:
             hand.incident(
                 seq,
                 "BLIND-POSITIONS",
@@ -50,13 +50,13 @@ def open_round(hand: Hand, seq: int) -> None:
     street = hand.street
     size = hand.bet_size(street)
     live = hand.in_hand()
-    hand.last_kind = {}
-    hand.chips_due = {}
-    hand.raise_motion = {}
+    hand.bets.last_kind = {}
+    hand.chips.chips_due = {}
+    hand.bets.raise_motion = {}
     for s in live:
         seat = hand.seats[s]
         seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
-    pot = sum(hand.committed.values()) + sum(hand.dead.values()) + hand.carry
+    pot = sum(hand.chips.committed.values()) + sum(hand.chips.dead.values()) + hand.terms.carry
     if hand.spec.family is Family.STUD and street == 0:
         stud.open_third_street(hand)
     if hand.spec.family is Family.STUD:
@@ -64,10 +64,10 @@ def open_round(hand: Hand, seq: int) -> None:
     elif street == 0:
         assert hand.layout is not None
         order = [s for s in hand.layout.preflop_order(_last_forced(hand)) if s in live]
-        if hand.straddle is not None and hand.straddle == hand.layout.button:
+        if hand.terms.straddle is not None and hand.terms.straddle == hand.layout.button:
             # BLIND-STRADDLE (GN r160): with a button straddle the action begins under the
             # gun and the button acts last.
-            order = [s for s in order if s != hand.straddle] + [hand.straddle]
+            order = [s for s in order if s != hand.terms.straddle] + [hand.terms.straddle]
     else:
         assert hand.layout is not None
         order = hand.layout.postflop_order(live)
@@ -80,7 +80,7 @@ def open_round(hand: Hand, seq: int) -> None:
         raise_cap=hand.raise_cap(),
         min_raise=size,
     )
-    hand.round = rnd
+    hand.bets.round = rnd
     if street == 0 and hand.spec.family is not Family.STUD:
         _post_blinds(hand, rnd)
     if street == 0 and hand.spec.family is Family.STUD:
@@ -88,7 +88,7 @@ def open_round(hand: Hand, seq: int) -> None:
     elif hand.spec.family is Family.STUD:
         stud.announce_street(hand, seq)  # STUD-DEALER-ANNOUNCEMENTS
     if street == 0 and _absent_policy(hand) is AbsentKill.DEAL_END:
-        for gone in sorted(hand.absent & set(live)):
+        for gone in sorted(hand.bets.absent & set(live)):
             _kill_absent(hand, gone, seq)
     after_action(hand, seq)
 
@@ -115,9 +115,9 @@ def _kill_absent(hand: Hand, seat: int, seq: int) -> None:
         f"SEAT {seat} IS NOT AT THE TABLE: HAND DEAD, KILL IT",
         seat=seat,
     )
-    hand.absent.discard(seat)
+    hand.bets.absent.discard(seat)
     hand.seats[seat].folded = True
-    hand.slots = deque(slot for slot in hand.slots if slot.seat != seat)
+    hand.deal.slots = deque(slot for slot in hand.deal.slots if slot.seat != seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
 
 
@@ -130,35 +130,35 @@ def _last_forced(hand: Hand) -> int | None:
     order = list(hand.layout.deal_order)
     if len(order) == 2:
         return hand.layout.big_blind  # heads-up: the button (small blind) acts first
-    if hand.straddle is not None and hand.straddle != hand.layout.button:
-        return hand.straddle
+    if hand.terms.straddle is not None and hand.terms.straddle != hand.layout.button:
+        return hand.terms.straddle
     last, before, past_bb = None, 0, False
-    killer = hand.kill_post[0] if hand.kill_post is not None else None
+    killer = hand.terms.kill_post[0] if hand.terms.kill_post is not None else None
     for s in order:
-        amount = hand.posts.get(s, 0)
+        amount = hand.chips.posts.get(s, 0)
         if amount <= 0 or s == killer or (past_bb and amount < 2 * before):
             break
         last, before = s, amount
         past_bb = past_bb or s == hand.layout.big_blind
     if last is not None:
         return last
-    if hand.layout.big_blind in hand.posts:
+    if hand.layout.big_blind in hand.chips.posts:
         return hand.layout.big_blind  # a dead small blind: the big blind is still posted
     return order[-1]  # a button blind, or no blinds: action starts left of the button
 
 
 def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
-    bb = hand.stakes.bb or 0
+    bb = hand.terms.stakes.bb or 0
     top = 0
-    for s, amount in hand.posts.items():
+    for s, amount in hand.chips.posts.items():
         if s in rnd:
             rnd.post(s, amount)
             top = max(top, amount)
             _zone_for_round(hand, s)
-    rnd.max_bet = max(top, bb if hand.posts else 0)
-    hand.posts_booked = True
+    rnd.max_bet = max(top, bb if hand.chips.posts else 0)
+    hand.chips.posts_booked = True
     rnd.opened = rnd.max_bet > 0
-    if hand.straddle is not None and hand.straddle in rnd and rnd.raise_cap is not None:
+    if hand.terms.straddle is not None and hand.terms.straddle in rnd and rnd.raise_cap is not None:
         rnd.raises += 1  # BLIND-STRADDLE (GN r125): a limit straddle counts for the cap
     if hand.spec.structure is not Structure.FIXED_LIMIT:
         # A straddle sets a new minimum bring-in: the next raise adds at least that much.
@@ -167,15 +167,15 @@ def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
             hand.spec.structure is Structure.POT_LIMIT
             and hand.profile.pl_sb_counts_as_bb
             and hand.layout is not None
-            and hand.layout.small_blind in hand.posts
+            and hand.layout.small_blind in hand.chips.posts
         ):
-            rnd.pl_blind_bonus = max(0, bb - hand.posts[hand.layout.small_blind])
+            rnd.pl_blind_bonus = max(0, bb - hand.chips.posts[hand.layout.small_blind])
             rnd.big_blind_seat = hand.layout.big_blind
 
 
 def _zone_for_round(hand: Hand, seat: int) -> None:
     """Align the physical offset so the zone shows offset + booked bet."""
-    hand.offset[seat] = hand.zone.get(seat, 0) - hand.seats[seat].bet
+    hand.chips.offset[seat] = hand.chips.zone.get(seat, 0) - hand.seats[seat].bet
 
 
 def _stud_order(hand: Hand, street: int) -> list[int]:
@@ -194,10 +194,10 @@ def _announce_bring_in(hand: Hand, seq: int) -> None:
 
 def after_action(hand: Hand, seq: int) -> None:
     """Close the round if it is complete; end the hand if one player is left."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or hand.phase is not Phase.BETTING:
         return
-    hand.state.progress += 1
+    hand.alerts.progress += 1
     irregular.irregular_card_acted_on(hand, seq)
     if len(hand.in_hand()) == 1:
         settlement.collect(hand)
@@ -206,7 +206,7 @@ def after_action(hand: Hand, seq: int) -> None:
     if hand.bring_in_pending():
         return
     if not rnd.complete() and _absent_policy(hand) is AbsentKill.TURN:
-        while (seat := rnd.to_act()) is not None and seat in hand.absent:
+        while (seat := rnd.to_act()) is not None and seat in hand.bets.absent:
             _kill_absent(hand, seat, seq)  # USPA §3.3.2.12: absent when his turn comes
         if len(hand.in_hand()) == 1:
             settlement.collect(hand)
@@ -218,7 +218,7 @@ def after_action(hand: Hand, seq: int) -> None:
         return
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
-    hand.chips_due.clear()
+    hand.chips.chips_due.clear()
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)
@@ -228,16 +228,16 @@ def _tell_not_reopened(hand: Hand, seq: int) -> None:
     """BET-INFO-RIGHTS (001-RR11 §2 "Decision-Making" r9): before he acts a player is entitled
     to know whether a wager is big enough to reopen the betting; the station says it when it is
     not, as the action reaches him."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or hand.phase is not Phase.BETTING or rnd.complete():
         return
     seat = rnd.to_act()
     if seat is None or not rnd.not_reopened(seat):
         return
     told = (hand.street, seat, rnd.max_bet)
-    if told in hand.info_told:
+    if told in hand.bets.info_told:
         return
-    hand.info_told.add(told)
+    hand.bets.info_told.add(told)
     hand.prompt(
         seq,
         f"SEAT {seat}: CALL {rnd.to_call(seat)} OR FOLD - THE BETTING WAS NOT REOPENED",
@@ -248,22 +248,22 @@ def _tell_not_reopened(hand: Hand, seq: int) -> None:
 def _next_street(hand: Hand, seq: int) -> None:
     """The round is complete: the next board of a run, the next street, or the showdown."""
     if hand.street >= hand.spec.rounds - 1:
-        if len(hand.boards) + 1 < hand.runs:
+        if len(hand.show.boards) + 1 < hand.show.runs:
             # RIT (004-GN r204): the next board is dealt the same way, from the same street.
-            hand.boards.append(list(hand.board))
-            hand.board = list(hand.shared_board)
-            hand.street = hand.run_from - 1
-            hand.prompt(seq, f"BOARD {len(hand.boards) + 1}:", PromptCode.INFO)
+            hand.show.boards.append(list(hand.deal.board))
+            hand.deal.board = list(hand.show.shared_board)
+            hand.street = hand.show.run_from - 1
+            hand.prompt(seq, f"BOARD {len(hand.show.boards) + 1}:", PromptCode.INFO)
         else:
             settlement.showdown(hand, seq)
             return
     hand.street += 1
     if hand.spec.family is Family.STUD:
         stud.check_shortage(hand, seq)  # STUD-CARD-SHORTAGE: counted before the street
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
         hand.phase = Phase.STREET
-        hand.state.awaiting_reshuffle = True
+        hand.repair.awaiting_reshuffle = True
         hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
         return
     deal_sequence.deal_street(hand, seq)

@@ -25,25 +25,25 @@ if TYPE_CHECKING:
 
 def collect(hand: Hand) -> None:
     """The round's bets go into the middle; remember who pushed the action (SHOW-ORDER)."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None:
         return
     played = any(seat.acted for seat in rnd.seats)
     if played:
-        hand.pusher = None
-    elif hand.last_aggressor is not None:
-        hand.pusher = hand.last_aggressor  # the betting ended on an earlier round
-    hand.last_aggressor = rnd.last_aggressor
+        hand.bets.pusher = None
+    elif hand.bets.last_aggressor is not None:
+        hand.bets.pusher = hand.bets.last_aggressor  # the betting ended on an earlier round
+    hand.bets.last_aggressor = rnd.last_aggressor
     for seat in rnd.seats:
-        hand.committed[seat.seat] += seat.bet
-        hand.offset[seat.seat] = hand.offset.get(seat.seat, 0) + seat.bet
+        hand.chips.committed[seat.seat] += seat.bet
+        hand.chips.offset[seat.seat] = hand.chips.offset.get(seat.seat, 0) + seat.bet
         seat.bet = 0
 
 
 def showdown(hand: Hand, seq: int) -> None:
     """The last round is over with two or more players left: who shows first."""
     hand.phase = Phase.SHOWDOWN
-    hand.round = None
+    hand.bets.round = None
     first = irregular.show_first(hand)
     hand.prompt(seq, f"SHOWDOWN: SEAT {first} SHOWS FIRST", PromptCode.SHOWDOWN)
     try_resolve(hand, seq)
@@ -54,7 +54,7 @@ def try_resolve(hand: Hand, seq: int, *, force: bool = False) -> None:
     if hand.phase is not Phase.SHOWDOWN or hand.result is not None:
         return
     left = hand.contenders()
-    if not force and len(left) > 1 and not all(s in hand.tabled for s in left):
+    if not force and len(left) > 1 and not all(s in hand.show.tabled for s in left):
         return
     end(hand, seq)
 
@@ -62,8 +62,8 @@ def try_resolve(hand: Hand, seq: int, *, force: bool = False) -> None:
 def end(hand: Hand, seq: int) -> None:
     """Award the pot(s) and close the hand."""
     collect(hand)
-    hand.round = None
-    contrib = dict(hand.committed)
+    hand.bets.round = None
+    contrib = dict(hand.chips.committed)
     payouts: dict[int, int] = {}
     for s, chips in lowball.sevens_rule(hand, set(hand.contenders()), seq).items():
         contrib[s] -= chips  # LOWBALL-SEVENS-RULE: the action after the draw is void
@@ -73,9 +73,9 @@ def end(hand: Hand, seq: int) -> None:
         contrib[back_seat] -= back
         payouts[back_seat] = payouts.get(back_seat, 0) + back
     live = hand.in_hand()
-    pots = build_pots(contrib, live, sum(hand.dead.values()) + hand.carry)
+    pots = build_pots(contrib, live, sum(hand.chips.dead.values()) + hand.terms.carry)
     contenders = set(hand.contenders()) or set(live)
-    boards = [*hand.boards, hand.board] if hand.boards else [hand.board]
+    boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
     rake = house_take(hand, [pot.amount for pot in pots])
     cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []
@@ -93,7 +93,7 @@ def end(hand: Hand, seq: int) -> None:
                 reader,
                 profile=hand.profile,
                 button=hand.button,
-                unit=hand.profile.odd_chip_unit or hand.min_chip or 1,
+                unit=hand.profile.odd_chip_unit or hand.terms.min_chip or 1,
             )
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
@@ -107,23 +107,25 @@ def house_take(hand: Hand, amounts: list[int]) -> RakeResult | None:
     """What the house takes from the pots of `hand` (main pot first), or None when the table
     has no rake schedule. MISC-TIME-COLLECTION / RAKE (004-GN §I r28): a percentage up to the
     cap, or in a time game the table's time when this is the GN time-pot."""
-    schedule = hand.rake
+    schedule = hand.terms.rake
     if schedule is None:
         return None
     total = sum(amounts)
-    if hand.time_owed:
-        taken = min(hand.time_owed, total)
-        return RakeResult(taken, take_from_pots(amounts, taken), hand.time_paid, time_pot=True)
+    if hand.terms.time_owed:
+        taken = min(hand.terms.time_owed, total)
+        return RakeResult(
+            taken, take_from_pots(amounts, taken), hand.terms.time_paid, time_pot=True
+        )
     rake = rake_for(
         schedule, total, game=hand.spec.name, players=len(hand.dealt), flop=_past_flop(hand)
     )
-    return RakeResult(rake, take_from_pots(amounts, rake), hand.time_paid)
+    return RakeResult(rake, take_from_pots(amounts, rake), hand.terms.time_paid)
 
 
 def _past_flop(hand: Hand) -> bool:
     """No flop, no drop: did the hand see a flop (games without one: a second round)?"""
     if hand.spec.family is Family.FLOP:
-        return len(hand.board) >= 3 or bool(hand.boards)
+        return len(hand.deal.board) >= 3 or bool(hand.show.boards)
     return hand.street >= 1
 
 
@@ -131,20 +133,20 @@ def void(hand: Hand, seq: int) -> None:
     """All action void: every chip goes back to the seat that put it in, the forced bets
     still in front at the deal among them (the first round has not booked them yet)."""
     collect(hand)
-    hand.round = None
-    if not hand.posts_booked:
-        for s, amount in hand.posts.items():
+    hand.bets.round = None
+    if not hand.chips.posts_booked:
+        for s, amount in hand.chips.posts.items():
             seat = hand.seats[s]
-            hand.committed[s] += amount
+            hand.chips.committed[s] += amount
             if seat.stack is not None:
                 seat.stack = max(0, seat.stack - amount)  # as BettingRound.post
-        hand.posts_booked = True
+        hand.chips.posts_booked = True
     payouts = {
-        s: hand.committed[s] + hand.dead.get(s, 0)
+        s: hand.chips.committed[s] + hand.chips.dead.get(s, 0)
         for s in hand.dealt
-        if hand.committed[s] + hand.dead.get(s, 0) > 0
+        if hand.chips.committed[s] + hand.chips.dead.get(s, 0) > 0
     }
-    rake = RakeResult(0, (), hand.time_paid) if hand.rake is not None else None
+    rake = RakeResult(0, (), hand.terms.time_paid) if hand.terms.rake is not None else None
     _finish(hand, seq, (), payouts, void=True, rake=rake)
 
 
@@ -162,7 +164,7 @@ def _finish(
     for s in hand.dealt:
         st = hand.seats[s].stack
         after = None if st is None else st + payouts.get(s, 0)
-        due = hand.time_charged.get(s, 0)  # GN time-flop: the payer's time, from his stack
+        due = hand.terms.time_charged.get(s, 0)  # GN time-flop: the payer's time, from his stack
         if due:
             charged[s] = due if after is None else min(due, after)
             after = None if after is None else after - charged[s]
@@ -173,12 +175,12 @@ def _finish(
             time[s] = time.get(s, 0) + paid
         rake = replace(rake, time=time)
     shown = {
-        s: tuple(c.code for c, _ in hand.cards[s])
+        s: tuple(c.code for c, _ in hand.deal.cards[s])
         for s in hand.dealt
-        if s in hand.tabled and not hand.seats[s].folded
+        if s in hand.show.tabled and not hand.seats[s].folded
     }
-    all_boards = [*hand.boards, hand.board] if hand.boards else []
-    first = all_boards[0] if all_boards else hand.board
+    all_boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else []
+    first = all_boards[0] if all_boards else hand.deal.board
     hand.result = HandEnd(
         hand=hand.number,
         event=seq,
@@ -192,8 +194,8 @@ def _finish(
         rake=rake,
     )
     hand.phase = Phase.ENDED
-    hand.slots.clear()
-    hand.stop_text = None
+    hand.deal.slots.clear()
+    hand.alerts.stop_text = None
     hand.out.append(hand.result)
     if rake is not None and rake.total > 0:
         hand.prompt(seq, drop_text(rake), PromptCode.DROP)

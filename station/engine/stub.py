@@ -15,7 +15,6 @@ The shoe reads every card that leaves it, so the engine knows the stub: the deck
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from station.engine.cards import Card
@@ -26,16 +25,6 @@ if TYPE_CHECKING:
     from station.engine.hand import Hand
 
 
-@dataclass(slots=True)
-class Refill:
-    """DRAW-LAST-CARD-RESHUFFLE: cards of one seat's draw that come after the reshuffle."""
-
-    seat: int
-    count: int
-    burn: bool  # the round's burn did not fit before the reshuffle either
-    shuffled: bool = False
-
-
 def deck_size(hand: Hand) -> int:
     spec = hand.spec
     size = 36 if spec.short_deck else 52
@@ -44,7 +33,7 @@ def deck_size(hand: Hand) -> int:
 
 def left(hand: Hand) -> int:
     """Cards still in the stub."""
-    return deck_size(hand) - len(hand.seen)
+    return deck_size(hand) - len(hand.deal.seen)
 
 
 def _cards(cards: list[Card]) -> str:
@@ -53,19 +42,19 @@ def _cards(cards: list[Card]) -> str:
 
 def _muck(hand: Hand) -> list[Card]:
     """Cards of the folded hands (in the muck)."""
-    return [c for s in hand.dealt if hand.seats[s].folded for c, _ in hand.cards[s]]
+    return [c for s in hand.dealt if hand.seats[s].folded for c, _ in hand.deal.cards[s]]
 
 
 def _start(hand: Hand, rule: str, pile: list[Card], what: str, seq: int) -> None:
-    hand.state.recovery = Recovery(
+    hand.repair.recovery = Recovery(
         rule,
         [
             Step(f"SHUFFLE {what} WITH THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
             Step("COMPLETE THE DEAL FROM THE RESHUFFLED CARDS", Expect.CARDS),
         ],
-        reshuffle=[c for c in pile if c in hand.seen],
+        reshuffle=[c for c in pile if c in hand.deal.seen],
     ).start()
-    hand.state.awaiting_reshuffle = True
+    hand.repair.awaiting_reshuffle = True
     hand.prompt(
         seq, f"SHUFFLE {what} WITH THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY
     )
@@ -98,9 +87,9 @@ def draw_shortage(hand: Hand, seat: int, count: int, now: int, seq: int) -> None
 
 def draw_reshuffle(hand: Hand, seq: int) -> None:
     """Ask for the reshuffle of the earlier discards, the muck and the burns."""
-    current = set(hand.round_discards)
-    earlier = [c for cards in hand.discards.values() for c in cards if c not in current]
-    pile = earlier + _muck(hand) + list(hand.burns)
+    current = set(hand.draws.round_discards)
+    earlier = [c for cards in hand.draws.discards.values() for c in cards if c not in current]
+    pile = earlier + _muck(hand) + list(hand.deal.burns)
     _start(
         hand,
         "DRAW-LAST-CARD-RESHUFFLE",
@@ -117,13 +106,13 @@ def rit_needed(hand: Hand) -> tuple[int, int]:
     """(cards, of which burns) still to be dealt for every board of a run-it-more-than-once."""
     board = hand.spec.board
     rounds = hand.spec.rounds
-    cards = len(hand.slots)
-    burns = sum(1 for s in hand.slots if s.role is Role.BURN)
+    cards = len(hand.deal.slots)
+    burns = sum(1 for s in hand.deal.slots if s.role is Role.BURN)
     later = range(hand.street + 1, rounds)
     cards += sum(1 + board[st - 1] for st in later)
     burns += len(later)
-    boards_after = max(0, hand.runs - len(hand.boards) - 1)
-    per_board = range(hand.run_from, rounds)
+    boards_after = max(0, hand.show.runs - len(hand.show.boards) - 1)
+    per_board = range(hand.show.run_from, rounds)
     cards += boards_after * sum(1 + board[st - 1] for st in per_board)
     burns += boards_after * len(per_board)
     return cards, burns
@@ -139,24 +128,26 @@ def rit_agreed(hand: Hand, seq: int) -> None:
         seq,
         "RIT-CARD-SHORTAGE",
         Ruling.WARNING,
-        f"{hand.runs} BOARDS NEED {need} CARDS, {n} ARE LEFT: WHEN ONE CARD IS LEFT, SHUFFLE THE "
-        "BURNS IN WITH IT (THE MUCK TOO IF THAT IS NOT ENOUGH)",
+        f"{hand.show.runs} BOARDS NEED {need} CARDS, {n} ARE LEFT: WHEN ONE CARD IS LEFT, "
+        "SHUFFLE THE BURNS IN WITH IT (THE MUCK TOO IF THAT IS NOT ENOUGH)",
     )
 
 
 def rit_check(hand: Hand, seq: int) -> None:
     """After a card of a run-it-more-than-once: at the last card of the stub, the burns (and the
     muck if needed) are shuffled in, or the last card is the last board card (r209)."""
-    if hand.runs < 2 or hand.result is not None or hand.state.awaiting_reshuffle:
+    if hand.show.runs < 2 or hand.result is not None or hand.repair.awaiting_reshuffle:
         return
     if left(hand) != 1:
         return
     need, burns = rit_needed(hand)
     if need <= 1:
         return
-    if need - burns == 1 and burns == sum(1 for s in hand.slots if s.role is Role.BURN):
+    if need - burns == 1 and burns == sum(1 for s in hand.deal.slots if s.role is Role.BURN):
         # 004-GN r209: the one card left going into the last board card is used, unburned.
-        hand.slots = type(hand.slots)(s for s in hand.slots if s.role is not Role.BURN)
+        hand.deal.slots = type(hand.deal.slots)(
+            s for s in hand.deal.slots if s.role is not Role.BURN
+        )
         hand.incident(
             seq,
             "RIT-CARD-SHORTAGE",
@@ -165,7 +156,7 @@ def rit_check(hand: Hand, seq: int) -> None:
         )
         hand.prompt(seq, "LAST CARD (NO BURN)", PromptCode.BURN_AND_DEAL)
         return
-    pile = list(hand.burns)
+    pile = list(hand.deal.burns)
     what = "THE BURNS"
     if len(pile) + 1 < need:
         pile += _muck(hand)

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from station.engine.betting import Wager, WagerKind
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import BringIn, GameSpec, LowEval, Structure
+from station.engine.hand_state import Shortage, ShortageStage
 from station.engine.recovery import Expect, Recovery, Step
 
 if TYPE_CHECKING:
@@ -78,38 +77,6 @@ def has_open_pair(showing: Mapping[int, Sequence[Card]]) -> bool:
 # They read and change the hand (and its `stud_state`); like the rest of the engine they are pure.
 
 
-class ShortageStage(IntEnum):
-    """STUD-CARD-SHORTAGE: where the dealer is in dealing the short street."""
-
-    FIRST = 0  # RR: deal every card but the last one
-    PAUSE = 1  # RR: the last card, the burns and the eliminated cards are scrambled
-    REST = 2  # the remaining cards (or the common card), from the scrambled stub
-    DONE = 3
-
-
-@dataclass(slots=True)
-class Shortage:
-    street: int
-    first: list[int]  # seats served before the scramble (RR: all but the last card)
-    rest: list[int]  # seats served after it
-    burn_first: bool
-    burn_rest: bool
-    common: bool  # a common card in the centre instead of the last cards
-    stage: ShortageStage
-
-
-@dataclass(slots=True)
-class StudState:
-    """Stud bookkeeping of one hand."""
-
-    ghosts: set[int] = field(default_factory=set)  # folded with no wager: still dealt to
-    starters: dict[int, int] = field(default_factory=dict)  # street -> the seat that began it
-    low_card: int | None = None  # the seat with the low card (razz: high) on third street
-    opener_option: bool = False  # the opener may fold, bring in or complete (not forced)
-    wrong_bring_in: tuple[int, int, int] | None = None  # (seat, total, seq) taken for low
-    shortage: Shortage | None = None
-
-
 _RANK_NAMES = {
     14: "ACES",
     13: "KINGS",
@@ -134,13 +101,13 @@ def _is_razz(spec: GameSpec) -> bool:
 def receivers(hand: Hand) -> list[int]:
     """DEAL-STUD-ORDER: the seats a street is dealt to, in dealing order. A hand folded when
     there was no wager keeps receiving cards until a bet kills it (001-RR11 §8 r9)."""
-    ghosts = hand.stud_state.ghosts
+    ghosts = hand.stud.ghosts
     return [s for s in hand.dealt if not hand.seats[s].folded or s in ghosts]
 
 
 def showing(hand: Hand, seats: Sequence[int]) -> dict[int, list[Card]]:
     """Each seat's up-cards, with a common card in the centre counted in every hand."""
-    return {s: [c for c, up in hand.cards[s] if up] + list(hand.board) for s in seats}
+    return {s: [c for c, up in hand.deal.cards[s] if up] + list(hand.deal.board) for s in seats}
 
 
 def _next_active(hand: Hand, seat: int) -> int | None:
@@ -160,34 +127,32 @@ def open_third_street(hand: Hand) -> None:
     §8 r4), or his low card is a downcard the dealer turned up (EXPOSE-STUD-DOWNCARD-INITIAL,
     §8 r1), the first active player on his left opens instead, and may fold, open for the forced
     bet or open for a full bet."""
-    st = hand.stud_state
     live = hand.in_hand()
     for s in live:
         seat = hand.seats[s]
         if seat.stack == 0:
             seat.allin = True  # the ante took his last chip
-    up = {s: c for s in live for c, is_up in hand.cards[s] if is_up}
+    up = {s: c for s in live for c, is_up in hand.deal.cards[s] if is_up}
     low = bring_in_seat(hand.spec, up)
-    st.low_card = low
-    st.opener_option = False
-    hand.bring_in_seat = low
+    hand.stud.low_card = low
+    hand.stud.opener_option = False
+    hand.stud.bring_in_seat = low
     if low is None:
         return
-    if hand.seats[low].allin or up[low] in hand.exposed_downcards:
-        hand.bring_in_seat = _next_active(hand, low)
-        st.opener_option = True
+    if hand.seats[low].allin or up[low] in hand.stud.exposed_downcards:
+        hand.stud.bring_in_seat = _next_active(hand, low)
+        hand.stud.opener_option = True
 
 
 def bring_in_prompt(hand: Hand) -> str | None:
     """STUD-DEALER-ANNOUNCEMENTS: the low card by seat and card (004-GN r223), and who opens."""
-    st = hand.stud_state
-    low, opener = st.low_card, hand.bring_in_seat
+    low, opener = hand.stud.low_card, hand.stud.bring_in_seat
     if low is None or opener is None:
         return None
-    up = [c for c, is_up in hand.cards[low] if is_up]
+    up = [c for c, is_up in hand.deal.cards[low] if is_up]
     card = up[-1].code if up else "?"
-    bring, full = hand.stakes.bring_in, hand.bet_size(0)
-    if not st.opener_option:
+    bring, full = hand.terms.stakes.bring_in, hand.bet_size(0)
+    if not hand.stud.opener_option:
         return f"BRING-IN: SEAT {low} ({card}) POSTS {bring} OR COMPLETES TO {full}"
     why = "IS ALL-IN" if hand.seats[low].allin else "WAS DEALT UP IN ERROR"
     return (
@@ -199,21 +164,20 @@ def bring_in_prompt(hand: Hand) -> str | None:
 def round_starter(hand: Hand, street: int, live: list[int]) -> int:
     """The seat that begins betting round `street` (STUD-ACTION-LATER-STREETS). A starter who is
     all-in is passed over by the betting round itself (001-RR11 §8 r4)."""
-    st = hand.stud_state
     start: int | None = None
     if street == 0:
-        start = hand.bring_in_seat if hand.bring_in_seat in live else live[0]
+        start = hand.stud.bring_in_seat if hand.stud.bring_in_seat in live else live[0]
     elif (
         street == hand.spec.rounds - 1
-        and hand.seventh_exposed is not None
+        and hand.stud.seventh_exposed is not None
         and hand.profile.stud_seventh_gn
     ):
         # EXPOSE-STUD-FINAL-DOWNCARD (004-GN r228): the hand that began 6th street starts again.
-        before = st.starters.get(street - 1)
+        before = hand.stud.starters.get(street - 1)
         start = before if before in live else None
     if start is None:
         start = first_to_act(hand.spec, showing(hand, live), hand.dealt)
-    st.starters[street] = start
+    hand.stud.starters[street] = start
     return start
 
 
@@ -221,11 +185,11 @@ def announce_street(hand: Hand, seq: int) -> None:
     """STUD-DEALER-ANNOUNCEMENTS (001-RR11 §8 r12, 004-GN r223): from 4th street the dealer
     announces the high hand (razz: the low hand) and the pairs; never straights or flushes. Razz
     announces a pair the first time it shows, never a pair of face cards (§9 r4)."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or rnd.complete():
         return
     live = hand.in_hand()
-    start = hand.stud_state.starters.get(hand.street)
+    start = hand.stud.starters.get(hand.street)
     razz = _is_razz(hand.spec)
     shown = showing(hand, live)
     parts = [f"{hand.street_name().upper()}:"]
@@ -234,7 +198,7 @@ def announce_street(hand: Hand, seq: int) -> None:
         parts.append(f"{'LOW' if razz else 'HIGH'} HAND SEAT {start} ({cards}) ACTS FIRST.")
     pairs: list[str] = []
     for s in live:
-        newest = [c for c, up in hand.cards[s] if up][-1:]
+        newest = [c for c, up in hand.deal.cards[s] if up][-1:]
         counts = Counter(c.rank for c in shown[s])
         for rank, n in sorted(counts.items(), key=lambda kv: -kv[0]):
             if n < 2:
@@ -254,17 +218,17 @@ def announce_street(hand: Hand, seq: int) -> None:
 def open_pair_option(hand: Hand) -> bool:
     """STUD-LIMITS-PER-STREET: an open pair on 4th street lets any player bet or raise either
     limit (001-RR11 §8 r7; 7-stud only: razz and stud/8 keep the small bet)."""
-    if not hand.spec.open_pair or hand.street != 1 or hand.round is None:
+    if not hand.spec.open_pair or hand.street != 1 or hand.bets.round is None:
         return False
     if hand.spec.structure is not Structure.FIXED_LIMIT:
         return False
-    return has_open_pair({s: [c for c, up in hand.cards[s] if up] for s in hand.in_hand()})
+    return has_open_pair({s: [c for c, up in hand.deal.cards[s] if up] for s in hand.in_hand()})
 
 
 def open_pair_wager(hand: Hand, total: int) -> None:
     """A wager of the upper limit on 4th street with an open pair showing: from then on every
     raise is of the upper limit (001-RR11 §8 r7)."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or not open_pair_option(hand):
         return
     big = hand.bet_size(hand.spec.big_bet_from())
@@ -277,22 +241,20 @@ def open_pair_wager(hand: Hand, total: int) -> None:
 def on_fold(hand: Hand, seat: int) -> None:
     """Before a fold is booked: a fold with no wager keeps the seat in the dealing order
     (DEAL-STUD-ORDER); the opener passing his option hands it to his left (001-RR11 §8 r1, r4)."""
-    rnd = hand.round
-    st = hand.stud_state
+    rnd = hand.bets.round
     betting = rnd is not None and hand.betting() and seat in rnd
     if not (betting and rnd is not None and rnd.max_bet > 0):
-        st.ghosts.add(seat)
-    if hand.bring_in_pending() and seat == hand.bring_in_seat:
-        hand.bring_in_seat = _next_active(hand, seat)
-        st.opener_option = True
+        hand.stud.ghosts.add(seat)
+    if hand.bring_in_pending() and seat == hand.stud.bring_in_seat:
+        hand.stud.bring_in_seat = _next_active(hand, seat)
+        hand.stud.opener_option = True
 
 
 def refuse_check(hand: Hand, seat: int, seq: int) -> None:
     """STUD-BRINGIN: third street cannot be checked; the opener must bring in or complete (or,
     when the low card passed the option to him, fold)."""
-    st = hand.stud_state
-    bring, full = hand.stakes.bring_in, hand.bet_size(0)
-    choice = "FOLD, BRING IN" if st.opener_option else "BRING IN"
+    bring, full = hand.terms.stakes.bring_in, hand.bet_size(0)
+    choice = "FOLD, BRING IN" if hand.stud.opener_option else "BRING IN"
     hand.incident(
         seq,
         "STUD-BRINGIN",
@@ -304,19 +266,19 @@ def refuse_check(hand: Hand, seat: int, seq: int) -> None:
 
 def bet_made(hand: Hand) -> None:
     """A bet kills the hands folded without a wager: they get no more cards."""
-    hand.stud_state.ghosts.clear()
+    hand.stud.ghosts.clear()
 
 
 def post_bring_in(hand: Hand, seat: int, total: int, seq: int) -> None:
     """Book the forced bet of `seat` (a short all-in bring-in still sets the full amount)."""
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
     rnd.post(seat, total)
-    rnd.max_bet = max(total, hand.stakes.bring_in or 0)
+    rnd.max_bet = max(total, hand.terms.stakes.bring_in or 0)
     s = rnd.seat(seat)
     s.acted, s.level = True, rnd.max_bet
     rnd.last_actor = seat
-    hand.stud_state.wrong_bring_in = None
+    hand.stud.wrong_bring_in = None
     bet_made(hand)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.BRING_IN, total, s.allin))
 
@@ -324,8 +286,8 @@ def post_bring_in(hand: Hand, seat: int, total: int, seq: int) -> None:
 def complete_from_bring_in(hand: Hand, seat: int, total: int) -> None:
     """STUD-BRINGIN (001-RR11 §8 r3): the opener may open for a full bet instead of the forced
     bet; in limit that is a completion of the bring-in, not a bet (§8 r6)."""
-    rnd = hand.round
-    bring = hand.stakes.bring_in or 0
+    rnd = hand.bets.round
+    bring = hand.terms.stakes.bring_in or 0
     if rnd is None or hand.spec.structure is not Structure.FIXED_LIMIT or total <= bring:
         return
     rnd.max_bet = bring
@@ -335,19 +297,21 @@ def wrong_bring_in_stands(hand: Hand, seat: int, seq: int) -> bool:
     """STUD-BRINGIN-WRONG-PLAYER (001-RR11 §8 r5): once the player after a wrong bring-in has
     acted, that wager stands, the action goes on from there and the real low card has no
     obligation. True when it was booked so (the caller then books `seat`'s action as usual)."""
-    st = hand.stud_state
-    rnd = hand.round
-    if st.wrong_bring_in is None or rnd is None:
+    rnd = hand.bets.round
+    if hand.stud.wrong_bring_in is None or rnd is None:
         return False
-    wrong, total, at = st.wrong_bring_in
-    if seat in (wrong, hand.bring_in_seat):
+    wrong, total, at = hand.stud.wrong_bring_in
+    if seat in (wrong, hand.stud.bring_in_seat):
         return False
-    if hand.seats[wrong].folded or hand.zone.get(wrong, 0) - hand.offset.get(wrong, 0) < total:
-        st.wrong_bring_in = None  # the chips were taken back
+    if (
+        hand.seats[wrong].folded
+        or hand.chips.zone.get(wrong, 0) - hand.chips.offset.get(wrong, 0) < total
+    ):
+        hand.stud.wrong_bring_in = None  # the chips were taken back
         return False
     if _next_active(hand, wrong) != seat:
         return False
-    low = hand.bring_in_seat
+    low = hand.stud.bring_in_seat
     hand.incident(
         seq,
         "STUD-BRINGIN-WRONG-PLAYER",
@@ -357,14 +321,14 @@ def wrong_bring_in_stands(hand: Hand, seat: int, seq: int) -> bool:
         seat=wrong,
         events=(at, seq),
     )
-    hand.bring_in_seat = wrong
-    bring = hand.stakes.bring_in or 0
+    hand.stud.bring_in_seat = wrong
+    bring = hand.terms.stakes.bring_in or 0
     if total <= bring:
         post_bring_in(hand, wrong, total, at)
         return True
     complete_from_bring_in(hand, wrong, total)
     result = rnd.wager(wrong, total)
-    st.wrong_bring_in = None
+    hand.stud.wrong_bring_in = None
     if isinstance(result, Wager):
         kind = ActionKind.COMPLETE if result.kind is WagerKind.COMPLETE else ActionKind.RAISE
         bet_made(hand)
@@ -379,18 +343,18 @@ def _cards_left(hand: Hand) -> int:
     """Cards still in the stub: the deck less every card drawn (a joker that is no card of
     this game's deck was a scrap of paper, not one of them)."""
     joker = hand.spec.joker
-    out = sum(1 for c in hand.seen if joker or not c.is_joker)
+    out = sum(1 for c in hand.deal.seen if joker or not c.is_joker)
     return len(STANDARD_DECK) + (1 if joker else 0) - out
 
 
 def _out_of_play(hand: Hand) -> list[Card]:
     """The burn cards and the cards eliminated from play (PREMATURE-STUD-STREET), which may be
     scrambled back in when the stub runs short; never a player's cards or a boxed scrap."""
-    held = {c for cards in hand.cards.values() for c, _ in cards}
-    kept = held | set(hand.board) | {c for c, _ in hand.state.boxed if c is not None}
-    burns = set(hand.burns)
-    eliminated = [c for c in hand.seen if c not in kept and c not in burns and not c.is_joker]
-    return [*hand.burns, *eliminated]
+    held = {c for cards in hand.deal.cards.values() for c, _ in cards}
+    kept = held | set(hand.deal.board) | {c for c, _ in hand.faults.boxed if c is not None}
+    burns = set(hand.deal.burns)
+    eliminated = [c for c in hand.deal.seen if c not in kept and c not in burns and not c.is_joker]
+    return [*hand.deal.burns, *eliminated]
 
 
 def _seat_list(seats: Sequence[int]) -> str:
@@ -406,12 +370,11 @@ def check_shortage(hand: Hand, seq: int) -> None:
     card to spare, no burn; without enough fresh cards, a common card. GN (004-GN r226): count
     players + 2; if the burn cards make up the shortfall, scramble them with the stub first;
     otherwise a community card (after scrambling stub and burns when two or fewer are left)."""
-    st = hand.stud_state
-    if st.shortage is not None or hand.state.recovery is not None:
+    if hand.stud.shortage is not None or hand.repair.recovery is not None:
         return
     seats = receivers(hand)
     street = hand.street
-    burn = not hand.state.skip_next_burn
+    burn = not hand.repair.skip_next_burn
     left = _cards_left(hand)
     gn = hand.profile.stud_shortage_gn
     need = len(seats) + (2 if gn else int(burn))
@@ -429,7 +392,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
             steps.append(_scramble_step(pool))
             text += ". SCRAMBLE THE STUB WITH THE BURN CARDS FIRST"
         steps.append(Step("BURN AND TURN ONE COMMON CARD FACE UP IN THE CENTRE", Expect.CARDS))
-        st.shortage = Shortage(street, [], [], False, True, True, ShortageStage.REST)
+        hand.stud.shortage = Shortage(street, [], [], False, True, True, ShortageStage.REST)
     elif gn:
         steps.append(_scramble_step(pool))
         steps.append(Step(f"BURN AND DEAL {name}", Expect.CARDS))
@@ -437,7 +400,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
             f"{left} CARDS IN THE STUB, {need} NEEDED FOR {name}: SCRAMBLE THE STUB WITH THE "
             f"{len(pool)} BURN CARDS, THEN BURN AND DEAL"
         )
-        st.shortage = Shortage(street, [], seats, False, True, False, ShortageStage.REST)
+        hand.stud.shortage = Shortage(street, [], seats, False, True, False, ShortageStage.REST)
     else:
         dealt_now = max(0, left - 1 - int(burn))  # every card but the last one
         first, rest = seats[:dealt_now], seats[dealt_now:]
@@ -452,7 +415,9 @@ def check_shortage(hand: Hand, seq: int) -> None:
                 f"{left} CARDS LEFT, {need} NEEDED FOR {name}: SCRAMBLE THEM WITH THE BURN "
                 f"CARDS, {'BURN ' if burn_rest else 'NO BURN '}AND DEAL"
             )
-            st.shortage = Shortage(street, [], seats, False, burn_rest, False, ShortageStage.REST)
+            hand.stud.shortage = Shortage(
+                street, [], seats, False, burn_rest, False, ShortageStage.REST
+            )
             _start_shortage(hand, steps, pool, text, seq)
             return
         steps.append(
@@ -480,7 +445,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
             f"{_seat_list(first) or 'NONE'}), MIX IT WITH THE BURN CARDS, SCRAMBLE, "
             f"{'BURN AGAIN ' if burn_rest else 'NO BURN '}AND DEAL SEATS {_seat_list(rest)}"
         )
-        st.shortage = Shortage(
+        hand.stud.shortage = Shortage(
             street, first, rest, burn_first, burn_rest, False, ShortageStage.FIRST
         )
     _start_shortage(hand, steps, pool, text, seq)
@@ -489,7 +454,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
 def _start_shortage(
     hand: Hand, steps: list[Step], pool: Sequence[Card], text: str, seq: int
 ) -> None:
-    hand.state.recovery = Recovery("STUD-CARD-SHORTAGE", steps).start()
+    hand.repair.recovery = Recovery("STUD-CARD-SHORTAGE", steps).start()
     if steps[0].expect is Expect.RESHUFFLE:
         _return_to_stub(hand, pool)
     hand.incident(seq, "STUD-CARD-SHORTAGE", Ruling.PLAY_ON, text)
@@ -504,16 +469,16 @@ def _scramble_step(pool: Sequence[Card]) -> Step:
 
 def _return_to_stub(hand: Hand, pool: Sequence[Card]) -> None:
     """The cards go back into the stub with the next STUB_RESHUFFLE: they may come out again."""
-    rec = hand.state.recovery
+    rec = hand.repair.recovery
     assert rec is not None
     rec.reshuffle.extend(pool)
-    hand.burns = [c for c in hand.burns if c not in pool]
+    hand.deal.burns = [c for c in hand.deal.burns if c not in pool]
 
 
 def street_plan(hand: Hand, street: int, burn: bool) -> tuple[bool, list[int], bool]:
     """(burn, seats dealt, common card) for the cards of `street`."""
     seats = receivers(hand)
-    sh = hand.stud_state.shortage
+    sh = hand.stud.shortage
     if sh is None or sh.street != street or sh.stage is ShortageStage.DONE:
         return burn, seats, False
     if sh.stage is ShortageStage.FIRST:
@@ -528,15 +493,15 @@ def street_plan(hand: Hand, street: int, burn: bool) -> tuple[bool, list[int], b
 def street_paused(hand: Hand, seq: int) -> bool:
     """RR shortage: the cards before the last one are out; the dealer now mixes the last card
     with the burns and scrambles. True while the street waits for STUB_RESHUFFLE."""
-    sh = hand.stud_state.shortage
-    rec = hand.state.recovery
+    sh = hand.stud.shortage
+    rec = hand.repair.recovery
     if sh is None or sh.stage is not ShortageStage.PAUSE or rec is None:
         return False
     sh.stage = ShortageStage.REST
     rec.complete(Expect.CARDS)
     _return_to_stub(hand, _out_of_play(hand))
-    hand.state.awaiting_reshuffle = True
-    hand.stop_text = "STUB SHORT: SCRAMBLE THE LAST CARD WITH THE BURN CARDS"
+    hand.repair.awaiting_reshuffle = True
+    hand.alerts.stop_text = "STUB SHORT: SCRAMBLE THE LAST CARD WITH THE BURN CARDS"
     hand.prompt(
         seq,
         "KEEP THE LAST CARD: MIX IT WITH THE BURN CARDS, SCRAMBLE AND CUT, THEN PRESS "

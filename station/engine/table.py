@@ -141,7 +141,7 @@ class Table:
             case Puck():
                 self.puck = event.seat
                 if hand is not None:
-                    hand.puck = event.seat
+                    hand.deal.puck = event.seat
             case Setup():
                 self._setup(event, seq)
             case RakeZone():
@@ -171,7 +171,7 @@ class Table:
         self.out.extend(decisions)
         if hand.result is not None and any(d is hand.result for d in decisions):
             hand_cycle.hand_ended(self, hand)
-        if hand.state.floor_call:
+        if hand.alerts.floor_call:
             self.floor_call = True
 
     # --- between hands ------------------------------------------------------------------------
@@ -272,10 +272,10 @@ class Table:
                 self.incident(seq, "STATION-UNEXPECTED-KEY", "NO HAND IN PROGRESS: PRESS NEW HAND")
             )
             return
-        board_before = len(hand.board)
+        board_before = len(hand.deal.board)
         hand.on_draw(card, event.tag, event.face_up, back_ok, seq)
-        if self.time_flop_due and board_before < 3 and len(hand.board) > board_before:
-            housekeeping.time_flop(self, hand.board[board_before:3], seq)
+        if self.time_flop_due and board_before < 3 and len(hand.deal.board) > board_before:
+            housekeeping.time_flop(self, hand.deal.board[board_before:3], seq)
 
     def _key(self, event: KeyPress, seq: int) -> None:
         if event.key is Key.NEW_HAND:

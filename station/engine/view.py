@@ -29,20 +29,20 @@ if TYPE_CHECKING:
 def _blind_labels(hand: Hand) -> dict[int, str]:
     labels: dict[int, str] = {}
     if hand.layout is not None:
-        if hand.layout.small_blind in hand.posts:
+        if hand.layout.small_blind in hand.chips.posts:
             labels[hand.layout.small_blind] = "SB"
-        if hand.layout.big_blind in hand.posts:
+        if hand.layout.big_blind in hand.chips.posts:
             labels[hand.layout.big_blind] = "BB"
-    if hand.bring_in_seat is not None:
-        labels[hand.bring_in_seat] = "BI"
+    if hand.stud.bring_in_seat is not None:
+        labels[hand.stud.bring_in_seat] = "BI"
     return labels
 
 
 def _pots(hand: Hand) -> tuple[PotView, ...]:
     pots = build_pots(
-        {s: c for s, c in hand.committed.items() if c},
+        {s: c for s, c in hand.chips.committed.items() if c},
         hand.in_hand(),
-        sum(hand.dead.values()) + hand.carry,
+        sum(hand.chips.dead.values()) + hand.terms.carry,
     )
     return tuple(
         PotView("Main" if i == 0 else f"Side {i}", p.amount, p.eligible) for i, p in enumerate(pots)
@@ -50,11 +50,11 @@ def _pots(hand: Hand) -> tuple[PotView, ...]:
 
 
 def _next_step(hand: Hand, to_act: int | None) -> str:
-    if hand.stop_text:
-        return hand.stop_text
+    if hand.alerts.stop_text:
+        return hand.alerts.stop_text
     if hand.phase is Phase.BETTING and to_act is not None:
         return f"ACTION: SEAT {to_act}"
-    return hand.last_prompt
+    return hand.alerts.last_prompt
 
 
 def table_snapshot(t: Table) -> TableSnapshot:
@@ -93,7 +93,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
             carry=t.carry,
             chip_race=t.race.new_chip if t.race is not None else None,
         )
-    rnd = hand.round if hand.phase is Phase.BETTING else None
+    rnd = hand.bets.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
     blinds = _blind_labels(hand)
     views = []
@@ -109,7 +109,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
             status = SeatStatus.ALLIN
         else:
             status = SeatStatus.ACTIVE
-        cards = hand.cards.get(s, [])
+        cards = hand.deal.cards.get(s, [])
         up = tuple(c.code for c, is_up in cards if is_up) if hand.spec.family is Family.STUD else ()
         views.append(
             SeatView(
@@ -128,9 +128,9 @@ def table_snapshot(t: Table) -> TableSnapshot:
         )
     rng = rnd.raise_range(to_act) if rnd is not None and to_act is not None else None
     to_call = rnd.to_call(to_act) if rnd is not None and to_act is not None else 0
-    if to_act is not None and hand.bring_in_pending() and to_act == hand.bring_in_seat:
-        to_call = hand.stakes.bring_in or to_call  # STUD-BRINGIN: the forced bet is owed
-    rec = hand.state.recovery
+    if to_act is not None and hand.bring_in_pending() and to_act == hand.stud.bring_in_seat:
+        to_call = hand.terms.stakes.bring_in or to_call  # STUD-BRINGIN: the forced bet is owed
+    rec = hand.repair.recovery
     recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
     return TableSnapshot(
         hand=t.hand_number(),
@@ -139,7 +139,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
         phase=hand.phase,
         street=hand.street_name(),
         seats=tuple(views),
-        board=tuple(c.code for c in hand.board),
+        board=tuple(c.code for c in hand.deal.board),
         pots=_pots(hand),
         to_act=to_act,
         to_call=to_call,
@@ -148,10 +148,12 @@ def table_snapshot(t: Table) -> TableSnapshot:
         next_step=t.posts_prompt
         if hand.result is not None and t.posts_prompt
         else _next_step(hand, to_act),
-        stop=StopView(hand.stop_text, hand.stop_seat) if hand.stop_text else None,
+        stop=StopView(hand.alerts.stop_text, hand.alerts.stop_seat)
+        if hand.alerts.stop_text
+        else None,
         recovery=recovery,
-        incidents=tuple(hand.incidents),
-        floor_call=t.floor_call or hand.state.floor_call,
+        incidents=tuple(hand.alerts.incidents),
+        floor_call=t.floor_call or hand.alerts.floor_call,
         capped=rnd.capped if rnd is not None else False,
         button=hand.button,
         refunds=tuple(refunds(t).items()),

@@ -17,7 +17,7 @@ from station.engine.betting import Correction, Wager, WagerKind
 from station.engine.decisions import Action, ActionKind, Ruling
 from station.engine.events import KeyPress, VerbalAction
 from station.engine.games import Family, Structure
-from station.engine.irregular import LastWager
+from station.engine.hand_state import LastWager
 from station.engine.snapshot import Phase
 
 if TYPE_CHECKING:
@@ -26,41 +26,41 @@ if TYPE_CHECKING:
 
 def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
     """A bet-zone reading during the hand (with denominations, when the sensor reports them)."""
-    hand.zone[seat] = amount
+    hand.chips.zone[seat] = amount
     if hand.phase is Phase.MISDEAL:
         return  # chips going back to their owners before the redeal
     deal_errors.settle_face_up(hand, seq)
     s = hand.seats[seat]
-    base = hand.offset.get(seat, 0)
-    booked = s.bet if hand.round is not None and seat in hand.round else 0
-    due = hand.chips_due.get(seat)
+    base = hand.chips.offset.get(seat, 0)
+    booked = s.bet if hand.bets.round is not None and seat in hand.bets.round else 0
+    due = hand.chips.chips_due.get(seat)
     if due is not None:
         if amount < base + due:
             return  # a declared or corrected wager whose chips are still coming in
-        del hand.chips_due[seat]
+        del hand.chips.chips_due[seat]
     if amount == base + booked:
         return
     if amount < base + booked:
         if amount >= booked:
-            hand.offset[seat] = amount - booked  # the dealer collecting earlier streets
+            hand.chips.offset[seat] = amount - booked  # the dealer collecting earlier streets
             return
-        hand.offset[seat] = 0
+        hand.chips.offset[seat] = 0
         irregular.withdrawal(hand, seat, amount, booked, seq)
         return
     total = amount - base
-    rnd = hand.round
+    rnd = hand.bets.round
     if (
         rnd is not None
         and hand.phase is Phase.BETTING
-        and seat in hand.state.verbal_calls
-        and hand.last_kind.get(seat) is ActionKind.CALL
+        and seat in hand.conduct.verbal_calls
+        and hand.bets.last_kind.get(seat) is ActionKind.CALL
         and (rnd.last_actor == seat or due is not None)
         and total > booked
     ):
         # BET-VERBAL-BINDING: "call" said in turn is binding and takes precedence over the
         # chips (001-RR11 §3 r9, §14 NL r8): the call stands, the excess goes back. One
         # motion with a declaration is not a string raise.
-        hand.chips_due.pop(seat, None)
+        hand.chips.chips_due.pop(seat, None)
         hand.incident(
             seq,
             "BET-VERBAL-BINDING",
@@ -73,13 +73,13 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
         rnd is not None
         and hand.phase is Phase.BETTING
         and rnd.last_actor == seat
-        and hand.last_kind.get(seat) is ActionKind.CALL
-        and seat not in hand.declared_raise
+        and hand.bets.last_kind.get(seat) is ActionKind.CALL
+        and seat not in hand.bets.declared_raise
         and total > booked
     ):
         # BET-STRING-RAISE: chips added in a second motion after a call, with no raise
         # declared: only the call stands (001-RR11 §3 r14).
-        hand.chips_due.pop(seat, None)
+        hand.chips.chips_due.pop(seat, None)
         hand.incident(
             seq,
             "BET-STRING-RAISE",
@@ -88,29 +88,33 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
             seat=seat,
         )
         return
-    if hand.phase is Phase.DEALING and hand.round is None and not deal_errors.short_deal(hand, seq):
+    if (
+        hand.phase is Phase.DEALING
+        and hand.bets.round is None
+        and not deal_errors.short_deal(hand, seq)
+    ):
         return
     if hand.phase is Phase.STREET:
         # Chips while a street's cards are still due: the dealer may not have burned.
-        handled = bool(hand.slots) and burn_errors.missing_burn(hand, seq)
+        handled = bool(hand.deal.slots) and burn_errors.missing_burn(hand, seq)
         if not hand.betting():
             if not handled:
                 irregular.chips_out_of_round(hand, seat, total, seq)
             return
-    if hand.phase is not Phase.BETTING or hand.round is None or s.folded:
+    if hand.phase is not Phase.BETTING or hand.bets.round is None or s.folded:
         irregular.chips_out_of_round(hand, seat, total, seq)
         return
-    if seat in hand.declared_raise and rnd is not None and _tournament_string(hand, seat):
-        if seat not in hand.raise_motion:
+    if seat in hand.bets.declared_raise and rnd is not None and _tournament_string(hand, seat):
+        if seat not in hand.bets.raise_motion:
             if total <= rnd.max_bet:
-                hand.raise_motion[seat] = total  # the one motion did not make the raise
+                hand.bets.raise_motion[seat] = total  # the one motion did not make the raise
                 return
         else:
             _string_bet(hand, seat, total, base, seq)
             return
-    if seat in hand.declared_raise and rnd is not None and total <= rnd.max_bet:
+    if seat in hand.bets.declared_raise and rnd is not None and total <= rnd.max_bet:
         return  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
-    if chips and hand.min_chip:
+    if chips and hand.terms.min_chip:
         total = _smallest_chip(hand, seat, total, booked, chips, seq)
         if total <= booked:
             return
@@ -125,10 +129,10 @@ def _tournament_string(hand: Hand, seat: int) -> bool:
 def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> None:
     """TOURN-STRING-BET (001-RR11 §15 r24): a second motion after 'raise' with no amount is
     a string bet: the declared raise stands at its minimum, the rest goes back."""
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
-    hand.raise_motion.pop(seat, None)
-    hand.declared_raise.discard(seat)
+    hand.bets.raise_motion.pop(seat, None)
+    hand.bets.declared_raise.discard(seat)
     target = min(total, rnd.max_bet + rnd.min_raise_size())
     hand.incident(
         seq,
@@ -138,7 +142,7 @@ def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> None:
         f"{target}, TAKE BACK {total - target}",
         seat=seat,
     )
-    hand.offset[seat] = base + total - target
+    hand.chips.offset[seat] = base + total - target
     wager(hand, seat, target, seq)
 
 
@@ -147,14 +151,14 @@ def _smallest_chip(
 ) -> int:
     """BET-SMALLEST-CHIP: chips smaller than the smallest chip of the forced bets do not
     play, even in quantity (GN: they play for face value all-in). Returns what plays."""
-    floor = hand.min_chip or 0
+    floor = hand.terms.min_chip or 0
     small = sum(c for c in chips if c < floor)
     stack = hand.seats[seat].stack
     allin = stack is not None and total >= stack + booked
     if not small or (allin and hand.profile.small_chips_play_allin):
         return total
     plays = total - small
-    hand.offset[seat] = hand.offset.get(seat, 0) + small
+    hand.chips.offset[seat] = hand.chips.offset.get(seat, 0) + small
     hand.incident(
         seq,
         "BET-SMALLEST-CHIP",
@@ -167,14 +171,14 @@ def _smallest_chip(
 
 def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
     """The seat puts its bet for this round at `total`: booked, or corrected."""
-    rnd = hand.round
+    rnd = hand.bets.round
     assert rnd is not None
     if hand.bring_in_pending() and irregular.bring_in(hand, seat, total, seq):
         return
     to_act = rnd.to_act()
     if seat != to_act:
         if settle_owed(hand, seat, seq):
-            if hand.betting() and hand.round is not None:
+            if hand.betting() and hand.bets.round is not None:
                 wager(hand, seat, total, seq, single_chip=single_chip)  # his turn now, or not
             elif hand.result is None:
                 irregular.chips_out_of_round(hand, seat, total, seq)  # that closed the round
@@ -184,32 +188,32 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
     total = lowball.check_raise(hand, seat, total, seq)
     if hand.spec.family is Family.STUD:
         stud.open_pair_wager(hand, total)  # STUD-LIMITS-PER-STREET: open pair, big bet
-    allin = seat in hand.allin_pending
-    declared = seat in hand.declared_raise
+    allin = seat in hand.bets.allin_pending
+    declared = seat in hand.bets.declared_raise
     before = LastWager(
         rnd.mark(seat),
         rnd,
         hand.street,
-        hand.last_kind.get(seat),
-        hand.state.calls,
-        hand.voluntary_actions,
-        hand.chip_actions,
-        hand.chips_due.get(seat),
+        hand.bets.last_kind.get(seat),
+        hand.conduct.calls,
+        hand.bets.voluntary_actions,
+        hand.bets.chip_actions,
+        hand.chips.chips_due.get(seat),
         allin,
         declared,
     )
     result = rnd.wager(seat, total, allin=allin, single_chip=single_chip, declared_raise=declared)
-    hand.declared_raise.discard(seat)
+    hand.bets.declared_raise.discard(seat)
     if isinstance(result, Correction):
         # BET-UNDERSIZED-CORRECTION: a short call. The chips released bind him to the call
         # (001-RR11 §3 r13): it is booked when the next player acts (`settle_owed`).
-        hand.state.short_calls[seat] = (result.required, total)
+        hand.conduct.short_calls[seat] = (result.required, total)
         hand.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
         return
-    hand.state.short_calls.pop(seat, None)
+    hand.conduct.short_calls.pop(seat, None)
     _booked(hand, seat, result, seq)
-    last = rnd.last_actor == seat and hand.betting() and hand.round is rnd
-    hand.state.last_wager = before if last else None
+    last = rnd.last_actor == seat and hand.betting() and hand.bets.round is rnd
+    hand.conduct.last_wager = before if last else None
 
 
 def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
@@ -218,14 +222,14 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
     to a minimum raise (BET-VERBAL-BINDING, BET-UNDERSIZED-CORRECTION: 001-RR11 §3 r9, r16;
     §14 NL r11); short chips for a call are a call, to be made good (§3 r13). True when a
     wager was booked: the caller then takes `actor`'s action afresh."""
-    rnd = hand.round
+    rnd = hand.bets.round
     if rnd is None or not hand.betting():
         return False
     owner = rnd.to_act()
     if owner is None or owner == actor:
         return False
-    if owner in hand.declared_raise:
-        hand.raise_motion.pop(owner, None)
+    if owner in hand.bets.declared_raise:
+        hand.bets.raise_motion.pop(owner, None)
         rng = rnd.raise_range(owner)
         target = rng[0] if rng is not None else rnd.max_bet
         if rng is not None:
@@ -238,7 +242,7 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
             )
         wager(hand, owner, target, seq)
         return True
-    short = hand.state.short_calls.pop(owner, None)
+    short = hand.conduct.short_calls.pop(owner, None)
     if short is None:
         return False
     required, put = short
@@ -248,7 +252,7 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
         # BET-NL-GROSS-MISUNDERSTANDING (001-RR11 §14 NL r12): a "call" may be ruled not
         # binding when the player obviously misunderstood the amount; the rule of thumb
         # protects nobody who put in 80% or more. Less than that: the floor decides.
-        hand.state.floor_call = True
+        hand.alerts.floor_call = True
         hand.incident(
             seq,
             "BET-NL-GROSS-MISUNDERSTANDING",
@@ -267,8 +271,8 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
     differing physical action"): the declaration comes just after the seat's chips, before
     anyone acted after him. A declaration the chips agree with changes nothing; a different
     one takes the wager back and books what he said. True when handled here."""
-    last = hand.state.last_wager
-    rnd = hand.round
+    last = hand.conduct.last_wager
+    rnd = hand.bets.round
     if (
         last is None
         or last.seat != seat
@@ -279,12 +283,12 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
         or rnd.seat(seat).folded
     ):
         return False
-    booked = hand.last_kind.get(seat)
+    booked = hand.bets.last_kind.get(seat)
     chips = rnd.seat(seat).bet
     match k.action:
         case VerbalAction.CALL:
             if booked is ActionKind.CALL:
-                hand.state.verbal_calls.add(seat)
+                hand.conduct.verbal_calls.add(seat)
                 return True
             _take_back(hand, last)
             call = max(rnd.max_bet, rnd.seat(seat).bet)
@@ -295,7 +299,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
                 f"SEAT {seat} SAID CALL: HE CALLS {call}. TAKE BACK {chips - call}",
                 seat=seat,
             )
-            hand.state.verbal_calls.add(seat)
+            hand.conduct.verbal_calls.add(seat)
             wager(hand, seat, call, seq)
             return True
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
@@ -303,7 +307,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
             if raised and k.amount in (None, chips):
                 return True
             _take_back(hand, last)
-            hand.declared_raise.add(seat)
+            hand.bets.declared_raise.add(seat)
             rng = rnd.raise_range(seat)
             target = k.amount if k.amount is not None else (rng[0] if rng else rnd.max_bet)
             if k.amount is None and rng is not None:
@@ -348,21 +352,21 @@ def _take_back(hand: Hand, last: LastWager) -> None:
     seat = last.seat
     last.round.restore(last.mark)
     if last.kind is None:
-        hand.last_kind.pop(seat, None)
+        hand.bets.last_kind.pop(seat, None)
     else:
-        hand.last_kind[seat] = last.kind
-    hand.state.calls = last.calls
-    hand.voluntary_actions = last.voluntary
-    hand.chip_actions = last.chip_actions
+        hand.bets.last_kind[seat] = last.kind
+    hand.conduct.calls = last.calls
+    hand.bets.voluntary_actions = last.voluntary
+    hand.bets.chip_actions = last.chip_actions
     if last.due is None:
-        hand.chips_due.pop(seat, None)
+        hand.chips.chips_due.pop(seat, None)
     else:
-        hand.chips_due[seat] = last.due
+        hand.chips.chips_due[seat] = last.due
     if last.allin:
-        hand.allin_pending.add(seat)
+        hand.bets.allin_pending.add(seat)
     if last.declared:
-        hand.declared_raise.add(seat)
-    hand.state.last_wager = None
+        hand.bets.declared_raise.add(seat)
+    hand.conduct.last_wager = None
 
 
 def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
@@ -375,14 +379,14 @@ def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
         WagerKind.COMPLETE: ActionKind.COMPLETE,
         WagerKind.BRING_IN: ActionKind.BRING_IN,
     }[w.kind]
-    hand.allin_pending.discard(seat)
+    hand.bets.allin_pending.discard(seat)
     if kind is ActionKind.CALL:
-        hand.state.calls += 1
+        hand.conduct.calls += 1
     stud.bet_made(hand)  # DEAL-STUD-ORDER: a bet kills hands folded without a wager
-    hand.last_kind[seat] = kind
-    physical = hand.zone.get(seat, 0) - hand.offset.get(seat, 0)
+    hand.bets.last_kind[seat] = kind
+    physical = hand.chips.zone.get(seat, 0) - hand.chips.offset.get(seat, 0)
     if physical < w.total:
-        hand.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
+        hand.chips.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
     hand.out.append(Action(hand.number, seq, seat, kind, w.total, w.allin))
     count_action(hand, chips=True)
     rounds.after_action(hand, seq)
@@ -391,6 +395,6 @@ def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
 def count_action(hand: Hand, *, chips: bool) -> None:
     """Count a first-round action for the misdeal cutoff (MISDEAL-CUTOFF-*)."""
     if hand.street == 0:
-        hand.voluntary_actions += 1
+        hand.bets.voluntary_actions += 1
         if chips:
-            hand.chip_actions += 1
+            hand.bets.chip_actions += 1

@@ -322,30 +322,29 @@ def _station_asks(run: Run) -> Line | None:
     hand = table.hand
     assert hand is not None
     snap = table.snapshot()
-    state = hand.state
-    if state.faceup is not None:
+    if hand.faults.faceup is not None:
         return {"type": "key", "key": "EXPOSED"}  # answers the BOXED-or-EXPOSED question
-    rec = state.recovery
+    rec = hand.repair.recovery
     step = rec.current if rec is not None else None
-    if state.awaiting_reshuffle or (step is not None and step.expect is Expect.RESHUFFLE):
+    if hand.repair.awaiting_reshuffle or (step is not None and step.expect is Expect.RESHUFFLE):
         return {"type": "key", "key": "STUB_RESHUFFLE"}
     if hand.phase is Phase.BETTING and snap.to_act is not None:
         seat = snap.to_act
-        if hand.bring_in_pending() and seat == hand.bring_in_seat:
-            bring = hand.stakes.bring_in or hand.bet_size(0)
-            return {"type": "zone", "seat": seat, "amount": hand.offset.get(seat, 0) + bring}
+        if hand.bring_in_pending() and seat == hand.stud.bring_in_seat:
+            bring = hand.terms.stakes.bring_in or hand.bet_size(0)
+            return {"type": "zone", "seat": seat, "amount": hand.chips.offset.get(seat, 0) + bring}
         return {"type": "key", "key": "CHECK" if snap.to_call == 0 else "FOLD", "seat": seat}
-    if hand.slots:
-        seen = set(hand.seen)
+    if hand.deal.slots:
+        seen = set(hand.deal.seen)
         for c in STANDARD_DECK:
             if c not in seen:
                 return {"type": "draw", "card": c.code, "face_up": False}
         return None
-    if hand.phase is Phase.DRAWING and hand.draw_pending:
-        return {"type": "key", "key": "DRAW", "seat": hand.draw_pending[0], "count": 0}
+    if hand.phase is Phase.DRAWING and hand.draws.pending:
+        return {"type": "key", "key": "DRAW", "seat": hand.draws.pending[0], "count": 0}
     if hand.phase is Phase.SHOWDOWN:
         for s in hand.contenders():
-            if s not in hand.tabled:
+            if s not in hand.show.tabled:
                 return {"type": "key", "key": "TABLED", "seat": s}
     return None
 

@@ -101,6 +101,6 @@ def test_any_event_sequence_is_handled_and_chips_are_conserved(
         assert all(v >= 0 for v in end["payouts"].values())
     hand = run.table.hand
     if hand is not None:
-        held = [c for cards in hand.cards.values() for c, _ in cards]
-        everywhere = held + hand.board + hand.burns
+        held = [c for cards in hand.deal.cards.values() for c, _ in cards]
+        everywhere = held + hand.deal.board + hand.deal.burns
         assert len(everywhere) == len(set(everywhere)), "a card is in two places"

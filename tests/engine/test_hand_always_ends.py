@@ -203,8 +203,8 @@ def test_DECK_JOKER_NOT_IN_USE_a_joker_dealt_on_past_leaves_every_other_card_wit
     seats = table.hand.dealt
     holder = seats[(at - start - 1) % len(seats)]
     for seat in seats:
-        mine = [c.code for c, _ in table.hand.cards[seat]]
-        theirs = [c.code for c, _ in before.hand.cards[seat]]
+        mine = [c.code for c, _ in table.hand.deal.cards[seat]]
+        theirs = [c.code for c, _ in before.hand.deal.cards[seat]]
         if seat == holder:
             assert len(mine) == len(theirs) - 1 and set(mine) < set(theirs), (seat, mine, theirs)
         else:

@@ -141,4 +141,4 @@ def test_KILL_POTS_a_misdealt_kill_pot_is_redealt_as_a_kill_pot() -> None:
     run.feed(key("MISDEAL"), key("NEW_HAND"))
     redealt = run.table.hand
     assert redealt is not None and redealt is not hand
-    assert redealt.kill_post == (4, 20) and redealt.bet_size(0) == 20
+    assert redealt.terms.kill_post == (4, 20) and redealt.bet_size(0) == 20
