@@ -7,7 +7,7 @@ does not know in the flow of the hand are irregularities (`irregular.key`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import assert_never
 
 from station.engine import (
     burn_errors,
@@ -23,67 +23,66 @@ from station.engine import (
 from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
 from station.engine.events import Key, KeyPress, VerbalAction
 from station.engine.games import Family
+from station.engine.hand import Hand
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, ShortDeal, Steps, Then, then
 
 
-def key(hand: Hand, k: KeyPress, seq: int) -> None:
+def key(hand: Hand, k: KeyPress, seq: int) -> Steps:
     """A key pressed during the hand (the seat defaults to the one to act)."""
     if k.key not in (Key.BOXED, Key.EXPOSED, Key.FLASH):
         deal_errors.settle_face_up(hand, seq)  # any other key answers "exposed"
-    if (
-        hand.phase is Phase.DEALING
-        and hand.bets.round is None
-        and k.key in (Key.FOLD, Key.CHECK)
-        and not deal_errors.short_deal(hand, seq)
-    ):
-        return
-    if (
-        hand.phase is Phase.STREET
-        and hand.deal.slots
-        and k.key in (Key.FOLD, Key.CHECK)
-        and burn_errors.missing_burn(hand, seq)
-        and not hand.betting()
-    ):
-        return  # the action found the missing burn; the street is being corrected
+    if hand.phase is Phase.DEALING and hand.bets.round is None and k.key in (Key.FOLD, Key.CHECK):
+        if not deal_errors.short_deal(hand, seq):
+            return NOTHING
+        return (ShortDeal(seq), Then(lambda: _key_on_a_street(hand, k, seq)))
+    return _key_on_a_street(hand, k, seq)
+
+
+def _key_on_a_street(hand: Hand, k: KeyPress, seq: int) -> Steps:
+    if hand.phase is Phase.STREET and hand.deal.slots and k.key in (Key.FOLD, Key.CHECK):
+        fixed = burn_errors.missing_burn(hand, seq)
+        if fixed is not None:
+            # The action found the missing burn: once the street is corrected, the action
+            # counts if its betting is open.
+            return then(fixed, lambda: _key_in_play(hand, k, seq) if hand.betting() else NOTHING)
+    return _key_in_play(hand, k, seq)
+
+
+def _key_in_play(hand: Hand, k: KeyPress, seq: int) -> Steps:
     seat = k.seat
-    to_act = (
-        hand.bets.round.to_act()
-        if hand.bets.round is not None and hand.phase is Phase.BETTING
-        else None
-    )
+    rnd = hand.bets.round
+    to_act = rnd.to_act() if rnd is not None and hand.phase is Phase.BETTING else None
     if seat is None and k.key in (Key.FOLD, Key.CHECK, Key.ALLIN, Key.VERBAL):
         seat = to_act
     if seat is not None and seat not in hand.seats:
         irregular.unexpected_key(hand, k.key, seat, seq)
-        return
+        return NOTHING
     match k.key:
         case Key.FOLD if seat is not None:
             if hand.phase is Phase.SHOWDOWN:
-                muck(hand, seat, seq)
-            else:
-                fold(hand, seat, seq)
+                return muck(hand, seat, seq)
+            return fold(hand, seat, seq)
         case Key.CHECK if seat is not None:
-            check(hand, seat, seq)
+            return check(hand, seat, seq)
         case Key.ALLIN if seat is not None:
-            allin(hand, seat, seq)
+            return allin(hand, seat, seq)
         case Key.VERBAL if seat is not None:
-            verbal(hand, seat, k, seq)
+            return verbal(hand, seat, k, seq)
         case Key.TABLED if seat is not None:
-            table_hand(hand, seat, seq)
+            return table_hand(hand, seat, seq)
         case Key.MUCK if seat is not None:
-            muck(hand, seat, seq)
+            return muck(hand, seat, seq)
         case Key.DRAW if seat is not None:
-            draw_round.request_draw(hand, seat, k.count or 0, k.cards, seq)
+            return draw_round.request_draw(hand, seat, k.count or 0, k.cards, seq)
         case Key.RUN_IT:
             run_it(hand, k.count or 1, seq)
+            return NOTHING
         case _:
-            irregular.key(hand, k, seat, seq)
+            return irregular.key(hand, k, seat, seq)
 
 
-def fold(hand: Hand, seat: int, seq: int) -> None:
+def fold(hand: Hand, seat: int, seq: int) -> Steps:
     """FOLD: in turn during a betting round; outside one the hand is dead where it stands."""
     rnd = hand.bets.round
     stud_hand = hand.spec.family is Family.STUD
@@ -92,16 +91,15 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
     if rnd is not None and hand.phase is Phase.BETTING and seat in rnd:
         to_act = rnd.to_act()
         if rnd.seat(seat).allin and not rnd.seat(seat).folded:
-            _all_in_folds(hand, seat, seq)
-            return
+            return _all_in_folds(hand, seat, seq)
         if seat != to_act:
-            if wagers.settle_owed(hand, seat, seq):
-                fold(hand, seat, seq)  # his turn now, or still out of turn
-                return
+            owed = wagers.settle_owed(hand, seat, seq)
+            if owed is not None:
+                return then(owed, lambda: fold(hand, seat, seq))  # his turn now, or not
             irregular.out_of_turn_key(hand, Key.FOLD, seat, to_act, seq)
             if seat in hand.conduct.pending:
-                _fold_out_of_turn(hand, seat, seq)
-            return
+                return _fold_out_of_turn(hand, seat, seq)
+            return NOTHING
         if stud_hand:
             stud.on_fold(hand, seat)
         rnd.fold(seat)
@@ -112,14 +110,15 @@ def fold(hand: Hand, seat: int, seq: int) -> None:
     hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
     wagers.count_action(hand, chips=False)
     if hand.phase is Phase.BETTING:
-        rounds.after_action(hand, seq)
-    elif len(hand.in_hand()) == 1:
+        return rounds.after_action(hand, seq)
+    if len(hand.in_hand()) == 1:
         settlement.end(hand, seq)
     elif hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
+    return NOTHING
 
 
-def _all_in_folds(hand: Hand, seat: int, seq: int) -> None:
+def _all_in_folds(hand: Hand, seat: int, seq: int) -> Steps:
     """FOLD for a seat that is all in: he has no action, but his cards went into the muck, and
     a hand thrown into the muck is dead (001-RR11 §3 "Dead Hands" r2: "Cards thrown into the
     muck may be ruled dead"): his chips stay in the pot, as when he folds between rounds."""
@@ -130,10 +129,10 @@ def _all_in_folds(hand: Hand, seat: int, seq: int) -> None:
         f"SEAT {seat} IS ALL IN AND HIS HAND WENT INTO THE MUCK: IT IS DEAD, HIS CHIPS STAY IN",
         seat=seat,
     )
-    _fold_out_of_turn(hand, seat, seq)
+    return _fold_out_of_turn(hand, seat, seq)
 
 
-def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> None:
+def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> Steps:
     """A fold out of turn is final: the hand is dead (001-RR11 §3 "Dead Hands" r1(a), 004-GN
     r131); nothing later revives it. The action stays with the seat whose turn it is."""
     if hand.spec.family is Family.STUD:
@@ -141,25 +140,25 @@ def _fold_out_of_turn(hand: Hand, seat: int, seq: int) -> None:
     hand.seats[seat].folded = True
     hand.out.append(Action(hand.number, seq, seat, ActionKind.FOLD, hand.seats[seat].bet))
     wagers.count_action(hand, chips=False)
-    rounds.after_action(hand, seq)
+    return rounds.after_action(hand, seq)
 
 
-def check(hand: Hand, seat: int, seq: int) -> None:
+def check(hand: Hand, seat: int, seq: int) -> Steps:
     """CHECK, in turn, when there is nothing to call."""
     rnd = hand.bets.round
     if rnd is None or hand.phase is not Phase.BETTING or seat not in rnd:
         irregular.unexpected_key(hand, Key.CHECK, seat, seq)
-        return
+        return NOTHING
     to_act = rnd.to_act()
     if seat != to_act:
-        if wagers.settle_owed(hand, seat, seq):
-            check(hand, seat, seq)  # his turn now, or still out of turn
-            return
+        owed = wagers.settle_owed(hand, seat, seq)
+        if owed is not None:
+            return then(owed, lambda: check(hand, seat, seq))  # his turn now, or not
         irregular.out_of_turn_key(hand, Key.CHECK, seat, to_act, seq)
-        return
+        return NOTHING
     if hand.bring_in_pending():
         stud.refuse_check(hand, seat, seq)  # STUD-BRINGIN: third street is never checked
-        return
+        return NOTHING
     if not rnd.check(seat):
         owe = rnd.to_call(seat)
         hand.incident(
@@ -169,70 +168,81 @@ def check(hand: Hand, seat: int, seq: int) -> None:
             f"SEAT {seat} CANNOT CHECK: CALL {owe} MORE OR FOLD",
             seat=seat,
         )
-        return
+        return NOTHING
     hand.out.append(Action(hand.number, seq, seat, ActionKind.CHECK, hand.seats[seat].bet))
     hand.conduct.checks.add((hand.street, seat))
     wagers.count_action(hand, chips=False)
-    rounds.after_action(hand, seq)
+    return rounds.after_action(hand, seq)
 
 
-def allin(hand: Hand, seat: int, seq: int) -> None:
+def allin(hand: Hand, seat: int, seq: int) -> Steps:
     """ALLIN: the chips that follow (or came just before) are the whole stack. With the
     stacks tracked it is the declaration "all in" (his whole stack, `verbal`)."""
     rnd = hand.bets.round
     s = hand.seats[seat]
     if s.stack is not None and rnd is not None and hand.phase is Phase.BETTING:
-        verbal(hand, seat, KeyPress(Key.VERBAL, seat, action=VerbalAction.ALLIN), seq)
-        return
+        return verbal(hand, seat, KeyPress(Key.VERBAL, seat, action=VerbalAction.ALLIN), seq)
     if rnd is not None and rnd.last_actor == seat and s.stack is None:
         rnd.mark_allin(seat)  # the chips are already in: they were the whole stack
-        return
+        return NOTHING
     hand.bets.allin_pending.add(seat)
+    return NOTHING
 
 
-def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> None:
+def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps:
     """BET-VERBAL-BINDING: a declaration in turn binds and takes precedence over the chips
     (001-RR11 §3 r9); the chips follow, or came just before it (`wagers.verbal_after_chips`)."""
-    if wagers.verbal_after_chips(hand, seat, k, seq):
-        return
+    done = wagers.verbal_after_chips(hand, seat, k, seq)
+    if done is not None:
+        return done
     match k.action:
         case VerbalAction.FOLD:
-            fold(hand, seat, seq)
+            return fold(hand, seat, seq)
         case VerbalAction.CHECK:
-            check(hand, seat, seq)
+            return check(hand, seat, seq)
         case VerbalAction.CALL:
             rnd = hand.bets.round
             if rnd is not None and hand.phase is Phase.BETTING:
                 if rnd.to_act() == seat:
                     hand.conduct.verbal_calls.add(seat)
-                wagers.wager(hand, seat, max(rnd.max_bet, hand.seats[seat].bet), seq)
+                return wagers.wager(hand, seat, max(rnd.max_bet, hand.seats[seat].bet), seq)
+            return NOTHING
         case VerbalAction.ALLIN:
             rnd = hand.bets.round
             stack = hand.seats[seat].stack
             if rnd is not None and hand.phase is Phase.BETTING and stack is not None:
                 # "All in" binds him to his whole stack (001-RR11 §14 NL r8: corrected to the
                 # verbal statement); the chips follow.
-                wagers.wager(hand, seat, hand.seats[seat].bet + stack, seq)
-            else:
-                hand.bets.allin_pending.add(seat)  # stacks not tracked: the chips that follow
+                return wagers.wager(hand, seat, hand.seats[seat].bet + stack, seq)
+            hand.bets.allin_pending.add(seat)  # stacks not tracked: the chips that follow
+            return NOTHING
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
             hand.bets.declared_raise.add(seat)
             if k.amount is not None and hand.bets.round is not None and hand.phase is Phase.BETTING:
-                wagers.wager(hand, seat, k.amount, seq)
+                return wagers.wager(hand, seat, k.amount, seq)
+            return NOTHING
         case None:
-            pass
+            return NOTHING
+        case _:
+            assert_never(k.action)
 
 
-def table_hand(hand: Hand, seat: int, seq: int) -> None:
+def table_hand(hand: Hand, seat: int, seq: int) -> Steps:
     """TABLED: the seat shows its hand."""
     if hand.seats[seat].folded:
         irregular.unexpected_key(hand, Key.TABLED, seat, seq)
-        return
+        return NOTHING
     if hand.phase is Phase.BETTING:
         # The showdown came while the seat to act still owed his short call: it binds him and
         # must be made good, "even if the hand is beaten or mucked" (004-GN r176, 001-RR11 §14
         # NL r9); the betting is over.
-        wagers.settle_owed(hand, seat, seq)
+        owed = wagers.settle_owed(hand, seat, seq)
+        if owed:
+            return (*owed, Then(lambda: _tabled(hand, seat, seq)))
+    return _tabled(hand, seat, seq)
+
+
+def _tabled(hand: Hand, seat: int, seq: int) -> Steps:
     hand.show.tabled.add(seat)
     hand.show.mucked.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
@@ -240,13 +250,13 @@ def table_hand(hand: Hand, seat: int, seq: int) -> None:
         settlement.try_resolve(hand, seq)
     else:
         _showdown_too_soon(hand, seq)
+    return NOTHING
 
 
-def muck(hand: Hand, seat: int, seq: int) -> None:
+def muck(hand: Hand, seat: int, seq: int) -> Steps:
     """MUCK: the seat throws its hand away: a fold, but at the showdown."""
     if hand.phase is not Phase.SHOWDOWN and not hand.seats[seat].folded:
-        fold(hand, seat, seq)  # a mucked hand is dead (001-RR11 §3 "Dead Hands" r2)
-        return
+        return fold(hand, seat, seq)  # a mucked hand is dead (001-RR11 §3 "Dead Hands" r2)
     hand.show.mucked.add(seat)
     hand.show.tabled.discard(seat)
     hand.out.append(Action(hand.number, seq, seat, ActionKind.MUCK, 0))
@@ -254,6 +264,7 @@ def muck(hand: Hand, seat: int, seq: int) -> None:
         settlement.try_resolve(hand, seq)
     else:
         _showdown_too_soon(hand, seq)
+    return NOTHING
 
 
 def _showdown_too_soon(hand: Hand, seq: int) -> None:

@@ -15,37 +15,35 @@ D16).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from station.engine import deal_plan
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.games import Family
+from station.engine.hand import Hand
 from station.engine.profiles import BurnErrorRule, FlopExtraCard
 from station.engine.recovery import Expect, Recovery, Step
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, Steps, StreetDealt
 
 
 def _code(card: Card | None) -> str:
     return card.code if card is not None else "??"
 
 
-def missing_burn(hand: Hand, seq: int) -> bool:
-    """Action arrived with exactly one card of the street still due. True when handled."""
+def missing_burn(hand: Hand, seq: int) -> Steps | None:
+    """Action arrived with exactly one card of the street still due. None when that is not a
+    burn error; otherwise what follows it (the street's betting opens when the card stands)."""
     if len(hand.deal.slots) != 1 or hand.street == 0:
-        return False
-    street_cards = hand.street_draws()
+        return None
+    street_cards = deal_plan.street_draws(hand)
     if not street_cards or street_cards[0][1] is not Role.BURN:
-        return False
+        return None
     first_card, _, first_seq = street_cards[0]
     rec = hand.repair.recovery
     if rec is not None and rec.current is not None and rec.current.burn_optional:
         # The recovery accepts the street's card without a burn (GN premature turn, D13).
-        hand.relabel_burn_as_board(first_seq)
-        hand.street_dealt(seq)
-        return True
+        deal_plan.relabel_burn_as_board(hand, first_seq)
+        return (StreetDealt(seq),)
     rule = hand.profile.burn_error_rule
     if hand.spec.family is Family.STUD:
         seats = hand.in_hand()
@@ -57,13 +55,13 @@ def missing_burn(hand: Hand, seq: int) -> bool:
             f"{seats[-1]} GETS THE NEXT CARD",
             events=(first_seq, seq),
         )
-        return True
+        return NOTHING
     if rule is BurnErrorRule.FLOOR:
         hand.incident(
             seq, "BURN-ERROR-FLOP" if hand.street == 1 else "BURN-ERROR-ANY-STREET", Ruling.FLOOR,
             "NO BURN CARD WAS DEALT: CALL THE FLOOR", events=(first_seq, seq),
         )  # fmt: skip
-        return True
+        return NOTHING
     if rule is BurnErrorRule.HPT:
         # 003-HPT "Poker Dealer Errors": the card turned in error is shown and is the burn;
         # the next card is turned as usual.
@@ -74,7 +72,7 @@ def missing_burn(hand: Hand, seq: int) -> bool:
             f"NO BURN: SHOW {_code(first_card)} TO ALL, IT IS THE BURN; TURN ONE MORE CARD",
             events=(first_seq, seq),
         )
-        return True
+        return NOTHING
     if hand.street == 1:
         # 001-RR11 §5 r4, 004-GN §VII r163: the flop cards were exposed, so the deck is
         # reshuffled. Every card turned was a flop card (there was no burn to leave on the
@@ -105,11 +103,11 @@ def missing_burn(hand: Hand, seq: int) -> bool:
             events=(first_seq, seq),
         )
         hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
-        return True
+        return NOTHING
     # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6). It is the
     # last card drawn (a street owing two burns may have had only one).
     card, _, card_seq = [x for x in street_cards if x[1] is Role.BURN][-1]
-    hand.relabel_burn_as_board(card_seq)
+    deal_plan.relabel_burn_as_board(hand, card_seq)
     hand.deal.slots.clear()
     # "subsequent cards dealt should be those that would have come if no error had occurred":
     # the card that should have been this street's board card is burned with the next burn.
@@ -123,8 +121,7 @@ def missing_burn(hand: Hand, seq: int) -> bool:
         + ("; BURN TWO CARDS BEFORE THE NEXT CARD" if hand.repair.extra_burns else ""),
         events=(card_seq, seq),
     )
-    hand.street_dealt(seq)
-    return True
+    return (StreetDealt(seq),)
 
 
 def extra_card(hand: Hand, card: Card | None, seq: int) -> None:

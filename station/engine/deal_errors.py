@@ -10,18 +10,14 @@ action cutoff (MISDEAL-CUTOFF-*).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from station.engine import deal_plan
+from station.engine import deal_plan, settlement
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.games import Family, LowEval, Structure
+from station.engine.hand import Hand
 from station.engine.hand_state import FaceUp, Slot
 from station.engine.profiles import FaceUpPolicy
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
 
 
 def _code(card: Card | None) -> str:
@@ -115,7 +111,7 @@ def _two_boxed(hand: Hand, seq: int) -> bool:
             "TWO BOXED CARDS: THE HAND IS VOID, EVERY WAGER GOES BACK",
             events=events,
         )
-        hand.void(seq)
+        settlement.void(hand, seq)
         return True
     misdeal(hand, seq, "MISDEAL-TWO-BOXED-CARDS", "TWO BOXED CARDS", events=events)
     # After the cutoff each boxed card is simply replaced (DECK-BOXED-MULTIPLE): play on.
@@ -387,7 +383,7 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
     dealt. Put each card back with its seat (no short deal); the seat holding the irregular
     card gets the top card before he acts, and his hand is dead if he acts on it first (001-RR11
     §3 "Irregularities" r7-r8, "Dead Hands" r1(e); 004-GN r114-r115). True when that is what
-    happened (the caller lets the betting begin)."""
+    happened (the caller opens the betting: `steps.ShortDeal`)."""
     if (
         len(hand.faults.scraps) != 1
         or hand.faults.boxed
@@ -432,7 +428,6 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
         seat=holder,
         events=(drawn_at, seq),
     )
-    hand.open_short_deal(seq)
     return True
 
 
@@ -509,8 +504,8 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
 
 def short_deal(hand: Hand, seq: int) -> bool:
     """An action while starting cards are still due (MISDEAL-WRONG-CARD-COUNT,
-    MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting goes on: the caller then books
-    the action as usual."""
+    MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting opens one card short (the caller
+    returns `steps.ShortDeal`, then books the action as usual if the betting is open)."""
     missing = len(hand.deal.slots)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
     if missing == per_hand and len(hand.dealt) > 1:
@@ -522,7 +517,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
         )
         return False
     if missing == 1 and kept_irregular_card(hand, seq):
-        return hand.betting()
+        return True
     if missing == 1:
         # 001-RR11 §3 "Misdeals" r2(e): "the top card may be dealt if it goes to the player in
         # proper sequence"; lowball and draw high: the button may still receive the missing
@@ -538,10 +533,8 @@ def short_deal(hand: Hand, seq: int) -> bool:
             "OTHERWISE PRESS MISDEAL",
             seat=seat,
         )
-        if hand.spec.family is Family.STUD:
-            return False  # the up-cards decide who acts: the card comes before any betting
-        hand.open_short_deal(seq)
-        return hand.betting()
+        # Stud: the up-cards decide who acts, so the card comes before any betting.
+        return hand.spec.family is not Family.STUD
     misdeal(hand, seq, "MISDEAL-WRONG-CARD-COUNT", f"THE DEAL IS {missing} CARDS SHORT")
     return False
 

@@ -9,17 +9,14 @@ the drawn cards their roles and `draw_round` queues the draws of draw games.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine import stud
-from station.engine.decisions import Role
+from station.engine.cards import Card
+from station.engine.decisions import DrawRole, Role
 from station.engine.games import Family
+from station.engine.hand import Hand
 from station.engine.hand_state import Slot
 from station.engine.recovery import Expect
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
 
 
 def plan_initial_deal(hand: Hand) -> None:
@@ -109,3 +106,40 @@ def seventh_up(hand: Hand) -> None:
     for slot in hand.deal.slots:
         if slot.street == 4 and slot.role is Role.DOWN:
             slot.role, slot.up = Role.UP, True
+
+
+# --- the cards drawn into the slots ------------------------------------------------------------
+
+
+def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
+    """Give a drawn card its role."""
+    hand.alerts.progress += 1
+    code = card.code if card is not None else "??"
+    if card is not None:
+        match slot.role:
+            case Role.BURN:
+                hand.deal.burns.append(card)
+            case Role.BOARD:
+                hand.deal.board.append(card)
+            case Role.HOLE | Role.DOWN | Role.UP | Role.DRAW | Role.REPLACEMENT:
+                if slot.seat is not None:
+                    hand.deal.cards[slot.seat].append((card, slot.up))
+            case _:
+                pass
+    hand.out.append(DrawRole(hand.number, seq, code, slot.role, slot.seat, slot.street))
+    if slot.street > 0:
+        hand.deal.street_log.append((card, slot.role, seq))
+
+
+def street_draws(hand: Hand) -> list[tuple[Card | None, Role, int]]:
+    """(card, role, seq) of the draws placed for the current street's cards."""
+    return [x for x in hand.deal.street_log if x[1] is not Role.ELIMINATED]
+
+
+def relabel_burn_as_board(hand: Hand, seq: int) -> None:
+    """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
+    for card, role, s in hand.deal.street_log:
+        if s == seq and role is Role.BURN and card is not None:
+            hand.deal.burns.remove(card)
+            hand.deal.board.append(card)
+            hand.out.append(DrawRole(hand.number, seq, card.code, Role.BOARD, None, hand.street))

@@ -11,17 +11,14 @@ the draw opens.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine import irregular, stub
 from station.engine.cards import Card
 from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
 from station.engine.events import Key
+from station.engine.hand import Hand
 from station.engine.hand_state import Refill, Slot
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, OpenRound, Steps
 
 
 def open_draw(hand: Hand, seq: int) -> None:
@@ -37,11 +34,11 @@ def open_draw(hand: Hand, seq: int) -> None:
     hand.prompt(seq, f"DRAW: SEAT {hand.draws.pending[0]} FIRST", PromptCode.DEAL)
 
 
-def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq: int) -> None:
+def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq: int) -> Steps:
     """DRAW key: the seat draws `count` cards (discarding `cards`, when they are named)."""
     if hand.phase is not Phase.DRAWING or seat not in hand.draws.pending:
         irregular.unexpected_key(hand, Key.DRAW, seat, seq)
-        return
+        return NOTHING
     held = [c for c, _ in hand.deal.cards[seat]]
     if cards:
         missing = [c for c in cards if c not in held]
@@ -61,29 +58,29 @@ def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq
     hand.draws.discards_known[seat] = hand.draws.discards_known.get(seat, True) and known
     hand.draws.requests[seat] = count
     hand.out.append(Action(hand.number, seq, seat, ActionKind.DRAW, count))
-    plan_draws(hand, seq)
+    return plan_draws(hand, seq)
 
 
-def plan_draws(hand: Hand, seq: int) -> None:
-    """Queue the replacement cards of every seat whose request is known, in draw order."""
+def plan_draws(hand: Hand, seq: int) -> Steps:
+    """Queue the replacement cards of every seat whose request is known, in draw order; once
+    every draw card is out, the betting round after the draw opens."""
     if hand.deal.slots or hand.repair.awaiting_reshuffle:
-        return
+        return NOTHING
     refill = hand.draws.refill
     if refill is not None:
         # DRAW-LAST-CARD-RESHUFFLE: the stub ran out in the middle of a seat's draw.
         if not refill.shuffled:
             refill.shuffled = True
             stub.draw_reshuffle(hand, seq)
-            return
+            return NOTHING
         hand.draws.refill = None
         if refill.burn:
             hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
-        _queue_draw(hand, refill.seat, refill.count, seq)
-        return
+        return _queue_draw(hand, refill.seat, refill.count, seq)
     while hand.draws.pending:
         seat = hand.draws.pending[0]
         if seat not in hand.draws.requests:
-            return
+            return NOTHING
         count = hand.draws.requests[seat]
         hand.draws.pending.pop(0)
         if count == 0:
@@ -100,26 +97,25 @@ def plan_draws(hand: Hand, seq: int) -> None:
                 hand.repair.skip_next_burn = False  # an exposed card already is the burn
             else:
                 burn = True
-        _queue_draw(hand, seat, now, seq, burn=burn)
-        return
+        return _queue_draw(hand, seat, now, seq, burn=burn)
     if hand.draws.rest:
         seat, count = hand.draws.rest.pop(0)
         # "If the last player wishes to draw five new cards, four are dealt right away, and
         # a card is burned before the player receives a fifth card": never five in a row.
-        _queue_draw(hand, seat, count, seq, burn=hand.draws.last_seat == seat)
-        return
+        return _queue_draw(hand, seat, count, seq, burn=hand.draws.last_seat == seat)
     if not hand.draws.pending and not hand.deal.slots and hand.draws.owed:
         # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
         for seat in hand.draws.owed:
             hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, hand.street))
         hand.draws.owed = []
-        return
+        return NOTHING
     if not hand.draws.pending and not hand.deal.slots:
         irregular.street_cards_done(hand)
-        hand.open_round(seq)
+        return (OpenRound(seq),)
+    return NOTHING
 
 
-def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = False) -> None:
+def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = False) -> Steps:
     """Queue `count` draw cards for `seat`, after a burn when `burn`; what the stub cannot
     give before its last card waits for a reshuffle (DRAW-LAST-CARD-RESHUFFLE)."""
     need = int(burn) + count
@@ -143,4 +139,5 @@ def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = Fal
     if count:
         hand.draws.last_seat = seat
     if not hand.deal.slots:
-        plan_draws(hand, seq)
+        return plan_draws(hand, seq)
+    return NOTHING

@@ -1,22 +1,13 @@
-"""One hand, from NEW_HAND to the pot being pushed: its state and its entry points. Pure.
+"""One hand, from NEW_HAND to the pot being pushed: its state and the queries the rules share. Pure.
 
-The shoe cannot see where a card goes, so every draw takes the role of the next expected slot
-(catalog §1, "deal sequence model"): hole card for seat N, burn, board, stud up/down card, draw
-replacement. A draw when no slot is expected is an irregularity (a premature card while betting
-is open, a rabbit hunt after the hand). Bets are bet-zone amounts, checks and folds are keys.
+`Hand` is made of parts, one per concern (`hand_state`: the deal, the chips, the betting, the
+draw, stud, the showdown, the irregularities), each written by the module that owns it. Besides
+the parts it holds what every rule reads (the game, the profile, the seats, the phase and
+street) and the two outputs every rule writes: `incident` (an irregularity, with the catalog's
+rule id and the profile's citation) and `prompt` (what the dealer does next).
 
-`Hand` holds the state and the small queries and slot edits the rule modules share; the flow
-lives in modules of one concept each, which the entry points here call:
-
-- `deal_plan` (the slots expected next), `deal_sequence` (each draw takes its slot's role),
-  `draw_round` (the draw of draw games);
-- `rounds` (betting rounds: open, close, next street), `wagers` (bet-zone readings become
-  wagers), `actions` (keys: fold, check, verbal, show, muck, run it);
-- `settlement` (showdown, awards, a void hand).
-
-Irregularity rules live in `station.engine.irregular`, `deal_errors` and `burn_errors`, the rules
-of particular games and of the stub in `stud`, `lowball` and `stub`; the flow calls into them
-where it meets something it does not expect.
+It imports no rule module: the rules import it. How a hand goes on is
+`station.engine.dispatch` (its entry points and the steps the rules return).
 """
 
 from __future__ import annotations
@@ -24,15 +15,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-from station.engine import (
-    actions,
-    deal_plan,
-    deal_sequence,
-    irregular,
-    rounds,
-    settlement,
-    wagers,
-)
 from station.engine.betting import Seat
 from station.engine.cards import Card
 from station.engine.decisions import (
@@ -43,10 +25,8 @@ from station.engine.decisions import (
     Incident,
     Prompt,
     PromptCode,
-    Role,
     Ruling,
 )
-from station.engine.events import KeyPress, Stakes
 from station.engine.games import Family, GameSpec, Structure
 from station.engine.hand_state import (
     Alerts,
@@ -61,9 +41,8 @@ from station.engine.hand_state import (
     StudState,
     Terms,
 )
-from station.engine.positions import ButtonLayout, button_layout, clockwise_after, stud_order
-from station.engine.profiles import Profile
-from station.engine.rake import RakeSchedule
+from station.engine.positions import ButtonLayout, clockwise_after
+from station.engine.profiles import MisdealCutoff, Profile
 from station.engine.rulebook import citation
 from station.engine.snapshot import Phase
 
@@ -75,7 +54,7 @@ STREET_NAMES = {
 
 @dataclass(slots=True)
 class Hand:
-    """A hand from NEW_HAND to the pot being pushed. Create with `Hand.start(...)`.
+    """A hand from NEW_HAND to the pot being pushed. Started by `dispatch.start(...)`.
 
     The state is made of parts, one per concern (`station.engine.hand_state`): each part is
     written by the module its docstring names."""
@@ -106,87 +85,6 @@ class Hand:
     def button(self) -> int | None:
         return self.layout.button if self.layout is not None else None
 
-    # --- construction -------------------------------------------------------------------------
-
-    @staticmethod
-    def start(
-        *,
-        number: int,
-        spec: GameSpec,
-        profile: Profile,
-        stakes: Stakes,
-        dealt: list[int],
-        stacks: dict[int, int | None],
-        button: int | None,
-        posts: dict[int, int],
-        antes: dict[int, int],
-        zone: dict[int, int],
-        seq: int,
-        puck: int | None = None,
-        blinds: tuple[int | None, int] | None = None,
-        straddle: int | None = None,
-        kill: tuple[int, int] | None = None,
-        absent: frozenset[int] = frozenset(),
-        min_chip: int | None = None,
-        carry: int = 0,
-        rake: RakeSchedule | None = None,
-        time_paid: dict[int, int] | None = None,
-        time_owed: int = 0,
-    ) -> Hand:
-        layout: ButtonLayout | None = None
-        if spec.family is Family.STUD:
-            order = stud_order(dealt)
-        else:
-            layout = button_layout(dealt, button if button is not None else max(dealt), blinds)
-            order = list(layout.deal_order)
-        seats = {s: Seat(s, stacks.get(s)) for s in order}
-        hand = Hand(
-            number=number,
-            spec=spec,
-            profile=profile,
-            dealt=order,
-            seats=seats,
-            layout=layout,
-            terms=Terms(
-                stakes=stakes,
-                straddle=straddle if straddle in seats else None,
-                kill_post=kill if kill is not None and kill[0] in seats else None,
-                min_chip=min_chip,
-                carry=carry,
-                rake=rake,
-                time_paid=dict(time_paid or {}),
-                time_owed=time_owed,
-            ),
-            chips=Chips(
-                committed=dict.fromkeys(order, 0),
-                dead={s: antes.get(s, 0) for s in order},
-                posts={s: a for s, a in posts.items() if s in seats and a > 0},
-                zone=dict(zone),
-                offset={s: zone.get(s, 0) - posts.get(s, 0) for s in order},
-            ),
-        )
-        hand.deal.puck = puck
-        hand.bets.absent = {s for s in absent if s in seats}
-        chips = hand.chips
-        for s in order:
-            hand.deal.cards[s] = []
-            st = seats[s].stack
-            if st is not None:
-                seats[s].stack = st - antes.get(s, 0)
-                post = chips.posts.get(s)
-                if post is not None and post > max(0, st - antes.get(s, 0)):
-                    # A forced bet larger than the stack is the whole stack; the rest in the
-                    # zone is his own (it would be paid back as chips he never had).
-                    chips.posts[s] = max(0, st - antes.get(s, 0))
-                    chips.offset[s] = chips.zone.get(s, 0) - chips.posts[s]
-        deal_plan.plan_initial_deal(hand)
-        rounds.check_blinds(hand, seq)
-        if hand.deal.puck is not None and hand.button is not None and hand.deal.puck != hand.button:
-            hand.prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
-        first = order[0]
-        hand.prompt(seq, f"DEAL: FIRST CARD TO SEAT {first}", PromptCode.DEAL)
-        return hand
-
     # --- helpers ------------------------------------------------------------------------------
 
     def prompt(self, seq: int, text: str, code: PromptCode) -> None:
@@ -198,7 +96,19 @@ class Hand:
         return self.phase is Phase.BETTING
 
     def cutoff_passed(self) -> bool:
-        return irregular.cutoff_passed(self)
+        """MISDEAL-CUTOFF-BUTTON / -STUD: has enough action occurred to forbid a misdeal?"""
+        bets = self.bets
+        if (
+            self.spec.family is Family.STUD
+            or self.profile.misdeal_cutoff is MisdealCutoff.TWO_ACTIONS
+        ):
+            return bets.voluntary_actions >= 2 or self.street > 0
+        # GN substantial action: three actions, or two of which one put chips in.
+        if self.street > 0:
+            return True
+        return bets.voluntary_actions >= 3 or (
+            bets.voluntary_actions >= 2 and bets.chip_actions >= 1
+        )
 
     def declare_misdeal(self) -> None:
         self.alerts.misdeal = True
@@ -269,7 +179,7 @@ class Hand:
         )
         if ruling is Ruling.STOP and self.alerts.out_of_step:
             return inc  # the floor was called for the STOPs the dealer went past: no chain
-        floor = irregular.went_past(self, rule, ruling, text)
+        floor = self.went_past(rule, ruling, text)
         if floor is not None:
             inc = replace(inc, ruling=Ruling.FLOOR, text=floor)
         self.alerts.incidents.append(inc)
@@ -330,78 +240,6 @@ class Hand:
     def seats_clockwise_from_button(self, seats: list[int]) -> list[int]:
         return clockwise_after(seats, self.button if self.button is not None else 0)
 
-    # --- entry points: the table's inputs -----------------------------------------------------
-
-    def on_draw(
-        self, card: Card | None, tag: str | None, face_up: bool, back_ok: bool, seq: int
-    ) -> None:
-        """A card left the shoe. `card` is None for a tag no deck knows."""
-        deal_sequence.on_draw(self, card, tag, face_up, back_ok, seq)
-
-    def on_zone(self, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
-        """A bet-zone reading (with the chips' denominations, when the sensor reports them)."""
-        wagers.on_zone(self, seat, amount, chips, seq)
-
-    def key(self, k: KeyPress, seq: int) -> None:
-        actions.key(self, k, seq)
-
-    def tick(self, at: float | None, seq: int) -> None:
-        """An event arrived (with its time, when it carries one): run any timer that expired."""
-        self.conduct.now = at
-        if self.conduct.clock is not None:
-            irregular.clock_tick(self, seq)
-
-    def seat_sensor(self, seat: int, occupied: bool, seq: int) -> None:
-        """A dealt-in player left or came back to his seat."""
-        if occupied:
-            self.bets.absent.discard(seat)
-        elif not self.seats[seat].folded:
-            self.bets.absent.add(seat)
-            rounds.after_action(self, seq)
-
-    def finish(self, seq: int) -> None:
-        """End of input: settle a showdown the dealer did not key."""
-        settlement.finish(self, seq)
-
-    # --- flow steps the rule modules call back ------------------------------------------------
-
-    def fold(self, seat: int, seq: int) -> None:
-        actions.fold(self, seat, seq)
-
-    def check(self, seat: int, seq: int) -> None:
-        actions.check(self, seat, seq)
-
-    def wager(self, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
-        wagers.wager(self, seat, total, seq, single_chip=single_chip)
-
-    def open_round(self, seq: int) -> None:
-        """Start betting round `self.street` (its cards are out)."""
-        rounds.open_round(self, seq)
-
-    def after_bring_in(self, seq: int) -> None:
-        rounds.after_action(self, seq)
-
-    def open_short_deal(self, seq: int) -> None:
-        """MISDEAL-WRONG-CARD-COUNT: action began with the last starting card still due. The
-        first betting round opens; the card keeps its slot and goes to its seat when drawn."""
-        deal_sequence.open_short_deal(self, seq)
-
-    def street_dealt(self, seq: int) -> None:
-        """The street's cards are out (after a correction): open its betting round."""
-        deal_sequence.street_dealt(self, seq)
-
-    def street_draws(self) -> list[tuple[Card | None, Role, int]]:
-        """(card, role, seq) of the draws placed for the current street's cards."""
-        return deal_sequence.street_draws(self)
-
-    def relabel_burn_as_board(self, seq: int) -> None:
-        """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
-        deal_sequence.relabel_burn_as_board(self, seq)
-
-    def resume_after_reshuffle(self, seq: int) -> None:
-        """STUB_RESHUFFLE done: deal the street the recovery was holding back."""
-        deal_sequence.resume_after_reshuffle(self, seq)
-
     def return_to_stub(self, card: Card) -> None:
         """A card went back into the stub (a recovery's reshuffle): it, and its tag, may
         legitimately come out of the shoe again."""
@@ -410,6 +248,29 @@ class Hand:
         if tag is not None:
             self.deal.tags.pop(tag, None)
 
-    def void(self, seq: int) -> None:
-        """All action void: every chip goes back to the seat that put it in."""
-        settlement.void(self, seq)
+    def went_past(self, rule: str, ruling: Ruling, text: str) -> str | None:
+        """A hand can always end. Called for each incident about to be shown: when the dealer
+        has gone on past what the station showed about the cards - a STOP with no card placed
+        and no action booked since the STOP before it (a recovery done differently from its
+        steps), or the same card instruction again with nothing done since - the station cannot
+        follow the hand any more. Returns the text of the floor call to show instead (once per
+        hand), so play goes on by the floor's decision rather than with a chain of STOPs; None
+        otherwise."""
+        al = self.alerts
+        if ruling not in _CARD_INSTRUCTIONS or al.out_of_step or self.result is not None:
+            return None
+        said = (rule, text, al.progress)
+        again = al.last_said == said
+        al.last_said = said
+        if ruling is Ruling.STOP:
+            again = again or al.stop_progress == al.progress
+            al.stop_progress = al.progress
+        if not again:
+            return None
+        al.out_of_step = True
+        al.floor_call = True
+        return WENT_PAST.format(what="THE STOP" if ruling is Ruling.STOP else "THE INSTRUCTION")
+
+
+_CARD_INSTRUCTIONS = frozenset({Ruling.STOP, Ruling.REPLACE, Ruling.REDEAL})
+WENT_PAST = "THE DEALER WENT ON PAST {what}: CALL THE FLOOR. THE FLOOR DECIDES HOW THE HAND GOES ON"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from station.engine import collection, dealer_button, drop, forced_bets, lineup, seating
+from station.engine import collection, dealer_button, dispatch, drop, forced_bets, lineup, seating
 from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -57,7 +57,7 @@ def new_hand(table: Table, seq: int) -> None:
     forced_bets.note_min_chip(table, dealt, button, blinds)
     table.straddle_keys, table.kill_keys = set(), set()
     time_paid, time_owed = collection.at_deal(table, dealt, seq)
-    table.hand = Hand.start(
+    table.hand = dispatch.start(
         number=table.hand_no,
         spec=table.spec,
         profile=table.profile,
@@ -103,7 +103,7 @@ def _redeal(table: Table, seq: int) -> None:
         if layout is not None and layout.big_blind is not None
         else None
     )
-    table.hand = Hand.start(
+    table.hand = dispatch.start(
         number=old.number,
         spec=table.spec,
         profile=table.profile,
@@ -134,7 +134,7 @@ def close_unfinished(table: Table, seq: int) -> None:
     hand = table.hand
     if hand is None or hand.result is not None:
         return
-    hand.finish(seq)
+    dispatch.finish(hand, seq)
     if hand.result is None:
         hand.incident(
             seq,
@@ -142,7 +142,7 @@ def close_unfinished(table: Table, seq: int) -> None:
             Ruling.FLOOR,
             f"HAND {hand.number} WAS NOT FINISHED: EVERY WAGER RETURNED, FLOOR TO CONFIRM",
         )
-        hand.void(seq)
+        dispatch.void(hand, seq)
     table.absorb()
 
 

@@ -289,7 +289,7 @@ class Conduct:
 @dataclass(slots=True)
 class Alerts:
     """What the station shows the dealer and the floor (`hand`): the incidents, the STOP, the
-    last prompt, and what a hand that can always end counts (`irregular.went_past`): cards placed
+    last prompt, and what a hand that can always end counts (`Hand.went_past`): cards placed
     and actions booked are progress; a STOP with none since the last one means the dealer went
     on past it. `out_of_step`: the station can no longer follow the hand and has called the
     floor, whose CONFIRM closes it."""

@@ -8,46 +8,18 @@ data, never exceptions.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
-from station.engine import burn_errors, deal_errors, recovery, stud
+from station.engine import burn_errors, deal_errors, recovery, settlement
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
 from station.engine.events import Key, KeyPress
-from station.engine.games import Family, Structure
+from station.engine.games import Family
+from station.engine.hand import Hand
 from station.engine.hand_state import Pending, Slot
-from station.engine.profiles import MisdealCutoff, OotPolicy, StudPremature
+from station.engine.profiles import OotPolicy, StudPremature
 from station.engine.recovery import Expect
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
-
-
-_CARD_INSTRUCTIONS = frozenset({Ruling.STOP, Ruling.REPLACE, Ruling.REDEAL})
-WENT_PAST = "THE DEALER WENT ON PAST {what}: CALL THE FLOOR. THE FLOOR DECIDES HOW THE HAND GOES ON"
-
-
-def went_past(hand: Hand, rule: str, ruling: Ruling, text: str) -> str | None:
-    """A hand can always end. Called for each incident about to be shown: when the dealer has
-    gone on past what the station showed about the cards - a STOP with no card placed and no
-    action booked since the STOP before it (a recovery done differently from its steps), or
-    the same card instruction again with nothing done since - the station cannot follow the
-    hand any more. Returns the text of the floor call to show instead (once per hand), so play
-    goes on by the floor's decision rather than with a chain of STOPs; None otherwise."""
-    if ruling not in _CARD_INSTRUCTIONS or hand.alerts.out_of_step or hand.result is not None:
-        return None
-    said = (rule, text, hand.alerts.progress)
-    again = hand.alerts.last_said == said
-    hand.alerts.last_said = said
-    if ruling is Ruling.STOP:
-        again = again or hand.alerts.stop_progress == hand.alerts.progress
-        hand.alerts.stop_progress = hand.alerts.progress
-    if not again:
-        return None
-    hand.alerts.out_of_step = True
-    hand.alerts.floor_call = True
-    return WENT_PAST.format(what="THE STOP" if ruling is Ruling.STOP else "THE INSTRUCTION")
+from station.engine.steps import NOTHING, Check, Fold, Resume, Steps, Wager
 
 
 def floor_closes(hand: Hand, seq: int) -> None:
@@ -55,7 +27,7 @@ def floor_closes(hand: Hand, seq: int) -> None:
     a showdown out of step): the floor takes the hand over. A showdown the station can settle
     is settled; otherwise the hand is closed with every wager back to its owner, and the
     floor's own ruling on the pot is the one recorded against the incident."""
-    hand.finish(seq)
+    settlement.finish(hand, seq)
     if hand.result is not None:
         return
     hand.incident(
@@ -64,7 +36,7 @@ def floor_closes(hand: Hand, seq: int) -> None:
         Ruling.VOID,
         f"HAND {hand.number} CLOSED BY THE FLOOR: EVERY WAGER GOES BACK TO ITS OWNER",
     )
-    hand.void(seq)
+    settlement.void(hand, seq)
 
 
 # --- deck integrity ---------------------------------------------------------------------------
@@ -126,7 +98,7 @@ def foreign_back(hand: Hand, card: Card | None, seq: int) -> None:
         Ruling.VOID,
         f"VOID HAND: {code} HAS A FOREIGN BACK. RETURN EVERY WAGER; CHANGE THE DECK",
     )
-    hand.void(seq)
+    settlement.void(hand, seq)
 
 
 def duplicate(hand: Hand, card: Card, seq: int) -> None:
@@ -139,7 +111,7 @@ def duplicate(hand: Hand, card: Card, seq: int) -> None:
         f"VOID HAND: DUPLICATE {card.code}. RETURN EVERY WAGER; CHANGE THE DECK",
         events=(first, seq),
     )
-    hand.void(seq)
+    settlement.void(hand, seq)
 
 
 def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
@@ -392,13 +364,15 @@ def _changed(hand: Hand, p: Pending) -> bool:
     return raised  # RR11 and GN: only a bet or raise changes the action
 
 
-def apply_pending_oot(hand: Hand, seq: int) -> None:
+def apply_pending_oot(hand: Hand, seq: int) -> Steps:
+    """BET-OUT-OF-TURN: the action has reached a seat that acted out of turn. His action binds
+    (the step that books it) unless the action changed meanwhile."""
     rnd = hand.bets.round
     if rnd is None:
-        return
+        return NOTHING
     seat = rnd.to_act()
     if seat is None or seat not in hand.conduct.pending:
-        return
+        return NOTHING
     p = hand.conduct.pending.pop(seat)
     if _changed(hand, p):
         if p.key is Key.CHECK and hand.profile.oot_policy is not OotPolicy.GN:
@@ -413,13 +387,12 @@ def apply_pending_oot(hand: Hand, seq: int) -> None:
             seat=seat,
             events=(p.seq, seq),
         )
-        return
+        return NOTHING
     if p.key is Key.FOLD:
-        hand.fold(seat, p.seq)
-    elif p.key is Key.CHECK:
-        hand.check(seat, p.seq)
-    else:
-        hand.wager(seat, p.total, p.seq)
+        return (Fold(seat, p.seq),)
+    if p.key is Key.CHECK:
+        return (Check(seat, p.seq),)
+    return (Wager(seat, p.total, p.seq),)
 
 
 def withdrawal(hand: Hand, seat: int, amount: int, booked: int, seq: int) -> None:
@@ -456,19 +429,9 @@ def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
 # --- misdeals and other keys ------------------------------------------------------------------
 
 
-def cutoff_passed(hand: Hand) -> bool:
-    """MISDEAL-CUTOFF-BUTTON / -STUD: has enough action occurred to forbid a misdeal?"""
-    if hand.spec.family is Family.STUD or hand.profile.misdeal_cutoff is MisdealCutoff.TWO_ACTIONS:
-        return hand.bets.voluntary_actions >= 2 or hand.street > 0
-    # GN substantial action: three actions, or two of which one put chips in.
-    if hand.street > 0:
-        return True
-    return hand.bets.voluntary_actions >= 3 or (
-        hand.bets.voluntary_actions >= 2 and hand.bets.chip_actions >= 1
-    )
-
-
-def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
+def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
+    """A key of the hand that is not an action of the betting (`actions`): misdeal, reshuffle,
+    boxed or exposed cards, the floor, the clock."""
     match k.key:
         case Key.MISDEAL:
             rule = (
@@ -483,15 +446,15 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
                     Ruling.PLAY_ON,
                     "ACTION HAS OCCURRED: NO MISDEAL, PLAY ON",
                 )
-                return
+                return NOTHING
             hand.incident(
                 seq, rule, Ruling.MISDEAL, "MISDEAL: GATHER THE CARDS, RESHUFFLE AND REDEAL"
             )
             hand.declare_misdeal()
         case Key.STUB_RESHUFFLE:
             if stub_reshuffled(hand, seq):
-                hand.resume_after_reshuffle(seq)
-            elif hand.phase is not Phase.MISDEAL:
+                return (Resume(seq),)
+            if hand.phase is not Phase.MISDEAL:
                 unexpected_key(hand, k.key, seat, seq)
         case Key.BOXED:
             if not deal_errors.box_key(hand, seq):
@@ -517,6 +480,7 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> None:
             pass  # acknowledgements with nothing pending: nothing to do
         case _:
             unexpected_key(hand, k.key, seat, seq)
+    return NOTHING
 
 
 def start_clock(hand: Hand, seat: int, seq: int) -> None:
@@ -535,16 +499,16 @@ def start_clock(hand: Hand, seat: int, seq: int) -> None:
     )
 
 
-def clock_tick(hand: Hand, seq: int) -> None:
+def clock_tick(hand: Hand, seq: int) -> Steps:
     """DEAD-CLOCK-EXPIRED: the clock ran out before the seat acted: facing a bet his hand is
-    dead; otherwise the floor decides."""
+    dead (the fold that follows); otherwise the floor decides."""
     clock, rnd, now = hand.conduct.clock, hand.bets.round, hand.conduct.now
     if clock is None or now is None or now <= clock[1]:
-        return
+        return NOTHING
     hand.conduct.clock = None
     seat = clock[0]
     if rnd is None or not hand.betting() or rnd.to_act() != seat:
-        return  # he acted in time
+        return NOTHING  # he acted in time
     if rnd.max_bet > rnd.seat(seat).bet:
         hand.incident(
             seq,
@@ -553,12 +517,12 @@ def clock_tick(hand: Hand, seq: int) -> None:
             f"TIME: SEAT {seat}'S CLOCK EXPIRED FACING A BET: HAND DEAD",
             seat=seat,
         )
-        hand.fold(seat, seq)
-        return
+        return (Fold(seat, seq),)
     hand.alerts.floor_call = True
     hand.incident(
         seq, "MISC-CLOCK", Ruling.FLOOR, f"TIME: SEAT {seat}'S CLOCK EXPIRED: FLOOR", seat=seat
     )
+    return NOTHING
 
 
 def _eliminate_due(hand: Hand) -> bool:
@@ -595,62 +559,3 @@ def street_cards_done(hand: Hand) -> None:
     rec.complete(Expect.CARDS)
     if rec.finished:
         hand.repair.recovery = None
-
-
-# --- order of play ----------------------------------------------------------------------------
-
-
-def stud_first_to_act(hand: Hand, live: list[int]) -> int:
-    # A common card (STUD-CARD-SHORTAGE) counts in every hand showing.
-    return stud.first_to_act(hand.spec, stud.showing(hand, live), hand.dealt)
-
-
-def show_first(hand: Hand) -> int:
-    """SHOW-ORDER: the last bettor or raiser of the final round shows first; if everyone
-    checked, the first player to act. With side pots the players of the last side pot show
-    before a player all-in for less (RR11 §3 showdown r7-r8, GN r144); GN no-limit: when the
-    betting ended before the river, the player who pushed all-in shows first (GN r144)."""
-    live = hand.contenders() or hand.in_hand()
-    top = max(hand.chips.committed.get(s, 0) for s in live)
-    live = [s for s in live if hand.chips.committed.get(s, 0) == top] or live
-    aggressor = hand.bets.last_aggressor
-    if aggressor is not None and aggressor in live:
-        return aggressor
-    pusher = hand.bets.pusher
-    if (
-        hand.profile.show_allin_pusher_first
-        and hand.spec.structure is Structure.NO_LIMIT
-        and pusher is not None
-        and pusher in live
-    ):
-        return pusher
-    if hand.spec.family is Family.STUD:
-        return stud_first_to_act(hand, live)
-    assert hand.layout is not None
-    order = hand.layout.postflop_order(live)
-    return order[0] if order else live[0]
-
-
-def bring_in(hand: Hand, seat: int, total: int, seq: int) -> bool:
-    """STUD-BRINGIN: the bring-in seat posts the bring-in (or completes). True when handled."""
-    rnd = hand.bets.round
-    assert rnd is not None
-    if seat != hand.stud.bring_in_seat:
-        if stud.wrong_bring_in_stands(hand, seat, seq):
-            return False  # the wrong bring-in stands: `seat` acts in turn after it
-        hand.incident(
-            seq,
-            "STUD-BRINGIN-WRONG-PLAYER",
-            Ruling.CORRECT_BET,
-            f"SEAT {seat} IS NOT LOW: SEAT {hand.stud.bring_in_seat} BRINGS IN. TAKE BACK {total}",
-            seat=seat,
-        )
-        hand.stud.wrong_bring_in = (seat, total, seq)
-        return True
-    bring = hand.terms.stakes.bring_in or 0
-    if total <= bring:
-        stud.post_bring_in(hand, seat, total, seq)
-        hand.after_bring_in(seq)
-        return True
-    stud.complete_from_bring_in(hand, seat, total)  # 001-RR11 §8 r3: open for a full bet
-    return False

@@ -13,15 +13,12 @@ is applied to single-draw A-5; the all-in exceptions of the same rule are not mo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from station.engine.cards import Card
 from station.engine.decisions import Ruling
 from station.engine.games import Family, LowEval, Structure
+from station.engine.hand import Hand
 from station.engine.showdown import Reader
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
 
 
 def _limit_a5(hand: Hand) -> bool:

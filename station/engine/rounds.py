@@ -11,18 +11,16 @@ the action reaches him, as the profile says.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
-from station.engine import deal_sequence, irregular, settlement, stud
+from station.engine import deal_plan, draw_round, irregular, settlement, stud
 from station.engine.betting import BettingRound
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import Family, Structure
+from station.engine.hand import Hand
 from station.engine.profiles import AbsentKill
 from station.engine.recovery import Expect
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, Steps, TellNotReopened
 
 
 def check_blinds(hand: Hand, seq: int) -> None:
@@ -44,7 +42,7 @@ def check_blinds(hand: Hand, seq: int) -> None:
             )
 
 
-def open_round(hand: Hand, seq: int) -> None:
+def open_round(hand: Hand, seq: int) -> Steps:
     """Start betting round `hand.street` (its cards are out)."""
     hand.phase = Phase.BETTING
     street = hand.street
@@ -90,7 +88,7 @@ def open_round(hand: Hand, seq: int) -> None:
     if street == 0 and _absent_policy(hand) is AbsentKill.DEAL_END:
         for gone in sorted(hand.bets.absent & set(live)):
             _kill_absent(hand, gone, seq)
-    after_action(hand, seq)
+    return after_action(hand, seq)
 
 
 def _absent_policy(hand: Hand) -> AbsentKill:
@@ -192,39 +190,43 @@ def _announce_bring_in(hand: Hand, seq: int) -> None:
         hand.prompt(seq, text, PromptCode.ACTION)
 
 
-def after_action(hand: Hand, seq: int) -> None:
-    """Close the round if it is complete; end the hand if one player is left."""
+def after_action(hand: Hand, seq: int) -> Steps:
+    """Close the round if it is complete; end the hand if one player is left. When the action
+    reaches a seat that acted out of turn, his held action follows (BET-OUT-OF-TURN)."""
     rnd = hand.bets.round
     if rnd is None or hand.phase is not Phase.BETTING:
-        return
+        return NOTHING
     hand.alerts.progress += 1
     irregular.irregular_card_acted_on(hand, seq)
     if len(hand.in_hand()) == 1:
         settlement.collect(hand)
         settlement.end(hand, seq)
-        return
+        return NOTHING
     if hand.bring_in_pending():
-        return
+        return NOTHING
     if not rnd.complete() and _absent_policy(hand) is AbsentKill.TURN:
         while (seat := rnd.to_act()) is not None and seat in hand.bets.absent:
             _kill_absent(hand, seat, seq)  # USPA §3.3.2.12: absent when his turn comes
         if len(hand.in_hand()) == 1:
             settlement.collect(hand)
             settlement.end(hand, seq)
-            return
+            return NOTHING
     if not rnd.complete():
-        irregular.apply_pending_oot(hand, seq)
-        _tell_not_reopened(hand, seq)
-        return
+        held = irregular.apply_pending_oot(hand, seq)
+        if held:
+            return (*held, TellNotReopened(seq))
+        tell_not_reopened(hand, seq)
+        return NOTHING
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
     hand.chips.chips_due.clear()
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)
+    return NOTHING
 
 
-def _tell_not_reopened(hand: Hand, seq: int) -> None:
+def tell_not_reopened(hand: Hand, seq: int) -> None:
     """BET-INFO-RIGHTS (001-RR11 §2 "Decision-Making" r9): before he acts a player is entitled
     to know whether a wager is big enough to reopen the betting; the station says it when it is
     not, as the action reaches him."""
@@ -266,7 +268,44 @@ def _next_street(hand: Hand, seq: int) -> None:
         hand.repair.awaiting_reshuffle = True
         hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
         return
-    deal_sequence.deal_street(hand, seq)
+    deal_street(hand, seq)
+
+
+def deal_street(hand: Hand, seq: int) -> None:
+    """The betting closed and another street is due: plan its cards (a draw round in draw
+    games) and tell the dealer."""
+    if hand.spec.family is Family.DRAW:
+        draw_round.open_draw(hand, seq)
+        return
+    hand.phase = Phase.STREET
+    deal_plan.plan_street(hand, hand.street)
+    hand.prompt(seq, deal_plan.street_prompt(hand, hand.street), PromptCode.BURN_AND_DEAL)
+
+
+def open_short_deal(hand: Hand, seq: int) -> Steps:
+    """MISDEAL-WRONG-CARD-COUNT: action began with the last starting card still due. The
+    first betting round opens; the card keeps its slot and goes to its seat when drawn."""
+    hand.street = 0
+    return open_round(hand, seq)
+
+
+def street_dealt(hand: Hand, seq: int) -> Steps:
+    """The street's cards are out (after a correction): open its betting round."""
+    hand.deal.slots.clear()
+    irregular.street_cards_done(hand)
+    return open_round(hand, seq)
+
+
+def resume_after_reshuffle(hand: Hand, seq: int) -> Steps:
+    """STUB_RESHUFFLE done: deal the street the recovery was holding back (or go on with the
+    cards already expected: a stub that ran out in the middle of a street or a draw)."""
+    if hand.repair.awaiting_reshuffle:
+        hand.repair.awaiting_reshuffle = False
+        if hand.phase is Phase.DRAWING:
+            return draw_round.plan_draws(hand, seq)
+        if not hand.deal.slots:
+            deal_street(hand, seq)
+    return NOTHING
 
 
 def live_players(hand: Hand) -> int:

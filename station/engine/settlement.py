@@ -9,18 +9,15 @@ hand gives every chip back to the seat that put it in.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from station.engine import irregular, lowball
+from station.engine import lowball, stud
 from station.engine.decisions import HandEnd, PotResult, PromptCode
-from station.engine.games import Family
+from station.engine.games import Family, Structure
+from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.rake import RakeResult, rake_for, take_from_pots
 from station.engine.showdown import Reader, award_pots
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
 
 
 def collect(hand: Hand) -> None:
@@ -44,9 +41,36 @@ def showdown(hand: Hand, seq: int) -> None:
     """The last round is over with two or more players left: who shows first."""
     hand.phase = Phase.SHOWDOWN
     hand.bets.round = None
-    first = irregular.show_first(hand)
+    first = show_first(hand)
     hand.prompt(seq, f"SHOWDOWN: SEAT {first} SHOWS FIRST", PromptCode.SHOWDOWN)
     try_resolve(hand, seq)
+
+
+def show_first(hand: Hand) -> int:
+    """SHOW-ORDER: the last bettor or raiser of the final round shows first; if everyone
+    checked, the first player to act. With side pots the players of the last side pot show
+    before a player all-in for less (RR11 §3 showdown r7-r8, GN r144); GN no-limit: when the
+    betting ended before the river, the player who pushed all-in shows first (GN r144)."""
+    live = hand.contenders() or hand.in_hand()
+    top = max(hand.chips.committed.get(s, 0) for s in live)
+    live = [s for s in live if hand.chips.committed.get(s, 0) == top] or live
+    aggressor = hand.bets.last_aggressor
+    if aggressor is not None and aggressor in live:
+        return aggressor
+    pusher = hand.bets.pusher
+    if (
+        hand.profile.show_allin_pusher_first
+        and hand.spec.structure is Structure.NO_LIMIT
+        and pusher is not None
+        and pusher in live
+    ):
+        return pusher
+    if hand.spec.family is Family.STUD:
+        # A common card (STUD-CARD-SHORTAGE) counts in every hand showing.
+        return stud.first_to_act(hand.spec, stud.showing(hand, live), hand.dealt)
+    assert hand.layout is not None
+    order = hand.layout.postflop_order(live)
+    return order[0] if order else live[0]
 
 
 def try_resolve(hand: Hand, seq: int, *, force: bool = False) -> None:

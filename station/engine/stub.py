@@ -15,14 +15,10 @@ The shoe reads every card that leaves it, so the engine knows the stub: the deck
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine.cards import Card
 from station.engine.decisions import PromptCode, Role, Ruling
+from station.engine.hand import Hand
 from station.engine.recovery import Expect, Recovery, Step
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
 
 
 def deck_size(hand: Hand) -> int:

@@ -14,17 +14,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from station.engine.betting import Wager, WagerKind
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import BringIn, GameSpec, LowEval, Structure
+from station.engine.hand import Hand
 from station.engine.hand_state import Shortage, ShortageStage
 from station.engine.recovery import Expect, Recovery, Step
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, AfterAction, Steps
 
 
 def bring_in_seat(spec: GameSpec, up_cards: dict[int, Card]) -> int | None:
@@ -334,6 +332,31 @@ def wrong_bring_in_stands(hand: Hand, seat: int, seq: int) -> bool:
         bet_made(hand)
         hand.out.append(Action(hand.number, at, wrong, kind, result.total, result.allin))
     return True
+
+
+def bring_in(hand: Hand, seat: int, total: int, seq: int) -> Steps | None:
+    """STUD-BRINGIN: the bring-in seat posts the bring-in (or completes). None when the wager
+    is to be booked as usual; otherwise it was handled here, and what follows."""
+    rnd = hand.bets.round
+    assert rnd is not None
+    if seat != hand.stud.bring_in_seat:
+        if wrong_bring_in_stands(hand, seat, seq):
+            return None  # the wrong bring-in stands: `seat` acts in turn after it
+        hand.incident(
+            seq,
+            "STUD-BRINGIN-WRONG-PLAYER",
+            Ruling.CORRECT_BET,
+            f"SEAT {seat} IS NOT LOW: SEAT {hand.stud.bring_in_seat} BRINGS IN. TAKE BACK {total}",
+            seat=seat,
+        )
+        hand.stud.wrong_bring_in = (seat, total, seq)
+        return NOTHING
+    bring = hand.terms.stakes.bring_in or 0
+    if total <= bring:
+        post_bring_in(hand, seat, total, seq)
+        return (AfterAction(seq),)
+    complete_from_bring_in(hand, seat, total)  # 001-RR11 §8 r3: open for a full bet
+    return None
 
 
 # --- STUD-CARD-SHORTAGE -----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from station.engine import (
     chip_race,
     collection,
     dealer_button,
+    dispatch,
     drop,
     hand_cycle,
     housekeeping,
@@ -102,7 +103,7 @@ class Table:
     def feed(self, event: InputEvent, *, seq: int, at: float | None = None) -> list[Decision]:
         hand = self.hand
         if hand is not None and hand.result is None:
-            hand.tick(at, seq)
+            dispatch.tick(hand, at, seq)
         if at is not None:
             housekeeping.timers(self, at, seq)
             collection.tick(self, at)
@@ -110,7 +111,7 @@ class Table:
             case Zone():
                 if hand is not None and hand.result is None and event.seat in hand.seats:
                     self.zone[event.seat] = event.amount
-                    hand.on_zone(event.seat, event.amount, event.chips, seq)
+                    dispatch.zone(hand, event.seat, event.amount, event.chips, seq)
                 else:
                     self._zone_between(event, seq)
             case Draw():
@@ -133,7 +134,7 @@ class Table:
                     elif at is not None and event.seat in self.stacks:
                         self.away_since.setdefault(event.seat, at)
                 if hand is not None and hand.result is None and event.seat in hand.seats:
-                    hand.seat_sensor(event.seat, event.occupied, seq)
+                    dispatch.seat_sensor(hand, event.seat, event.occupied, seq)
                 if self.occupied != before and (hand is None or hand.result is not None):
                     lineup.prompt_posts(self, seq)  # who posts what changes with who is seated
                     if event.occupied and self.missed.get(event.seat):
@@ -151,7 +152,7 @@ class Table:
     def finish(self, *, seq: int) -> list[Decision]:
         """End of input (end of a session file): settle what can be settled."""
         if self.hand is not None:
-            self.hand.finish(seq)
+            dispatch.finish(self.hand, seq)
             self.absorb()
         drop.settle(self, seq)
         return self._drain()
@@ -273,7 +274,7 @@ class Table:
             )
             return
         board_before = len(hand.deal.board)
-        hand.on_draw(card, event.tag, event.face_up, back_ok, seq)
+        dispatch.draw(hand, card, event.tag, event.face_up, back_ok, seq)
         if self.time_flop_due and board_before < 3 and len(hand.deal.board) > board_before:
             housekeeping.time_flop(self, hand.deal.board[board_before:3], seq)
 
@@ -316,7 +317,7 @@ class Table:
                 )
             )
             return
-        hand.key(event, seq)
+        dispatch.key(hand, event, seq)
 
     def incident(
         self,

@@ -10,25 +10,24 @@ big-bet tournament (TOURN-STRING-BET), chips smaller than the smallest chip of t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from station.engine import burn_errors, deal_errors, irregular, lowball, rounds, stud
-from station.engine.betting import Correction, Wager, WagerKind
+from station.engine.betting import BettingRound, Correction, Wager, WagerKind
 from station.engine.decisions import Action, ActionKind, Ruling
 from station.engine.events import KeyPress, VerbalAction
 from station.engine.games import Family, Structure
+from station.engine.hand import Hand
 from station.engine.hand_state import LastWager
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
+from station.engine.steps import NOTHING, ShortDeal, Steps, Then, then
 
 
-def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
+def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> Steps:
     """A bet-zone reading during the hand (with denominations, when the sensor reports them)."""
     hand.chips.zone[seat] = amount
     if hand.phase is Phase.MISDEAL:
-        return  # chips going back to their owners before the redeal
+        return NOTHING  # chips going back to their owners before the redeal
     deal_errors.settle_face_up(hand, seq)
     s = hand.seats[seat]
     base = hand.chips.offset.get(seat, 0)
@@ -36,17 +35,17 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
     due = hand.chips.chips_due.get(seat)
     if due is not None:
         if amount < base + due:
-            return  # a declared or corrected wager whose chips are still coming in
+            return NOTHING  # a declared or corrected wager whose chips are still coming in
         del hand.chips.chips_due[seat]
     if amount == base + booked:
-        return
+        return NOTHING
     if amount < base + booked:
         if amount >= booked:
             hand.chips.offset[seat] = amount - booked  # the dealer collecting earlier streets
-            return
+            return NOTHING
         hand.chips.offset[seat] = 0
         irregular.withdrawal(hand, seat, amount, booked, seq)
-        return
+        return NOTHING
     total = amount - base
     rnd = hand.bets.round
     if (
@@ -68,7 +67,7 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
             f"SEAT {seat} SAID CALL: THE CALL OF {booked} STANDS. TAKE BACK {total - booked}",
             seat=seat,
         )
-        return
+        return NOTHING
     if (
         rnd is not None
         and hand.phase is Phase.BETTING
@@ -87,38 +86,68 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
             f"STRING RAISE: ONLY SEAT {seat}'S CALL OF {booked} STANDS. TAKE BACK {total - booked}",
             seat=seat,
         )
-        return
-    if (
-        hand.phase is Phase.DEALING
-        and hand.bets.round is None
-        and not deal_errors.short_deal(hand, seq)
-    ):
-        return
+        return NOTHING
+    reading = _Reading(seat, total, base, booked, rnd, chips, seq)
+    if hand.phase is Phase.DEALING and hand.bets.round is None:
+        if not deal_errors.short_deal(hand, seq):
+            return NOTHING
+        return (ShortDeal(seq), Then(lambda: _during_a_street(hand, reading)))
+    return _during_a_street(hand, reading)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A zone reading on its way to a wager: its seat, the chips beyond the earlier streets'
+    (`total`), those earlier chips, the bet already booked, and the round it was read in."""
+
+    seat: int
+    total: int
+    base: int
+    booked: int
+    round: BettingRound | None
+    chips: tuple[int, ...] | None
+    seq: int
+
+
+def _during_a_street(hand: Hand, r: _Reading) -> Steps:
     if hand.phase is Phase.STREET:
         # Chips while a street's cards are still due: the dealer may not have burned.
-        handled = bool(hand.deal.slots) and burn_errors.missing_burn(hand, seq)
-        if not hand.betting():
-            if not handled:
-                irregular.chips_out_of_round(hand, seat, total, seq)
-            return
-    if hand.phase is not Phase.BETTING or hand.bets.round is None or s.folded:
+        fixed = burn_errors.missing_burn(hand, r.seq) if hand.deal.slots else None
+        if fixed:
+            return (*fixed, Then(lambda: _after_a_burn_error(hand, r, handled=True)))
+        return _after_a_burn_error(hand, r, handled=fixed is not None)
+    return _in_the_round(hand, r)
+
+
+def _after_a_burn_error(hand: Hand, r: _Reading, *, handled: bool) -> Steps:
+    if not hand.betting():
+        if not handled:
+            irregular.chips_out_of_round(hand, r.seat, r.total, r.seq)
+        return NOTHING
+    return _in_the_round(hand, r)
+
+
+def _in_the_round(hand: Hand, r: _Reading) -> Steps:
+    """The reading is a wager of the round in progress, unless the rules say otherwise."""
+    seat, total, seq, rnd = r.seat, r.total, r.seq, r.round
+    if hand.phase is not Phase.BETTING or hand.bets.round is None or hand.seats[seat].folded:
         irregular.chips_out_of_round(hand, seat, total, seq)
-        return
+        return NOTHING
     if seat in hand.bets.declared_raise and rnd is not None and _tournament_string(hand, seat):
         if seat not in hand.bets.raise_motion:
             if total <= rnd.max_bet:
                 hand.bets.raise_motion[seat] = total  # the one motion did not make the raise
-                return
+                return NOTHING
         else:
-            _string_bet(hand, seat, total, base, seq)
-            return
+            return _string_bet(hand, seat, total, r.base, seq)
     if seat in hand.bets.declared_raise and rnd is not None and total <= rnd.max_bet:
-        return  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
+        return NOTHING  # "raise" declared: the chips may come in several moves (001-RR11 §14 r6)
+    chips = r.chips
     if chips and hand.terms.min_chip:
-        total = _smallest_chip(hand, seat, total, booked, chips, seq)
-        if total <= booked:
-            return
-    wager(hand, seat, total, seq, single_chip=chips is not None and len(chips) == 1)
+        total = _smallest_chip(hand, seat, total, r.booked, chips, seq)
+        if total <= r.booked:
+            return NOTHING
+    return wager(hand, seat, total, seq, single_chip=chips is not None and len(chips) == 1)
 
 
 def _tournament_string(hand: Hand, seat: int) -> bool:
@@ -126,7 +155,7 @@ def _tournament_string(hand: Hand, seat: int) -> bool:
     return hand.profile.tournament and hand.spec.structure is not Structure.FIXED_LIMIT
 
 
-def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> None:
+def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> Steps:
     """TOURN-STRING-BET (001-RR11 §15 r24): a second motion after 'raise' with no amount is
     a string bet: the declared raise stands at its minimum, the rest goes back."""
     rnd = hand.bets.round
@@ -143,7 +172,7 @@ def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> None:
         seat=seat,
     )
     hand.chips.offset[seat] = base + total - target
-    wager(hand, seat, target, seq)
+    return wager(hand, seat, target, seq)
 
 
 def _smallest_chip(
@@ -169,22 +198,21 @@ def _smallest_chip(
     return plays
 
 
-def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = False) -> None:
+def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = False) -> Steps:
     """The seat puts its bet for this round at `total`: booked, or corrected."""
     rnd = hand.bets.round
     assert rnd is not None
-    if hand.bring_in_pending() and irregular.bring_in(hand, seat, total, seq):
-        return
+    if hand.bring_in_pending():
+        brought = stud.bring_in(hand, seat, total, seq)
+        if brought is not None:
+            return brought
     to_act = rnd.to_act()
     if seat != to_act:
-        if settle_owed(hand, seat, seq):
-            if hand.betting() and hand.bets.round is not None:
-                wager(hand, seat, total, seq, single_chip=single_chip)  # his turn now, or not
-            elif hand.result is None:
-                irregular.chips_out_of_round(hand, seat, total, seq)  # that closed the round
-            return
+        owed = settle_owed(hand, seat, seq)
+        if owed is not None:
+            return then(owed, lambda: _after_owed(hand, seat, total, seq, single_chip))
         irregular.out_of_turn_wager(hand, seat, total, to_act, seq)
-        return
+        return NOTHING
     total = lowball.check_raise(hand, seat, total, seq)
     if hand.spec.family is Family.STUD:
         stud.open_pair_wager(hand, total)  # STUD-LIMITS-PER-STREET: open pair, big bet
@@ -209,25 +237,40 @@ def wager(hand: Hand, seat: int, total: int, seq: int, *, single_chip: bool = Fa
         # (001-RR11 §3 r13): it is booked when the next player acts (`settle_owed`).
         hand.conduct.short_calls[seat] = (result.required, total)
         hand.incident(seq, result.rule, Ruling.CORRECT_BET, result.text, seat=seat)
-        return
+        return NOTHING
     hand.conduct.short_calls.pop(seat, None)
-    _booked(hand, seat, result, seq)
+    return then(_booked(hand, seat, result, seq), lambda: _remember(hand, seat, rnd, before))
+
+
+def _after_owed(hand: Hand, seat: int, total: int, seq: int, single_chip: bool) -> Steps:
+    """The seat's wager once the wager owed before it is booked: his turn now, or not."""
+    if hand.betting() and hand.bets.round is not None:
+        return wager(hand, seat, total, seq, single_chip=single_chip)
+    if hand.result is None:
+        irregular.chips_out_of_round(hand, seat, total, seq)  # that closed the round
+    return NOTHING
+
+
+def _remember(hand: Hand, seat: int, rnd: BettingRound, before: LastWager) -> Steps:
+    """Keep the wager for a verbal declaration just after it, while nobody acted after him."""
     last = rnd.last_actor == seat and hand.betting() and hand.bets.round is rnd
     hand.conduct.last_wager = before if last else None
+    return NOTHING
 
 
-def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
+def settle_owed(hand: Hand, actor: int, seq: int) -> Steps | None:
     """Another player acts while the seat to act still owes the wager he is bound to: his
     action is over once the next player acts. "Raise" said with too few chips is brought up
     to a minimum raise (BET-VERBAL-BINDING, BET-UNDERSIZED-CORRECTION: 001-RR11 §3 r9, r16;
-    §14 NL r11); short chips for a call are a call, to be made good (§3 r13). True when a
-    wager was booked: the caller then takes `actor`'s action afresh."""
+    §14 NL r11); short chips for a call are a call, to be made good (§3 r13). None when no
+    wager was booked; otherwise what follows the one booked, after which the caller takes
+    `actor`'s action afresh."""
     rnd = hand.bets.round
     if rnd is None or not hand.betting():
-        return False
+        return None
     owner = rnd.to_act()
     if owner is None or owner == actor:
-        return False
+        return None
     if owner in hand.bets.declared_raise:
         hand.bets.raise_motion.pop(owner, None)
         rng = rnd.raise_range(owner)
@@ -240,11 +283,10 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
                 f"SEAT {owner} SAID RAISE: HIS RAISE IS {target}. BRING IT UP TO {target}",
                 seat=owner,
             )
-        wager(hand, owner, target, seq)
-        return True
+        return wager(hand, owner, target, seq)
     short = hand.conduct.short_calls.pop(owner, None)
     if short is None:
-        return False
+        return None
     required, put = short
     if hand.spec.structure is not Structure.FIXED_LIMIT and 5 * (put - rnd.seat(owner).bet) < 4 * (
         required - rnd.seat(owner).bet
@@ -261,16 +303,15 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> bool:
             "THE CALL",
             seat=owner,
         )
-        return False
-    wager(hand, owner, required, seq)
-    return True
+        return None
+    return wager(hand, owner, required, seq)
 
 
-def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
+def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | None:
     """BET-VERBAL-BINDING (001-RR11 §3 r9: a verbal statement in turn "takes precedence over a
     differing physical action"): the declaration comes just after the seat's chips, before
     anyone acted after him. A declaration the chips agree with changes nothing; a different
-    one takes the wager back and books what he said. True when handled here."""
+    one takes the wager back and books what he said. None when it is not handled here."""
     last = hand.conduct.last_wager
     rnd = hand.bets.round
     if (
@@ -282,14 +323,14 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
         or rnd.last_actor != seat
         or rnd.seat(seat).folded
     ):
-        return False
+        return None
     booked = hand.bets.last_kind.get(seat)
     chips = rnd.seat(seat).bet
     match k.action:
         case VerbalAction.CALL:
             if booked is ActionKind.CALL:
                 hand.conduct.verbal_calls.add(seat)
-                return True
+                return NOTHING
             _take_back(hand, last)
             call = max(rnd.max_bet, rnd.seat(seat).bet)
             hand.incident(
@@ -300,12 +341,11 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
                 seat=seat,
             )
             hand.conduct.verbal_calls.add(seat)
-            wager(hand, seat, call, seq)
-            return True
+            return wager(hand, seat, call, seq)
         case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
             raised = booked in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
             if raised and k.amount in (None, chips):
-                return True
+                return NOTHING
             _take_back(hand, last)
             hand.bets.declared_raise.add(seat)
             rng = rnd.raise_range(seat)
@@ -326,12 +366,12 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
                     f"SEAT {seat} SAID {k.amount}: THE WAGER IS CORRECTED TO {k.amount}",
                     seat=seat,
                 )
-            wager(hand, seat, target, seq)
-            return True
+            return wager(hand, seat, target, seq)
         case VerbalAction.ALLIN:
             stack = rnd.seat(seat).stack
             if rnd.seat(seat).allin or stack is None:
-                return stack is not None  # untracked stacks: the ALLIN mark, as before
+                # untracked stacks: the ALLIN mark, as before
+                return NOTHING if stack is not None else None
             _take_back(hand, last)
             whole = rnd.seat(seat).bet + (rnd.seat(seat).stack or 0)
             hand.incident(
@@ -341,10 +381,9 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> bool:
                 f"SEAT {seat} SAID ALL IN: THE WAGER IS HIS WHOLE STACK, {whole}",
                 seat=seat,
             )
-            wager(hand, seat, whole, seq)
-            return True
+            return wager(hand, seat, whole, seq)
         case _:
-            return False
+            return None
 
 
 def _take_back(hand: Hand, last: LastWager) -> None:
@@ -369,7 +408,7 @@ def _take_back(hand: Hand, last: LastWager) -> None:
     hand.conduct.last_wager = None
 
 
-def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
+def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> Steps:
     if w.correction is not None:
         hand.incident(seq, w.correction.rule, Ruling.CORRECT_BET, w.correction.text, seat=seat)
     kind = {
@@ -389,7 +428,7 @@ def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> None:
         hand.chips.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
     hand.out.append(Action(hand.number, seq, seat, kind, w.total, w.allin))
     count_action(hand, chips=True)
-    rounds.after_action(hand, seq)
+    return rounds.after_action(hand, seq)
 
 
 def count_action(hand: Hand, *, chips: bool) -> None:
