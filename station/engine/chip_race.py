@@ -15,43 +15,11 @@ chip out of the exchanged odd chips, as the first of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Prompt, PromptCode, Role
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
-
-
-@dataclass(slots=True)
-class Race:
-    """A race in progress: the new chip's value, each seat's odd chips, the cards so far."""
-
-    new_chip: int
-    odd: dict[int, list[int]] = field(default_factory=dict)  # seat -> odd chip values
-    cards: dict[int, list[Card]] = field(default_factory=dict)
-
-    def add_chips(self, seat: int, chips: Sequence[int]) -> None:
-        self.odd[seat] = [c for c in chips if 0 < c < self.new_chip]
-
-    def order(self) -> list[int]:
-        """Seats dealt race cards, in dealing order (seat 1 first), one card per odd chip."""
-        return [s for s in sorted(self.odd) if self.odd[s]]
-
-    def next_seat(self) -> int | None:
-        """The seat the next race card goes to, or None when every card is out."""
-        for seat in self.order():
-            if len(self.cards.get(seat, [])) < len(self.odd[seat]):
-                return seat
-        return None
-
-    def deal(self, card: Card) -> int | None:
-        seat = self.next_seat()
-        if seat is not None:
-            self.cards.setdefault(seat, []).append(card)
-        return seat
+from station.engine.table_state import Race, TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +68,7 @@ def _by_suit(card: Card) -> tuple[int, int]:
 # --- the table's side --------------------------------------------------------------------------
 
 
-def start(table: Table, new_chip: int | None, seq: int) -> None:
+def start(table: TableState, new_chip: int | None, seq: int) -> None:
     """CHIP_RACE with `amount` = the new chip's value: the odd chips go into the zones next."""
     if not new_chip or new_chip <= 1:
         table.out.append(
@@ -119,7 +87,7 @@ def start(table: Table, new_chip: int | None, seq: int) -> None:
     )
 
 
-def zone(table: Table, seat: int, chips: Sequence[int] | None, seq: int) -> None:
+def zone(table: TableState, seat: int, chips: Sequence[int] | None, seq: int) -> None:
     """A zone reading during the race: before the first race card, the seat's odd chips."""
     race = table.race
     assert race is not None
@@ -138,7 +106,7 @@ def zone(table: Table, seat: int, chips: Sequence[int] | None, seq: int) -> None
     race.add_chips(seat, chips)
 
 
-def card(table: Table, drawn: Card | None, seq: int) -> None:
+def card(table: TableState, drawn: Card | None, seq: int) -> None:
     """A race card: to the next seat owed one; after the last, the new chips are awarded."""
     race = table.race
     assert race is not None

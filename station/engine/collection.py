@@ -19,29 +19,12 @@ when that hand ends (what he has, when less).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from station.engine.decisions import HandEnd, Prompt, PromptCode
 from station.engine.rake import TimeCollection, TimeMode
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
+from station.engine.table_state import House, TableState
 
 
-@dataclass(slots=True)
-class House:
-    """The table's time-collection state."""
-
-    time: TimeCollection | None = None  # the schedule's time collection, if any
-    due: bool = False  # a collection is due at the next deal
-    next_at: float | None = None  # event time from which the next one is due
-    owed: int = 0  # time-pot: the table's time still to come out of a pot
-    flop_pending: bool = False  # time-flop: the next flop names the seat that pays
-    now: float | None = None  # time of the latest event that carried one
-
-
-def setup(table: Table) -> None:
+def setup(table: TableState) -> None:
     """A setup line: a changed (or new) time schedule starts its own first period."""
     assert table.setup is not None
     schedule = table.setup.rake
@@ -52,7 +35,7 @@ def setup(table: Table) -> None:
     table.house = House(time=time, due=time is not None, now=house.now)
 
 
-def tick(table: Table, at: float) -> None:
+def tick(table: TableState, at: float) -> None:
     """An event carried the time `at`: a new period makes the next collection due."""
     house = table.house
     house.now = at
@@ -60,7 +43,7 @@ def tick(table: Table, at: float) -> None:
         house.due = True
 
 
-def at_deal(table: Table, dealt: list[int], seq: int) -> tuple[dict[int, int], int]:
+def at_deal(table: TableState, dealt: list[int], seq: int) -> tuple[dict[int, int], int]:
     """A new deal: (time each seat paid now, time owed from this hand's pot)."""
     house = table.house
     time = house.time
@@ -111,7 +94,7 @@ def at_deal(table: Table, dealt: list[int], seq: int) -> tuple[dict[int, int], i
     return paid, 0
 
 
-def _time_flop_deal(table: Table, time: TimeCollection, seq: int) -> dict[int, int]:
+def _time_flop_deal(table: TableState, time: TimeCollection, seq: int) -> dict[int, int]:
     """GN time-flop: a new period arms the next flop to name the payer (a setup since may
     have disarmed the flop: it is armed again on every deal until a flop names someone)."""
     house = table.house
@@ -129,11 +112,11 @@ def _time_flop_deal(table: Table, time: TimeCollection, seq: int) -> dict[int, i
             )
         )
     if house.flop_pending:
-        table.time_flop_due = True
+        table.timers.time_flop_due = True
     return {}
 
 
-def flop_named(table: Table, seat: int, seq: int) -> None:
+def flop_named(table: TableState, seat: int, seq: int) -> None:
     """The time flop named `seat`: with a time-flop schedule he pays everyone's time, from his
     stack when the hand ends (004-GN §I r28 "seat 7 pays time for everyone that half hour")."""
     house, hand = table.house, table.hand
@@ -153,7 +136,7 @@ def flop_named(table: Table, seat: int, seq: int) -> None:
     )
 
 
-def after_hand(table: Table, result: HandEnd) -> None:
+def after_hand(table: TableState, result: HandEnd) -> None:
     """The hand's result is out: what a time-pot took is no longer owed."""
     rake = result.rake
     if rake is not None and rake.time_pot:

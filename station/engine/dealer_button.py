@@ -8,19 +8,15 @@ BUTTON-MISPLACED-EARLIER (the same seats posted the same blinds again: the butto
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine import lineup
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Role
 from station.engine.games import Family, HighEval, LowEval
 from station.engine.positions import button_layout
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 
-def draw_for_button(table: Table, card: Card, seq: int) -> bool:
+def draw_for_button(table: TableState, card: Card, seq: int) -> bool:
     """BUTTON-INITIAL-DRAW: a new button game with no button yet; one card face up to each
     active player from the dealer's left decides it: the highest card by suit (RR11: the
     lowest in low games)."""
@@ -28,33 +24,33 @@ def draw_for_button(table: Table, card: Card, seq: int) -> bool:
     if spec is None or prof is None or table.button is not None or spec.family is Family.STUD:
         return False
     players = sorted(table.occupied)
-    seat = players[len(table.button_draw) % len(players)]
-    table.button_draw.append((seat, card))
+    seat = players[len(table.lineup.button_draw) % len(players)]
+    table.lineup.button_draw.append((seat, card))
     table.out.append(DrawRole(table.hand_no, seq, card.code, Role.BUTTON_DRAW, seat))
-    if len(table.button_draw) < len(players):
+    if len(table.lineup.button_draw) < len(players):
         return True
     low = prof.button_draw_low_in_low_games and spec.high is HighEval.NONE
     if low and spec.low is LowEval.D27:
-        seat, _ = min(table.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+        seat, _ = min(table.lineup.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
     elif low:
-        seat, _ = min(table.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+        seat, _ = min(table.lineup.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
     elif (
         not prof.button_draw_ace_high
         and spec.low in (LowEval.A5, LowEval.BADUGI)
         and (spec.high is HighEval.NONE)
     ):
         # RRPG: the highest card by suit, aces low in a game that plays them low.
-        seat, _ = max(table.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
+        seat, _ = max(table.lineup.button_draw, key=lambda sc: (sc[1].low_rank, sc[1].suit_rank))
     else:
-        seat, _ = max(table.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
-    table.button_draw = []
+        seat, _ = max(table.lineup.button_draw, key=lambda sc: (sc[1].rank, sc[1].suit_rank))
+    table.lineup.button_draw = []
     table.button = seat
     lineup.prompt_posts(table, seq)
     return True
 
 
 def not_moved(
-    table: Table,
+    table: TableState,
     dealt: list[int],
     button: int | None,
     blinds: tuple[int | None, int] | None,
@@ -65,13 +61,13 @@ def not_moved(
     for the next one, so every player still gets each position once (BUTTON-MISPLACED-EARLIER,
     001-RR11 §3 "Irregularities" r1)."""
     st = table.setup.stakes if table.setup is not None else None
-    last, old = table.last_blinds, table.last_button
+    last, old = table.lineup.last_blinds, table.lineup.last_button
     if button is None or blinds is not None or last is None or old is None or st is None:
         return button
     if old not in dealt or not st.sb or not st.bb or last[0] is None:
         return button
     expected = button_layout(dealt, button)
-    posted = table.posted
+    posted = table.posting.posted
     if (
         posted.get(last[0]) == st.sb
         and posted.get(last[1]) == st.bb

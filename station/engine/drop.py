@@ -18,31 +18,13 @@ not; the rake rule's own id names what was broken.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from station.engine.decisions import HandEnd, Ruling
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 RULE = "MISC-TIME-COLLECTION"
 
 
-@dataclass(slots=True)
-class DropLedger:
-    sensor: bool = False  # a rake-zone reading has been seen: this table has a rake zone
-    reading: int = 0  # the zone's total now
-    placed: int = 0  # chips put into the zone since the last check
-    events: list[int] = field(default_factory=list)  # the readings since the last check
-    due: int | None = None  # what the house is due from the hand just ended (None: no check)
-    due_hand: int = 0
-    due_rake: int = 0
-    due_time: int = 0
-    due_event: int = 0  # its hand_end's event
-
-
-def reading(table: Table, amount: int, seq: int) -> None:
+def reading(table: TableState, amount: int, seq: int) -> None:
     """A rake-zone reading. A fall to 0 after the push is the drop: check it."""
     ledger = table.drop
     ledger.sensor = True
@@ -55,7 +37,7 @@ def reading(table: Table, amount: int, seq: int) -> None:
         check(table, seq)
 
 
-def hand_ended(table: Table, result: HandEnd) -> None:
+def hand_ended(table: TableState, result: HandEnd) -> None:
     """The pot is pushed: the house is due the hand's rake and the time collected with it."""
     rake = result.rake
     if rake is None:
@@ -70,14 +52,14 @@ def hand_ended(table: Table, result: HandEnd) -> None:
         check(table, result.event)  # set aside and dropped before the push
 
 
-def settle(table: Table, seq: int) -> None:
+def settle(table: TableState, seq: int) -> None:
     """A new deal, setup or the end of input: the last hand's drop is checked now at the latest
     (chips still in the zone count as taken for it)."""
     if table.drop.due is not None:
         check(table, seq)
 
 
-def check(table: Table, seq: int) -> None:
+def check(table: TableState, seq: int) -> None:
     ledger = table.drop
     due, placed = ledger.due or 0, ledger.placed
     if ledger.sensor and placed != due:

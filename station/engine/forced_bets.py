@@ -1,7 +1,7 @@
 """The forced bets of the next hand: which chips posted between hands play, live or dead. Pure.
 
 The table reads the zones between hands into antes (taken in again) and live posts (still in
-front: `Table`). At NEW_HAND the posts are sorted out: a player not dealt in takes his post back
+front: `Posting`). At NEW_HAND the posts are sorted out: a player not dealt in takes his post back
 (BLIND-NEW-PLAYER, LOWBALL-BLINDS); a kill (KILL-POTS) and a straddle (BLIND-STRADDLE) declared
 with their keys play when the game and the profile allow them; missed blinds made up are split
 into the live big blind and dead money (BLIND-MISSED); the smallest chip in the forced bets is
@@ -10,45 +10,42 @@ noted (BET-SMALLEST-CHIP).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from station.engine import seating
+from station.engine import chip_race, seating
 from station.engine.decisions import Ruling
+from station.engine.events import Zone
 from station.engine.games import Structure
 from station.engine.positions import button_layout
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 
-def refuse_waiting_posts(table: Table, dealt: list[int], seq: int) -> None:
+def refuse_waiting_posts(table: TableState, dealt: list[int], seq: int) -> None:
     """A new player who posted but may not be dealt in yet is told why (BLIND-NEW-PLAYER,
     LOWBALL-BLINDS); his chips stay his own."""
     assert table.setup is not None
     assert table.spec is not None
     bb = table.setup.stakes.bb or 0
-    for seat in sorted(table.newcomers):
-        posted = table.posted.get(seat, 0)
+    for seat in sorted(table.lineup.newcomers):
+        posted = table.posting.posted.get(seat, 0)
         if seat in dealt or posted <= 0:
             continue
-        if seating.is_lowball(table.spec) and seat not in table.kill_keys:
+        if seating.is_lowball(table.spec) and seat not in table.posting.kill_keys:
             r = seating.lowball_refusal(seat, posted, bb)
             text, rule = r.text, r.rule
         else:
             text = f"SEAT {seat} IS NOT DEALT IN: WAIT UNTIL THE BUTTON PASSES (TAKE BACK {posted})"
             rule = "BLIND-NEW-PLAYER"
         table.out.append(table.incident(seq, rule, text, seat=seat))
-        table.posted.pop(seat, None)
+        table.posting.posted.pop(seat, None)
 
 
-def kill(table: Table, dealt: list[int], seq: int) -> tuple[int, int] | None:
+def kill(table: TableState, dealt: list[int], seq: int) -> tuple[int, int] | None:
     """KILL-POTS: the KILL key and a kill-sized post (2x or 1.5x the big blind) in a limit
     game: the limits of this hand go up with it."""
     assert table.setup is not None
     assert table.spec is not None
     bb = table.setup.stakes.bb or 0
-    for seat in sorted(table.kill_keys):
-        amount = table.posted.get(seat, 0)
+    for seat in sorted(table.posting.kill_keys):
+        amount = table.posting.posted.get(seat, 0)
         if seat not in dealt:
             continue
         if table.spec.structure is Structure.FIXED_LIMIT and seating.kill_amount(amount, bb):
@@ -66,7 +63,7 @@ def kill(table: Table, dealt: list[int], seq: int) -> tuple[int, int] | None:
 
 
 def straddle(
-    table: Table,
+    table: TableState,
     dealt: list[int],
     button: int | None,
     blinds: tuple[int | None, int] | None,
@@ -79,13 +76,13 @@ def straddle(
     assert table.setup is not None
     assert table.spec is not None
     assert table.profile is not None
-    if button is None or not table.straddle_keys:
+    if button is None or not table.posting.straddle_keys:
         return None
     layout = button_layout(dealt, button, blinds)
     bb = table.setup.stakes.bb or 0
     chosen: int | None = None
-    for seat in sorted(table.straddle_keys, key=lambda s: s != layout.button):
-        amount = table.posted.get(seat, 0)
+    for seat in sorted(table.posting.straddle_keys, key=lambda s: s != layout.button):
+        amount = table.posting.posted.get(seat, 0)
         if seat not in dealt or amount <= 0:
             continue
         why = seating.straddle_refusal(
@@ -111,36 +108,65 @@ def straddle(
                 seat=seat,
             )
         )
-        table.posted.pop(seat, None)  # his chips, not part of the hand
+        table.posting.posted.pop(seat, None)  # his chips, not part of the hand
     return chosen
 
 
-def split_missed_posts(table: Table, dealt: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+def split_missed_posts(
+    table: TableState, dealt: list[int]
+) -> tuple[dict[int, int], dict[int, int]]:
     """(live posts, dead money) at the deal. A player making up missed blinds posts them
     all: the big blind is live, the rest is dead (BLIND-MISSED; GN: only the big blind is
     live, D51, which is the same split here)."""
     assert table.setup is not None
     bb = table.setup.stakes.bb or 0
-    posts = {s: a for s, a in table.posted.items() if a > 0}
-    dead = {s: a for s, a in table.antes.items() if a > 0}
+    posts = {s: a for s, a in table.posting.posted.items() if a > 0}
+    dead = {s: a for s, a in table.posting.antes.items() if a > 0}
     for seat in dealt:
-        if table.missed.pop(seat, None) and posts.get(seat, 0) > bb:
+        if table.lineup.missed.pop(seat, None) and posts.get(seat, 0) > bb:
             dead[seat] = dead.get(seat, 0) + posts[seat] - bb
             posts[seat] = bb
     return posts, dead
 
 
 def note_min_chip(
-    table: Table, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+    table: TableState, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
 ) -> None:
     """BET-SMALLEST-CHIP (D28): the smallest chip used in the antes and blinds (GN: in the
     big blind), when the zone sensors reported denominations."""
     assert table.profile is not None
-    seen = table.post_chips
-    table.post_chips = {}
+    seen = table.posting.post_chips
+    table.posting.post_chips = {}
     if table.profile.min_chip_from_big_blind and button is not None:
         bb = button_layout(dealt, button, blinds).big_blind
         seen = {bb: seen[bb]} if bb in seen else {}
     chips = [c for cs in seen.values() for c in cs if c > 0]
     if chips:
-        table.min_chip = min(chips)
+        table.posting.min_chip = min(chips)
+
+
+def zone_between(table: TableState, event: Zone, seq: int) -> None:
+    """A zone reading between hands: chips posted for the next hand (a live post), or taken in
+    again (an ante); chips at an empty seat are flagged."""
+    seat, reading = event.seat, event.amount
+    if table.race is not None:
+        table.posting.zone[seat] = reading
+        table.posting.offset[seat] = reading  # race chips are not a post
+        chip_race.zone(table, seat, event.chips, seq)
+        return
+    if seat not in table.occupied and reading > 0:
+        table.out.append(table.incident(seq, "STATION-EMPTY-SEAT", f"CHIPS AT EMPTY SEAT {seat}"))
+    table.posting.zone[seat] = reading
+    if event.chips and reading > 0:
+        table.posting.post_chips[seat] = event.chips
+    base = table.posting.offset.get(seat, 0)
+    posted = table.posting.posted.get(seat, 0)
+    if reading >= base + posted:
+        table.posting.posted[seat] = reading - base
+        return
+    gone = base + posted - reading
+    taken = min(gone, posted)  # chips posted for this hand and taken in: an ante
+    if taken:
+        table.posting.antes[seat] = table.posting.antes.get(seat, 0) + taken
+        table.posting.posted[seat] = posted - taken
+    table.posting.offset[seat] = base - (gone - taken)

@@ -8,23 +8,19 @@ next player who will be dealt in.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine import collection, dealer_button, dispatch, drop, forced_bets, lineup, seating
 from station.engine.decisions import Prompt, PromptCode, Ruling
+from station.engine.events import KeyPress
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.positions import next_seat
 from station.engine.snapshot import Phase
-
-if TYPE_CHECKING:
-    from station.engine.events import KeyPress
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 DECK_DEFECTS = frozenset({"DECK-DUPLICATE-CARD", "DECK-FOREIGN-BACK"})
 
 
-def new_hand(table: Table, seq: int) -> None:
+def new_hand(table: TableState, seq: int) -> None:
     """NEW_HAND: deal the next hand in, or redeal the misdealt one."""
     if table.setup is None or table.spec is None or table.profile is None:
         table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "SET UP THE TABLE FIRST"))
@@ -39,8 +35,8 @@ def new_hand(table: Table, seq: int) -> None:
         table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
         return
     table.hand_no += 1
-    table.deck_hands += 1
-    table.deck_round = len(dealt)
+    table.deck.hands += 1
+    table.deck.round = len(dealt)
     _not_entitled(table, dealt, seq)
     button, blinds = lineup.positions(table, dealt)
     button = dealer_button.not_moved(table, dealt, button, blinds, seq)
@@ -49,13 +45,13 @@ def new_hand(table: Table, seq: int) -> None:
     kill = forced_bets.kill(table, dealt, seq)
     straddle = forced_bets.straddle(table, dealt, button, blinds, kill, seq)
     if straddle is not None and table.profile.missed_blind_straddle:
-        table.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
-    elif straddle is not None and table.missed.get(straddle):
+        table.lineup.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
+    elif straddle is not None and table.lineup.missed.get(straddle):
         straddle = None  # RR: the missed blinds are made up first (BLIND-MISSED)
     posts, dead = forced_bets.split_missed_posts(table, dealt)
-    table.seat_wait = seating.waiting(table.seat_wait, dealt)
+    table.lineup.seat_wait = seating.waiting(table.lineup.seat_wait, dealt)
     forced_bets.note_min_chip(table, dealt, button, blinds)
-    table.straddle_keys, table.kill_keys = set(), set()
+    table.posting.straddle_keys, table.posting.kill_keys = set(), set()
     time_paid, time_owed = collection.at_deal(table, dealt, seq)
     table.hand = dispatch.start(
         number=table.hand_no,
@@ -67,27 +63,29 @@ def new_hand(table: Table, seq: int) -> None:
         button=button,
         posts=posts,
         antes=dead,
-        zone=table.zone,
+        zone=table.posting.zone,
         seq=seq,
         puck=table.puck,
         blinds=blinds,
         straddle=straddle,
         kill=kill,
         absent=frozenset(s for s in dealt if s not in table.occupied),
-        min_chip=table.min_chip,
-        carry=table.carry,
+        min_chip=table.posting.min_chip,
+        carry=table.forfeit.carry,
         rake=table.setup.rake,
         time_paid=time_paid,
         time_owed=time_owed,
     )
-    table.forfeited = {}
-    for seat in set(table.zone) - set(dealt):
-        table.offset[seat] = table.zone[seat]  # chips left at a seat not dealt in are his own
-    table.posted, table.antes = {}, {}
-    table.absorb()
+    table.forfeit.forfeited = {}
+    for seat in set(table.posting.zone) - set(dealt):
+        table.posting.offset[seat] = table.posting.zone[
+            seat
+        ]  # chips left at a seat not dealt in are his own
+    table.posting.posted, table.posting.antes = {}, {}
+    absorb(table)
 
 
-def _redeal(table: Table, seq: int) -> None:
+def _redeal(table: TableState, seq: int) -> None:
     """MISDEAL-PROCEDURE (product default): the same hand is redealt; forced bets stay,
     voluntary chips go back."""
     old = table.hand
@@ -113,7 +111,7 @@ def _redeal(table: Table, seq: int) -> None:
         button=old.button,
         posts=posts,
         antes=antes,
-        zone=table.zone,
+        zone=table.posting.zone,
         seq=seq,
         puck=table.puck,
         blinds=blinds,  # the same positions, the same straddle, kill and chip unit
@@ -126,10 +124,10 @@ def _redeal(table: Table, seq: int) -> None:
         time_paid=old.terms.time_paid,
         time_owed=old.terms.time_owed,
     )
-    table.absorb()
+    absorb(table)
 
 
-def close_unfinished(table: Table, seq: int) -> None:
+def close_unfinished(table: TableState, seq: int) -> None:
     """A new setup or hand while one is still open: settle it, or void it for the floor."""
     hand = table.hand
     if hand is None or hand.result is not None:
@@ -143,22 +141,24 @@ def close_unfinished(table: Table, seq: int) -> None:
             f"HAND {hand.number} WAS NOT FINISHED: EVERY WAGER RETURNED, FLOOR TO CONFIRM",
         )
         dispatch.void(hand, seq)
-    table.absorb()
+    absorb(table)
 
 
-def hand_ended(table: Table, hand: Hand) -> None:
+def hand_ended(table: TableState, hand: Hand) -> None:
     """The hand's result is out: take its stacks and move the button."""
     assert hand.result is not None
     if any(i.rule in DECK_DEFECTS for i in hand.alerts.incidents):
-        table.deck_defective = True
+        table.deck.defective = True
     if not hand.result.void:
-        table.carry, table.carry_entitled = 0, None  # the forfeited money was played for
+        table.forfeit.carry, table.forfeit.entitled = 0, None  # the forfeited money was played for
     collection.after_hand(table, hand.result)
     drop.hand_ended(table, hand.result)
     for s, st in hand.result.stacks.items():
         table.stacks[s] = st
-    table.offset = {s: table.zone.get(s, 0) for s in set(table.zone) | set(hand.seats)}
-    table.posted, table.antes = {}, {}
+    table.posting.offset = {
+        s: table.posting.zone.get(s, 0) for s in set(table.posting.zone) | set(hand.seats)
+    }
+    table.posting.posted, table.posting.antes = {}, {}
     if table.spec is not None and table.spec.family is not Family.STUD and hand.button:
         # The button moves to the next player who will be dealt in: it passes players who
         # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
@@ -166,29 +166,29 @@ def hand_ended(table: Table, hand: Hand) -> None:
             s
             for s in table.occupied
             if table.stacks.get(s, None) != 0
-            and s not in table.newcomers
-            and not table.missed.get(s)
+            and s not in table.lineup.newcomers
+            and not table.lineup.missed.get(s)
         ]
         table.button = next_seat(movers, hand.button)
-        table.last_button = hand.button
+        table.lineup.last_button = hand.button
         if hand.layout is not None and hand.layout.big_blind is not None:
-            table.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
-        table.last_players = len(hand.dealt)
+            table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
+        table.lineup.last_players = len(hand.dealt)
     lineup.prompt_posts(table, hand.result.event)
 
 
-def refunds(table: Table) -> dict[int, int]:
+def refunds(table: TableState) -> dict[int, int]:
     """What each seat may still forfeit: its refund of the last hand, if that hand was void,
     less what it has forfeited already (DECK-DEFECT-FREEROLL). Seats with nothing left are
     not listed."""
     hand = table.hand
     if hand is None or hand.result is None or not hand.result.void:
         return {}
-    left = {s: paid - table.forfeited.get(s, 0) for s, paid in hand.result.payouts.items()}
+    left = {s: paid - table.forfeit.forfeited.get(s, 0) for s, paid in hand.result.payouts.items()}
     return {s: chips for s, chips in sorted(left.items()) if chips > 0}
 
 
-def forfeit(table: Table, event: KeyPress, seq: int) -> None:
+def forfeit(table: TableState, event: KeyPress, seq: int) -> None:
     """FORFEIT s [amount] (the floor, after a void hand): DECK-DEFECT-FREEROLL, the player who
     knew the deck was defective and bet to freeroll loses his refund (all of it, or `amount`),
     which stays in the pot for the next deal; DECK-FORFEITED-MONEY-ENTITLEMENT, only the seats
@@ -206,12 +206,12 @@ def forfeit(table: Table, event: KeyPress, seq: int) -> None:
             )
         )
         return
-    table.forfeited[seat] = table.forfeited.get(seat, 0) + amount
+    table.forfeit.forfeited[seat] = table.forfeit.forfeited.get(seat, 0) + amount
     stack = table.stacks.get(seat)
     if stack is not None:
         table.stacks[seat] = max(0, stack - amount)
-    table.carry += amount
-    table.carry_entitled = frozenset(hand.dealt)
+    table.forfeit.carry += amount
+    table.forfeit.entitled = frozenset(hand.dealt)
     entitled = " ".join(str(s) for s in sorted(hand.dealt))
     table.out.append(
         table.incident(
@@ -225,7 +225,7 @@ def forfeit(table: Table, event: KeyPress, seq: int) -> None:
     table.out.append(
         Prompt(
             table.hand_no + 1,
-            f"NEXT DEAL: POT {table.carry} FORFEITED; ONLY SEATS {entitled} RECEIVE A HAND",
+            f"NEXT DEAL: POT {table.forfeit.carry} FORFEITED; ONLY SEATS {entitled} RECEIVE A HAND",
             seq,
             PromptCode.INFO,
         )
@@ -233,15 +233,15 @@ def forfeit(table: Table, event: KeyPress, seq: int) -> None:
     lineup.prompt_posts(table, seq)
 
 
-def _not_entitled(table: Table, dealt: list[int], seq: int) -> None:
+def _not_entitled(table: TableState, dealt: list[int], seq: int) -> None:
     """DECK-FORFEITED-MONEY-ENTITLEMENT: name each seated player the deal leaves out because
     forfeited money from a deal he was not in is in the pot; a post of his stays his own."""
-    if table.carry_entitled is None:
+    if table.forfeit.entitled is None:
         return
     for seat in lineup.dealt_in(table, commit=False, entitled_only=False):
         if seat in dealt:
             continue
-        posted = table.posted.pop(seat, 0)
+        posted = table.posting.posted.pop(seat, 0)
         back = f" (TAKE BACK {posted})" if posted > 0 else ""
         table.out.append(
             table.incident(
@@ -252,3 +252,16 @@ def _not_entitled(table: Table, dealt: list[int], seq: int) -> None:
                 seat=seat,
             )
         )
+
+
+def absorb(table: TableState) -> None:
+    """Take the hand's decisions; when it has just ended, settle the table."""
+    hand = table.hand
+    if hand is None:
+        return
+    decisions = hand.drain()
+    table.out.extend(decisions)
+    if hand.result is not None and any(d is hand.result for d in decisions):
+        hand_ended(table, hand)
+    if hand.alerts.floor_call:
+        table.floor_call = True

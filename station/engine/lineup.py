@@ -10,11 +10,9 @@ in `seating`; these functions keep the table's bookkeeping.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from station.engine import seating
+from station.engine import dispatch, seating
 from station.engine.decisions import Prompt, PromptCode
-from station.engine.events import KeyPress
+from station.engine.events import KeyPress, SeatSensor
 from station.engine.games import Family
 from station.engine.positions import (
     TABLE_SEATS,
@@ -25,12 +23,10 @@ from station.engine.positions import (
     next_seat,
 )
 from station.engine.profiles import ButtonMethod
-
-if TYPE_CHECKING:
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 
-def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -> list[int]:
+def dealt_in(table: TableState, *, commit: bool = True, entitled_only: bool = True) -> list[int]:
     """Seats dealt in: entitled players, plus a waiting player whom the big blind reaches
     (BLIND-NEW-PLAYER, BLIND-MISSED: "wait for the big blind"). `commit` records that a
     waiting player came in; without it this only looks ahead (for the posting prompt).
@@ -40,12 +36,12 @@ def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -
     # A player away from his seat who has posted a blind or ante is entitled to a hand
     # (001-RR11 §3 "Misdeals" r1(j): "This player must be present at the table or have posted
     # a blind or ante"); being away then rules his hand (DEAD-ABSENT).
-    present |= {s for s, chips in table.posted.items() if chips > 0 and s in table.stacks}
-    present |= {s for s, chips in table.antes.items() if chips > 0 and s in table.stacks}
+    present |= {s for s, chips in table.posting.posted.items() if chips > 0 and s in table.stacks}
+    present |= {s for s, chips in table.posting.antes.items() if chips > 0 and s in table.stacks}
     if table.profile is not None and table.profile.tournament:
         # TOURN-ABSENT: a no-show or absent player is always dealt a hand.
         present |= {s for s, st in table.stacks.items() if st != 0}
-    only = table.carry_entitled if entitled_only else None
+    only = table.forfeit.entitled if entitled_only else None
     if only is not None:
         present &= only
     dealt = sorted(s for s in present if _entitled(table, s, commit=commit))
@@ -57,13 +53,13 @@ def dealt_in(table: Table, *, commit: bool = True, entitled_only: bool = True) -
         button, blinds = positions(table, trial)
         if button is not None and button_layout(trial, button, blinds).big_blind == seat:
             if commit:
-                table.newcomers.discard(seat)
-                table.missed.pop(seat, None)
+                table.lineup.newcomers.discard(seat)
+                table.lineup.missed.pop(seat, None)
             dealt = trial
     return dealt
 
 
-def _entitled(table: Table, seat: int, *, commit: bool = True) -> bool:
+def _entitled(table: TableState, seat: int, *, commit: bool = True) -> bool:
     """Dealt in this hand? A seated player with chips; a new player only once he has posted
     a big blind (BLIND-NEW-PLAYER: "post an amount equal to the big blind and be dealt in
     immediately", or wait for the big blind; the profile's variants in `seating`); a player
@@ -74,13 +70,13 @@ def _entitled(table: Table, seat: int, *, commit: bool = True) -> bool:
     assert table.spec is not None
     assert table.profile is not None
     st = table.setup.stakes
-    posted = table.posted.get(seat, 0) + table.antes.get(seat, 0)
-    if table.seat_wait.get(seat):
+    posted = table.posting.posted.get(seat, 0) + table.posting.antes.get(seat, 0)
+    if table.lineup.seat_wait.get(seat):
         return posted >= (st.bb or 0)
-    if seat not in table.newcomers and not table.missed.get(seat):
+    if seat not in table.lineup.newcomers and not table.lineup.missed.get(seat):
         return True
     due: int | None = st.bb or st.ante or 0
-    if seat in table.newcomers and table.spec.family is not Family.STUD:
+    if seat in table.lineup.newcomers and table.spec.family is not Family.STUD:
         due = seating.newcomer_due(
             seat,
             spec=table.spec,
@@ -88,24 +84,24 @@ def _entitled(table: Table, seat: int, *, commit: bool = True) -> bool:
             layout=_regulars_layout(table),
             bb=st.bb or 0,
             sb=st.sb or 0,
-            killed=seat in table.kill_keys,
+            killed=seat in table.posting.kill_keys,
         )
     if due is not None and posted >= due:
         if commit:
-            table.newcomers.discard(seat)
+            table.lineup.newcomers.discard(seat)
         return True
     return False
 
 
-def _regulars_layout(table: Table) -> ButtonLayout | None:
+def _regulars_layout(table: TableState) -> ButtonLayout | None:
     """The next hand's button and blinds among the players already in the game."""
     regulars = sorted(
         s
         for s in table.occupied
         if table.stacks.get(s, None) != 0
-        and s not in table.newcomers
-        and not table.missed.get(s)
-        and not table.seat_wait.get(s)
+        and s not in table.lineup.newcomers
+        and not table.lineup.missed.get(s)
+        and not table.lineup.seat_wait.get(s)
     )
     if len(regulars) < 2:
         return None
@@ -113,21 +109,23 @@ def _regulars_layout(table: Table) -> ButtonLayout | None:
     return button_layout(regulars, button, blinds) if button is not None else None
 
 
-def positions(table: Table, dealt: list[int]) -> tuple[int | None, tuple[int | None, int] | None]:
+def positions(
+    table: TableState, dealt: list[int]
+) -> tuple[int | None, tuple[int | None, int] | None]:
     """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""
     assert table.spec is not None
     assert table.profile is not None
     if table.spec.family is Family.STUD:
         return None, None
-    last = table.last_blinds
-    if last is not None and len(dealt) == 2 and table.last_players >= 3 and last[1] in dealt:
+    last = table.lineup.last_blinds
+    if last is not None and len(dealt) == 2 and table.lineup.last_players >= 3 and last[1] in dealt:
         # BUTTON-HEADS-UP (001-RR11 §4 r3): going heads-up, the player who had the big
         # blind most recently gets the button.
         return last[1], None
     if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
         return dead_button_next(dealt, last[0], last[1])
     button = table.button if table.button is not None else dealt[-1]
-    if table.last_button is not None and button not in dealt:
+    if table.lineup.last_button is not None and button not in dealt:
         # Moving button (001-RR11 §4 r2(a), 000-USPA §3.5.2.1.1): "the button always moves
         # forward to the next player". The seat it moved to at the end of the last hand was
         # left before this deal: it goes on to the next player and the blinds follow.
@@ -136,11 +134,11 @@ def positions(table: Table, dealt: list[int]) -> tuple[int | None, tuple[int | N
 
 
 def note_missed_blinds(
-    table: Table, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
+    table: TableState, dealt: list[int], button: int | None, blinds: tuple[int | None, int] | None
 ) -> None:
     """BLIND-MISSED: an away player (chips on the table, seat empty) whom a blind passes
     owes it when he comes back."""
-    last = table.last_blinds
+    last = table.lineup.last_blinds
     if last is None or button is None:
         return
     layout = button_layout(dealt, button, blinds)
@@ -156,14 +154,14 @@ def note_missed_blinds(
         passed = passed[: passed.index(now)] if now in passed else []
         for seat in away:
             if seat in passed:
-                table.missed.setdefault(seat, set()).add(name)
+                table.lineup.missed.setdefault(seat, set()).add(name)
 
 
-def prompt_missed(table: Table, seat: int, seq: int) -> None:
+def prompt_missed(table: TableState, seat: int, seq: int) -> None:
     """BLIND-MISSED: the returning player is told what he owes, or to wait for the big blind."""
     assert table.setup is not None
     st = table.setup.stakes
-    owed = (st.bb or 0) + (st.sb or 0 if "sb" in table.missed[seat] else 0)
+    owed = (st.bb or 0) + (st.sb or 0 if "sb" in table.lineup.missed[seat] else 0)
     table.out.append(
         Prompt(
             table.hand_no + 1,
@@ -174,7 +172,7 @@ def prompt_missed(table: Table, seat: int, seq: int) -> None:
     )
 
 
-def seat_change(table: Table, event: KeyPress, seq: int) -> None:
+def seat_change(table: TableState, event: KeyPress, seq: int) -> None:
     """BLIND-SEAT-CHANGE: the player moves with his chips. Moving closer to the big blind is
     free; moving away he waits until the same relative position, or posts the big blind."""
     frm, to = event.seat, event.to_seat
@@ -190,10 +188,10 @@ def seat_change(table: Table, event: KeyPress, seq: int) -> None:
         return
     before = _regulars_layout(table)
     table.stacks[to] = table.stacks.pop(frm)
-    if frm in table.missed:
-        table.missed[to] = table.missed.pop(frm)
-    table.newcomers.discard(frm)
-    table.newcomers.discard(to)
+    if frm in table.lineup.missed:
+        table.lineup.missed[to] = table.lineup.missed.pop(frm)
+    table.lineup.newcomers.discard(frm)
+    table.lineup.newcomers.discard(to)
     table.occupied.discard(frm)
     table.occupied.add(to)
     after = _regulars_layout(table)
@@ -201,7 +199,7 @@ def seat_change(table: Table, event: KeyPress, seq: int) -> None:
         return
     wait = seating.hands_to_big_blind(to, after) - seating.hands_to_big_blind(frm, before)
     if wait > 0:
-        table.seat_wait[to] = wait
+        table.lineup.seat_wait[to] = wait
         table.out.append(
             Prompt(
                 table.hand_no + 1,
@@ -213,7 +211,7 @@ def seat_change(table: Table, event: KeyPress, seq: int) -> None:
         )
 
 
-def prompt_posts(table: Table, seq: int) -> None:
+def prompt_posts(table: TableState, seq: int) -> None:
     """Tell the dealer the next hand's button and who posts the blinds (button games)."""
     spec, setup = table.spec, table.setup
     if spec is None or setup is None or spec.family is Family.STUD:
@@ -230,5 +228,32 @@ def prompt_posts(table: Table, seq: int) -> None:
         parts.append(f"SB SEAT {layout.small_blind} {st.sb}")
     if st.bb and layout.big_blind is not None:
         parts.append(f"BB SEAT {layout.big_blind} {st.bb}")
-    table.posts_prompt = " / ".join(parts)
-    table.out.append(Prompt(table.hand_no + 1, table.posts_prompt, seq, PromptCode.POST))
+    table.lineup.posts_prompt = " / ".join(parts)
+    table.out.append(Prompt(table.hand_no + 1, table.lineup.posts_prompt, seq, PromptCode.POST))
+
+
+def seat_sensor(table: TableState, event: SeatSensor, at: float | None, seq: int) -> None:
+    """A seat sensor: a player sat down or left. Who posts what changes with who is seated; a
+    dealt-in player leaving is the hand's concern (DEAD-ABSENT); one out of chips frees his
+    seat; the time he left counts for MISC-ABSENCE."""
+    hand = table.hand
+    before = set(table.occupied)
+    if event.occupied:
+        table.occupied.add(event.seat)
+        if event.seat not in before and event.seat not in table.stacks:
+            table.lineup.newcomers.add(event.seat)
+        table.timers.away_since.pop(event.seat, None)
+        table.timers.away_flagged.discard(event.seat)
+    else:
+        table.occupied.discard(event.seat)
+        table.lineup.newcomers.discard(event.seat)
+        if table.stacks.get(event.seat, None) == 0:
+            del table.stacks[event.seat]  # out of chips and gone: the seat is free
+        elif at is not None and event.seat in table.stacks:
+            table.timers.away_since.setdefault(event.seat, at)
+    if hand is not None and hand.result is None and event.seat in hand.seats:
+        dispatch.seat_sensor(hand, event.seat, event.occupied, seq)
+    if table.occupied != before and (hand is None or hand.result is not None):
+        prompt_posts(table, seq)  # who posts what changes with who is seated
+        if event.occupied and table.lineup.missed.get(event.seat):
+            prompt_missed(table, event.seat, seq)

@@ -6,9 +6,8 @@ and what he may do. Face-down cards appear as a count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from station.engine.games import Family
+from station.engine.hand import Hand
 from station.engine.hand_cycle import refunds
 from station.engine.pots import build_pots
 from station.engine.snapshot import (
@@ -20,10 +19,7 @@ from station.engine.snapshot import (
     StopView,
     TableSnapshot,
 )
-
-if TYPE_CHECKING:
-    from station.engine.hand import Hand
-    from station.engine.table import Table
+from station.engine.table_state import TableState
 
 
 def _blind_labels(hand: Hand) -> dict[int, str]:
@@ -57,7 +53,7 @@ def _next_step(hand: Hand, to_act: int | None) -> str:
     return hand.alerts.last_prompt
 
 
-def table_snapshot(t: Table) -> TableSnapshot:
+def table_snapshot(t: TableState) -> TableSnapshot:
     if t.setup is None:
         return TableSnapshot.empty()
     hand = t.hand
@@ -68,7 +64,7 @@ def table_snapshot(t: Table) -> TableSnapshot:
                 seat=s,
                 status=SeatStatus.OUT if s in t.occupied else SeatStatus.EMPTY,
                 stack=t.stacks.get(s),
-                bet=t.posted.get(s, 0),
+                bet=t.posting.posted.get(s, 0),
                 cards=0,
                 button=s == t.button,
             )
@@ -87,10 +83,10 @@ def table_snapshot(t: Table) -> TableSnapshot:
             to_call=0,
             min_raise_to=None,
             max_raise_to=None,
-            next_step=t.posts_prompt or "NEW HAND",
+            next_step=t.lineup.posts_prompt or "NEW HAND",
             button=t.button,
             floor_call=t.floor_call,
-            carry=t.carry,
+            carry=t.forfeit.carry,
             chip_race=t.race.new_chip if t.race is not None else None,
         )
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
@@ -145,8 +141,8 @@ def table_snapshot(t: Table) -> TableSnapshot:
         to_call=to_call,
         min_raise_to=rng[0] if rng else None,
         max_raise_to=rng[1] if rng else None,
-        next_step=t.posts_prompt
-        if hand.result is not None and t.posts_prompt
+        next_step=t.lineup.posts_prompt
+        if hand.result is not None and t.lineup.posts_prompt
         else _next_step(hand, to_act),
         stop=StopView(hand.alerts.stop_text, hand.alerts.stop_seat)
         if hand.alerts.stop_text
@@ -157,13 +153,13 @@ def table_snapshot(t: Table) -> TableSnapshot:
         capped=rnd.capped if rnd is not None else False,
         button=hand.button,
         refunds=tuple(refunds(t).items()),
-        carry=t.carry,
+        carry=t.forfeit.carry,
         chip_race=t.race.new_chip if t.race is not None else None,
         drop=_drop(t, hand),
     )
 
 
-def _drop(t: Table, hand: Hand) -> int:
+def _drop(t: TableState, hand: Hand) -> int:
     """The rake still to be dropped for the hand just ended (DROP n)."""
     rake = hand.result.rake if hand.result is not None else None
     if rake is None or (t.drop.sensor and t.drop.due is None):

@@ -381,12 +381,12 @@ def next_hand_starts(run: Run) -> bool:
     with_chips = [s for s, st in table.stacks.items() if st != 0 and s in table.occupied]
     if len(with_chips) < 2:
         return True  # nobody left to play against: the table needs new players, not a deal
-    prompt = table.posts_prompt
+    prompt = table.lineup.posts_prompt
     if prompt and (table.hand is None or table.hand.phase is not Phase.MISDEAL):
         for part in prompt.split(" / ")[1:]:
             words = part.split()  # "SB SEAT 4 1"
             seat, amount = int(words[2]), int(words[3])
-            have = table.zone.get(seat, 0)
+            have = table.posting.zone.get(seat, 0)
             run.feed({"type": "zone", "seat": seat, "amount": have + amount})
     before = len(run.out)
     run.feed({"type": "key", "key": "NEW_HAND"})
