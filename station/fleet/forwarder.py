@@ -61,6 +61,7 @@ CURSOR_EVERY_S: Final = 1.0  # the ack cursor is written at most this often
 STATUS_EVERY_S: Final = 10.0  # the retained status message to the centre
 STATUS_REFRESH_S: Final = 0.5  # `status()` for the screens (it costs three queries)
 MAX_RESEND_S: Final = 60.0
+GAP_HOLDOFF_S: Final = 1.0  # the same gap sends the outbox again at most this often
 
 
 class FleetState(StrEnum):
@@ -182,7 +183,7 @@ class Forwarder:
         self._detail = ""
         self._alarmed = False
         self.steps = 0  # passes of the loop (a test sees that an outage does not spin it)
-        self._gap_at = -1  # the centre head of the last gap we sent again from
+        self._gap_at = (-1, 0.0)  # (centre head, when) of the last time we sent again
         self._shown: tuple[object, ...] = ()
         self._shown_at = 0.0
 
@@ -320,7 +321,7 @@ class Forwarder:
 
     def _rewind(self) -> None:
         """Send again everything after the cursor, now."""
-        self._gap_at = self._cursor[0]  # a gap at the cursor is what this resend answers
+        self._gap_at = (self._cursor[0], self.clock())  # a gap at the cursor: this resend
         self._next_seq = self._cursor[0] + 1
         self._waiting_since = None
         self._resend_s = self.cfg.resend_s
@@ -392,11 +393,15 @@ class Forwarder:
             log.warning("fleet: the centre holds %d rows, it acknowledged %d", ack.head_seq, acked)
             self._cursor = (ack.head_seq, ack.head_hash)
             self._cursor_due = now
-        if ack.verdict is Verdict.GAP and self._gap_at != ack.head_seq:
-            # The centre lost rows after its head: send again from there, once. Every message
-            # in flight behind the hole answers with the same gap; rewinding for each of them
-            # would send the whole window again as many times.
-            self._gap_at = ack.head_seq
+        last_head, last_at = self._gap_at
+        if ack.verdict is Verdict.GAP and (
+            ack.head_seq != last_head or now - last_at >= GAP_HOLDOFF_S
+        ):
+            # The centre lost rows after its head: send again from there. Every message in
+            # flight behind the hole answers with the same gap; rewinding for each of them would
+            # send the whole window again as many times, so the same gap rewinds at most once a
+            # GAP_HOLDOFF_S (never less: the resend itself may be lost too).
+            self._gap_at = (ack.head_seq, now)
             self._next_seq = self._cursor[0] + 1
             self._waiting_since = None
         elif self._next_seq <= self._cursor[0]:
@@ -419,7 +424,7 @@ class Forwarder:
             now - self._waiting_since,
             self._cursor[0] + 1,
         )
-        self._gap_at = self._cursor[0]
+        self._gap_at = (self._cursor[0], now)
         self._next_seq = self._cursor[0] + 1
         self._waiting_since = None
         self._resend_s = min(self._resend_s * 2, MAX_RESEND_S)
