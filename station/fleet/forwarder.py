@@ -164,6 +164,8 @@ class Forwarder:
             will=Will(self.topics.status, Status(online=False).encode()),
             keepalive_s=config.keepalive_s,
         )
+        self._transport_factory = transport
+        self._settings = settings
         self.transport = transport(settings, self)
         # forwarder-thread state
         self._outbox: Outbox | None = None
@@ -427,7 +429,24 @@ class Forwarder:
         self._gap_at = (self._cursor[0], now)
         self._next_seq = self._cursor[0] + 1
         self._waiting_since = None
+        if self._central_online and self._resend_s >= 2 * self.cfg.resend_s:
+            # A second silent resend while the ingest says it is online: the connection is
+            # what is stuck (measured after a broker kill -9: stations kept a connection that
+            # carried nothing until their next reconnect). Start a fresh client; the reconnect
+            # sends the outbox again.
+            log.warning("fleet: no acknowledgement though the ingest is online: reconnecting")
+            self._fresh_transport()
         self._resend_s = min(self._resend_s * 2, MAX_RESEND_S)
+
+    def _fresh_transport(self) -> None:
+        self._connected = False
+        if self._state is not FleetState.FORKED:
+            self._state = FleetState.OFFLINE
+        try:
+            self.transport.stop()
+        finally:
+            self.transport = self._transport_factory(self._settings, self)
+            self.transport.start()
 
     def _send(self) -> None:
         assert self._outbox is not None
