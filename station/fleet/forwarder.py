@@ -8,7 +8,9 @@ batches of `batch` rows, at most `window` rows unacknowledged), and moves the cu
 an `Ack` from the central ingest says they are committed there; a PUBACK means nothing. Rows
 not acknowledged within `resend_s` are sent again from the cursor (go-back-N), the wait
 doubling up to 60 s while nothing is acknowledged; a reconnect, a `gap` verdict or the ingest
-coming back online (`_central/status`) resends at once. The centre absorbs duplicates.
+coming back online (`_central/status`) resends at once. The centre absorbs duplicates. A second
+resend in a row without an acknowledgement while the ingest says it is online starts a fresh
+MQTT client (a connection that carries nothing, seen after a broker `kill -9`, is not waited out).
 
 The station never waits for any of this: the core journals and deals whether the broker is
 there or not, for days; the outbox just grows (`status()`: rows and age, for the screens).
