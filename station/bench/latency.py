@@ -17,9 +17,9 @@ The two are matched by the shoe's event id, which the journal keeps in the row's
 waits for it, so they include that thread's wake-up).
 
 Then the cost of the head witness per commit (`commit_*`): one-row journal transactions on a
-scratch journal in the same folder, alternately with the witness written and fsynced after each
-commit (as the station does) and without it, `COMMITS` of each; `witness_p50_ms` is the
-difference of the medians.
+scratch journal in the same folder, alternately with the head witness checked and written as
+the station does (its flush on a thread of its own) and without it, `COMMITS` of each;
+`witness_p50_ms` is the difference of the medians.
 
 Bar (PRODUCT.md section 5): `p99_ms` <= 20.
 

@@ -44,7 +44,15 @@ from station.journal.files import OWNER_ONLY, SHM, WAL, companion, create_file, 
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
-from station.journal.witness import FileWitness, Finding, Head, WitnessError, judge, witness_path
+from station.journal.witness import (
+    FileWitness,
+    Finding,
+    Head,
+    WitnessError,
+    WitnessSyncer,
+    judge,
+    witness_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +152,7 @@ class Journal:
         self.clock = clock
         self.witness = witness  # None while a new journal is built (and for bare test files)
         self.witness_fault = ""  # why the witness could not be written last time ("" fine)
+        self._syncer: WitnessSyncer | None = None  # flushes the witness off the commit path
         self._witness_reported = ""  # the finding last put on record (said once, not per row)
         self._subscribers: list[Subscriber] = []
         self._seen = self.head()[0]
@@ -170,7 +179,7 @@ class Journal:
         `create` that is said in the error; with it, the new journal's first rows put on record
         (a critical tilt) what the witness knew of the one that is gone."""
         p = Path(path)
-        witness = FileWitness(witness_path(p), mode=file_mode)
+        witness = FileWitness(witness_path(p), mode=file_mode, sync=False)
         if not p.exists():
             try:
                 lost = witness.read()
@@ -278,6 +287,10 @@ class Journal:
         log.info("journal created for station %s at %s", station_id, self.path)
 
     def close(self) -> None:
+        """Close the connection; the head witness is on the disk when this returns."""
+        syncer, self._syncer = self._syncer, None
+        if syncer is not None:
+            syncer.close()
         self.conn.close()
 
     def __enter__(self) -> Journal:
@@ -416,7 +429,7 @@ class Journal:
         seq = txn.next_seq - 1
         head = Head(seq, txn.head_hash, txn.hand, txn.recorded_utc, self.station_id)
         try:
-            self.witness.write(head, force=force)
+            written = self.witness.write(head, force=force)
         except OSError as exc:
             if not self.witness_fault:
                 log.error("cannot write the head witness %s: %s", self.witness.path, exc)
@@ -425,6 +438,15 @@ class Journal:
         if self.witness_fault:
             log.info("head witness %s written again", self.witness.path)
         self.witness_fault = ""
+        if written:
+            self._flush_witness()
+
+    def _flush_witness(self) -> None:
+        if self.witness is None or self.witness.sync:
+            return
+        if self._syncer is None:
+            self._syncer = WitnessSyncer(self.witness.path)
+        self._syncer.poke()
 
     def touch_witness(self) -> None:
         """Record the wall time in the witness without a row (the last time the station was
@@ -436,7 +458,8 @@ class Journal:
         hand = int(found[0]) if found else 0
         head = Head(seq, digest, hand, format_utc(self.clock.utc()), self.station_id)
         try:
-            self.witness.write(head)
+            if self.witness.write(head):
+                self._flush_witness()
         except OSError as exc:
             self.witness_fault = str(exc.strerror or exc)
 

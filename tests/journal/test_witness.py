@@ -263,3 +263,17 @@ def test_verify_of_a_closed_journal_creates_nothing_beside_it(
     assert verify_file(path).ok
     assert sorted(p.name for p in path.parent.iterdir()) == listing
     assert _md5(path) == before
+
+
+def test_the_witness_is_flushed_off_the_commit_path_and_on_close(
+    journal: Journal, clock: ManualClock
+) -> None:
+    """Written in the committing thread (current at once, survives kill -9), fdatasynced on a
+    thread of its own (a power cut), and flushed before close returns."""
+    _record(journal, clock, 1)
+    syncer = journal._syncer
+    assert syncer is not None and syncer._thread.is_alive()
+    journal.close()
+    assert syncer.syncs >= 1 and not syncer._thread.is_alive()
+    known = FileWitness(witness_path(journal.path)).read()
+    assert known is not None and known.seq > 1
