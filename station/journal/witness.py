@@ -12,10 +12,11 @@ and `station journal verify` compares it too.
 Durability: the write itself (`pwrite`, flocked) happens after the commit returned, in the
 committing thread, so the witness is current the moment the commit is, and survives a `kill -9`
 at once (the page cache outlives the process). The `fdatasync` that makes it survive a power cut
-runs on a thread of its own (`WitnessSyncer`), coalescing commits, so the table's commit latency
-does not pay a second flush: after a power cut the witness may be a few milliseconds of commits
-behind, which reads as "behind" (fine), never as "ahead" (a false alarm), because the journal's
-own commit was flushed before the witness was written.
+runs on a thread of its own (`WitnessSyncer`), at most every `FLUSH_EVERY_S` and coalescing the
+commits in between, so the table's commits do not queue behind a second flush of the disk: after
+a power cut the witness may be up to that long behind, which reads as "behind" (fine), never as
+"ahead" (a false alarm), because the journal's own commit was flushed before the witness was
+written.
 
 The file (`<journal>-head`, the journal's mode) holds two slots of `SLOT` bytes, each one line:
 canonical JSON `{"hand","hash","n","seq","station_id","utc"}`, a space and the first 32 hex digits
@@ -41,6 +42,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +53,7 @@ from station.journal.files import HEAD, companion, fsync_dir, open_private
 log = logging.getLogger(__name__)
 
 SLOT: Final = 512
+FLUSH_EVERY_S: Final = 0.1  # the witness's fdatasync, at most this often
 _SUM_HEX: Final = 32
 _KEYS: Final = frozenset({"hand", "hash", "n", "seq", "station_id", "utc"})
 
@@ -249,11 +252,12 @@ class FileWitness:
 
 class WitnessSyncer:
     """Flushes a witness file to the disk on a thread of its own: `poke()` after each write, and
-    the thread `fdatasync`s once for however many writes came meanwhile. `close()` flushes what
-    is left, then stops the thread."""
+    the thread `fdatasync`s once for however many writes came meanwhile, at most every
+    `every_s` (a lone commit is flushed at once). `close()` flushes what is left, then stops."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, every_s: float = FLUSH_EVERY_S) -> None:
         self.path = path
+        self.every_s = every_s
         self.syncs = 0
         self.fault = ""
         self._wanted = threading.Event()
@@ -270,10 +274,16 @@ class WitnessSyncer:
         self._thread.join(10.0)
 
     def _run(self) -> None:
+        last = -self.every_s
         while True:
             self._wanted.wait()
+            rest = last + self.every_s - time.monotonic()
+            if rest > 0 and not self._stop:
+                self._wanted.clear()
+                time.sleep(rest)  # commits meanwhile ride on this flush
             self._wanted.clear()
             self._flush()
+            last = time.monotonic()
             if self._stop:
                 return
 
