@@ -6,7 +6,8 @@
 - The fleet's client library stays optional: `paho` is imported by
   `station.fleet.paho_transport` only (which is imported lazily, when a `[fleet]` is
   configured); `psycopg` and `station.central` (the central services) by `station.central`,
-  the benches and the tests only, so a station never needs them.
+  the benches and the tests only, so a station never needs them. The floor console's web
+  libraries (Starlette, uvicorn, Jinja2, the psycopg pool, python-multipart) likewise.
 
 The checker reads source with `ast`, so it sees every import (also inside functions) without
 running any code.
@@ -105,14 +106,17 @@ def layering_violations(root: Path) -> list[Violation]:
                 )
             if top == "paho" and module != "station.fleet.paho_transport":
                 out.append(Violation(str(rel), line, name, "paho only in the fleet's transport"))
-            central = top == "psycopg" or name.startswith("station.central")
+            central = top in CENTRAL_LIBRARIES or name.startswith("station.central")
             if central and not module.startswith(CENTRAL_USERS):
                 out.append(Violation(str(rel), line, name, "central-only: never on a station"))
     return out
 
 
-# Modules that may import the central side (psycopg, station.central).
+# Modules that may import the central side (psycopg, the web libraries, station.central).
 CENTRAL_USERS = ("station.central", "station.bench")
+CENTRAL_LIBRARIES = frozenset(
+    {"psycopg", "psycopg_pool", "starlette", "uvicorn", "jinja2", "multipart", "python_multipart"}
+)
 
 
 def test_the_tree_respects_the_layers() -> None:
@@ -168,9 +172,12 @@ def test_the_fleet_libraries_outside_their_adapters_are_caught(tmp_path: Path) -
     _write(tmp_path, "station/journal/x.py", "from station.central.ingest import Ingest\n")
     _write(tmp_path, "station/fleet/paho_transport.py", "import paho.mqtt.client\n")
     _write(tmp_path, "station/central/ingest.py", "import psycopg\n")
+    _write(tmp_path, "station/display/web.py", "from starlette.applications import Starlette\n")
+    _write(tmp_path, "station/central/console/app.py", "import starlette, jinja2, uvicorn\n")
     violations = layering_violations(tmp_path)
     assert sorted(v.path for v in violations) == [
         "station/daemon/core.py",
+        "station/display/web.py",
         "station/fleet/forwarder.py",
         "station/journal/x.py",
     ]
@@ -182,7 +189,8 @@ def test_a_station_imports_no_fleet_library_when_it_starts() -> None:
     code = (
         "import sys, station.cli, station.daemon.daemon, station.fleet.forwarder\n"
         "station.cli.build_parser()\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('paho', 'psycopg'))\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "  ('paho', 'psycopg', 'starlette', 'uvicorn', 'jinja2', 'psycopg_pool'))\n"
         "print(bad)\n"
     )
     done = subprocess.run(

@@ -9,6 +9,10 @@
   and the ACL for the site's broker.
 - `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
   central.toml for them, until Ctrl-C (development).
+- `console --config central.toml`: the floor console (a web server; its own systemd unit,
+  `systemd/central/dealer-central-console.service`).
+- `console-user add|password|unlock|disable|enable|list [NAME] --config central.toml`: the
+  console's accounts from the server's shell (the first admin).
 
 The psycopg and paho imports happen inside `run`: without the `central` extra the command
 says what to install (exit 2) instead of failing at start.
@@ -24,6 +28,8 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+
+from station.central.console import cli as console_cli
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
     p.add_argument("--site", default="dev")
     p.add_argument("--dir", type=Path, default=None)
+    p = sub.add_parser("console", help="serve the floor console (web pages for the floor)")
+    console_cli.add_serve_arguments(p)
+    p = sub.add_parser("console-user", help="add or change floor console accounts")
+    console_cli.add_user_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                 return _ingest(args)
             case "services":
                 return _services(args)
+            case "console" | "console-user":
+                return _console(args)
     except ModuleNotFoundError as exc:
         print(
             f"station central: needs {exc.name} (install the extra: pip install '.[central]')",
@@ -168,6 +180,17 @@ def _ingest(args: argparse.Namespace) -> int:
     Ingest(cfg).run(stop, on_ready=lambda: notifier.ready("ingest ready"))
     notifier.stopping()
     return 0
+
+
+def _console(args: argparse.Namespace) -> int:
+    from station.central.config import CentralConfig  # noqa: PLC0415
+
+    cfg = _load(args.config)
+    if not isinstance(cfg, CentralConfig):
+        return 2
+    if args.action == "console":
+        return console_cli.serve(cfg, args.log_level)
+    return console_cli.users(cfg, args)
 
 
 def _services(args: argparse.Namespace) -> int:

@@ -14,6 +14,21 @@ from station.config.station_toml import TOPIC_LEVEL, ConfigError
 
 
 @dataclass(frozen=True, slots=True)
+class ConsoleConfig:
+    """`[console]`: the floor console's web server (`station central console`)."""
+
+    listen: str = "127.0.0.1"
+    port: int = 8080
+    tls_cert: Path | None = None  # HTTPS served by the console itself (else a proxy in front)
+    tls_key: Path | None = None
+    secure_cookies: bool = True  # cookies only over HTTPS (false only for a loopback test)
+    session_idle_min: int = 30  # a session ends after this long without a request
+    session_max_h: int = 12  # and this long after sign-in, whatever happens
+    lockout_after: int = 5  # wrong passwords in a row that lock an account
+    lockout_min: int = 15  # for this long (an admin may unlock it sooner)
+
+
+@dataclass(frozen=True, slots=True)
 class CentralConfig:
     source: Path
     site: str
@@ -25,6 +40,7 @@ class CentralConfig:
     dsn: str
     password_file: Path | None = None
     batch: int = 2000  # rows per PostgreSQL transaction, at most
+    console: ConsoleConfig = ConsoleConfig()
 
     def conninfo(self) -> str:
         """The libpq connection string, with the password from its file when there is one."""
@@ -68,6 +84,7 @@ def load_central(path: str | Path) -> CentralConfig:
         if password_file is not None and not password_file.is_file():
             database.bad("password_file", f"no such file: {password_file}")
         database.done()
+    console = _console(top.table("console"), base)
     top.done()
     if problems:
         raise ConfigError(problems.items)
@@ -78,7 +95,37 @@ def load_central(path: str | Path) -> CentralConfig:
     assert cert is not None
     assert key is not None
     assert dsn is not None
-    return CentralConfig(source, site, host, port, ca, cert, key, dsn, password_file, batch)
+    return CentralConfig(
+        source, site, host, port, ca, cert, key, dsn, password_file, batch, console
+    )
+
+
+def _console(section: Section | None, base: Path) -> ConsoleConfig:
+    if section is None:
+        return ConsoleConfig()
+    d = ConsoleConfig()
+    listen = section.text("listen") or d.listen
+    port = section.integer("port", low=1, high=65535) or d.port
+    cert, key = section.path("tls_cert", base), section.path("tls_key", base)
+    for name, file in (("tls_cert", cert), ("tls_key", key)):
+        if file is not None and not file.is_file():
+            section.bad(name, f"no such file: {file}")
+    if (cert is None) != (key is None):
+        section.bad("tls_key" if key is None else "tls_cert", "tls_cert and tls_key go together")
+    console = ConsoleConfig(
+        listen=listen,
+        port=port,
+        tls_cert=cert,
+        tls_key=key,
+        secure_cookies=section.flag("secure_cookies", d.secure_cookies),
+        session_idle_min=section.integer("session_idle_min", low=1, high=24 * 60)
+        or d.session_idle_min,
+        session_max_h=section.integer("session_max_h", low=1, high=7 * 24) or d.session_max_h,
+        lockout_after=section.integer("lockout_after", low=1, high=100) or d.lockout_after,
+        lockout_min=section.integer("lockout_min", low=1, high=7 * 24 * 60) or d.lockout_min,
+    )
+    section.done()
+    return console
 
 
 def central_toml(
@@ -91,6 +138,7 @@ def central_toml(
     key: Path,
     dsn: str,
     password_file: Path | None = None,
+    console: str = "",
 ) -> str:
     """A central.toml's text (the throw-away services and the bench write one)."""
     lines = [
@@ -108,4 +156,6 @@ def central_toml(
     ]
     if password_file is not None:
         lines.append(f'password_file = "{password_file}"')
+    if console:
+        lines += ["", "[console]", console.strip()]
     return "\n".join(lines) + "\n"

@@ -58,6 +58,7 @@ from hardware.inputs.events import (
 from hardware.inputs.signals import Signal, SignalDriver
 from hardware.inputs.table import TableInputs
 from station.daemon.commands import DisplayCommands
+from station.daemon.fleet_commands import carry_out
 from station.daemon.items import (
     Device,
     DisplayCommand,
@@ -399,10 +400,12 @@ class Core:
             case FleetAlarmed(alarm=alarm):
                 self._fleet_alarm(alarm)
             case FleetCommandReceived(command=command):
-                # The floor console's commands (issue 21) are carried out here; none is known yet.
-                log.info("central command %d (%s): not supported", command.id, command.kind)
+                # The floor console's rulings: journaled here, by the workflow's own code.
+                answer = carry_out(command, self.recorder.journal, self.ops)
                 if self.p.fleet is not None:
-                    self.p.fleet.reply(Reply(command.id, ReplyStatus.UNSUPPORTED))
+                    self.p.fleet.reply(answer)
+                if answer.status is ReplyStatus.DONE:
+                    self._after_ops()
             case Stop():
                 pass
 

@@ -146,3 +146,20 @@ def to_csv(records: Iterable[IncidentRecord], station_id: str) -> str:
     for rec in records:
         writer.writerow(_flat(rec, station_id))
     return out.getvalue()
+
+
+def fleet_to_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:
+    """Incidents of several stations in one CSV, `(station_id, record)` each (the floor
+    console's export): the same columns and values as `to_csv`."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for station_id, rec in items:
+        writer.writerow(_flat(rec, station_id))
+    return out.getvalue()
+
+
+def fleet_to_json(items: Iterable[tuple[str, IncidentRecord]]) -> str:
+    """Incidents of several stations in one JSON list (as `to_json`)."""
+    found = [incident_to_dict(rec, station_id) for station_id, rec in items]
+    return json.dumps(found, indent=2, ensure_ascii=False) + "\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Mapping
 from typing import Final
 
 from station.journal.codes import (
@@ -120,12 +121,22 @@ class StationOps:
         if call is None:
             raise TransitionError("there is no CALL FLOOR to clear")
         who = authenticate(self.journal, name, pin, purpose="clear CALL FLOOR", allowed={F})
-        rows = self.journal.append(
-            [
-                who.entry(Code.FLOOR_CALL_CLEARED, {"raised_seq": call.seq, "note": _note(note)}),
-            ]
-        )
-        log.info("CALL FLOOR cleared by %s", name)
+        return self.clear_floor_call_as(who, note)
+
+    def clear_floor_call_as(
+        self, who: Authenticated, note: str = "", via: Mapping[str, object] | None = None
+    ) -> LogRow:
+        """Clear CALL FLOOR for a floor person whose credential was checked elsewhere (the
+        floor console's sign-in); `via` adds keys to the row's payload (`{"via": "console",
+        "command": N}`)."""
+        call = self.recorder.ops.floor_call
+        if call is None:
+            raise TransitionError("there is no CALL FLOOR to clear")
+        if who.role is not F:
+            raise TransitionError(f"{who.person} is {who.role.value}: only a floor person clears")
+        payload = {"raised_seq": call.seq, "note": _note(note), **(via or {})}
+        rows = self.journal.append([who.entry(Code.FLOOR_CALL_CLEARED, payload)])
+        log.info("CALL FLOOR cleared by %s", who.person)
         return rows[-1]
 
     # --- tilts and links ----------------------------------------------------------------------

@@ -10,11 +10,16 @@ transaction. Edge adapter over the journal.
 The state is folded inside the write transaction, so two people acting at once cannot both
 move the same incident. Texts (ruling, note, camera) are cleaned on input (`text.clean_text`:
 no terminal escapes or control characters; not UTF-8 is refused).
+
+`via` (optional) adds keys to the row's payload saying how the step reached the station: the
+floor console's commands carry `{"via": "console", "command": N}` (the same row code and
+fields as at the table, so every reader folds it the same way).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Final
 
 from station.journal.codes import ActorRole, Code, IncidentState
@@ -56,6 +61,7 @@ def rule(
     *,
     camera: str = "",
     asked_before_next_deal: bool | None = None,
+    via: Mapping[str, object] | None = None,
 ) -> LogRow:
     if who.role not in RULE_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: only a floor person rules")
@@ -83,6 +89,7 @@ def rule(
                     "window_end_utc": end,
                     "asked_before_next_deal": asked,
                     "amends": rec.ruling.seq if rec.ruling else None,
+                    **(via or {}),
                 },
                 hand=rec.hand,
             )
@@ -98,7 +105,14 @@ def _clean(text: str, what: str) -> str:
         raise TransitionError(str(exc)) from None
 
 
-def review(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+def review(
+    journal: Journal,
+    incident_id: int,
+    who: Authenticated,
+    note: str = "",
+    *,
+    via: Mapping[str, object] | None = None,
+) -> LogRow:
     note = _clean(note, "the note")
     if who.role not in REVIEW_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: a review needs floor or admin")
@@ -112,13 +126,20 @@ def review(journal: Journal, incident_id: int, who: Authenticated, note: str = "
             raise TransitionError(f"{who.person} dealt this hand and may not review it")
         if any(r.person == who.person for r in rec.rulings):
             raise TransitionError(f"{who.person} ruled on this incident and may not review it")
-        payload = {"incident": incident_id, "note": note}
+        payload = {"incident": incident_id, "note": note, **(via or {})}
         row = txn.add(who.entry(Code.INCIDENT_REVIEWED, payload, hand=rec.hand))
     log.info("incident %d reviewed by %s", incident_id, who.person)
     return row
 
 
-def close(journal: Journal, incident_id: int, who: Authenticated, note: str = "") -> LogRow:
+def close(
+    journal: Journal,
+    incident_id: int,
+    who: Authenticated,
+    note: str = "",
+    *,
+    via: Mapping[str, object] | None = None,
+) -> LogRow:
     note = _clean(note, "the note")
     if who.role not in CLOSE_ROLES:
         raise TransitionError(f"{who.person} is {who.role.value}: closing needs floor or admin")
@@ -128,7 +149,7 @@ def close(journal: Journal, incident_id: int, who: Authenticated, note: str = ""
             raise TransitionError(
                 f"incident {incident_id} is {rec.state.value}: only a reviewed incident is closed"
             )
-        payload = {"incident": incident_id, "note": note}
+        payload = {"incident": incident_id, "note": note, **(via or {})}
         row = txn.add(who.entry(Code.INCIDENT_CLOSED, payload, hand=rec.hand))
     log.info("incident %d closed by %s", incident_id, who.person)
     return row

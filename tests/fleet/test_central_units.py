@@ -15,6 +15,7 @@ from station.config.station_toml import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 INGEST = ROOT / "systemd" / "central" / "dealer-central-ingest.service"
+CONSOLE = ROOT / "systemd" / "central" / "dealer-central-console.service"
 STATION = ROOT / "systemd" / "dealer-station.service"
 DROP_IN = ROOT / "systemd" / "dealer-station-fleet.conf"
 INSTALLED = "/opt/dealer-station/venv/bin/station"
@@ -43,6 +44,11 @@ def verify(tmp_path: Path, unit: Path, drop_in: str | None = None) -> str:
 @needs_analyze
 def test_the_ingest_unit_verifies_without_a_warning(tmp_path: Path) -> None:
     assert verify(tmp_path, INGEST) == ""
+
+
+@needs_analyze
+def test_the_console_unit_verifies_without_a_warning(tmp_path: Path) -> None:
+    assert verify(tmp_path, CONSOLE) == ""
 
 
 @needs_analyze

@@ -1,0 +1,815 @@
+"""The floor console's web application: server-rendered pages (Jinja2) on Starlette, live
+updates by server-sent events, no JavaScript build (one small script for the event stream).
+Edge adapter (HTTP; PostgreSQL through a psycopg pool).
+
+Every page needs a signed-in session (cookie); every form carries the session's CSRF token and
+is refused without it (and from another origin). What a role may do is
+`accounts.may(role, action)`; the pages only offer what the role may do, and the handlers check
+it again. Rulings are not written here: they are queued in `commands` for the ingest to send
+to the station, which journals them with its own workflow code and answers (`commands.py`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from typing import Any, Final
+
+import jinja2
+from psycopg_pool import ConnectionPool
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import (
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from station.central.config import CentralConfig
+from station.central.console import accounts, commands, exports, views
+from station.central.console.accounts import Action, Role, Session, SignInError, may
+from station.central.console.live import Hub, Listener
+from station.central.console.passwords import WeakPasswordError
+from station.central.console.records import SEVERITY_NAMES
+
+log = logging.getLogger(__name__)
+
+COOKIE: Final = "console_session"
+LOGIN_COOKIE: Final = "console_login"
+KEEPALIVE_S: Final = 15.0
+SESSION_CHECK_S: Final = 60.0
+HEADERS: Final = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+        b" connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Adds the security headers to every response (a plain ASGI middleware: it leaves the
+    event stream streaming)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in HEADERS if k not in names]
+                if b"cache-control" not in names:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with)
+
+
+class _SignIn(Exception):  # noqa: N818 (control flow: send the browser to the sign-in page)
+    pass
+
+
+@dataclass
+class Console:
+    cfg: CentralConfig
+    pool: ConnectionPool
+    hub: Hub
+    templates: Jinja2Templates
+    listener: Listener | None
+
+    @contextlib.contextmanager
+    def conn(self) -> Iterator[views.Conn]:
+        with self.pool.connection() as conn:
+            yield conn
+
+    # --- helpers on the request thread --------------------------------------------------------
+
+    def session(self, request: Request) -> Session | None:
+        token = request.cookies.get(COOKIE)
+        if not token:
+            return None
+        with self.conn() as conn:
+            return accounts.session(conn, token, self.cfg.console)
+
+    def need(self, request: Request, action: Action = Action.VIEW) -> Session:
+        current = self.session(request)
+        if current is None:
+            raise _SignIn()
+        if not may(current.role, action):
+            raise HTTPException(403, f"{current.role.value} accounts may not {action.value}")
+        return current
+
+    def render(
+        self,
+        request: Request,
+        name: str,
+        current: Session | None,
+        status_code: int = 200,
+        **context: Any,
+    ) -> Response:
+        def can(action: str) -> bool:
+            return current is not None and may(current.role, Action(action))
+
+        base = {
+            "me": current,
+            "can": can,
+            "csrf": current.csrf if current else "",
+            "site": self.cfg.site,
+            "age": views.age_text,
+            "when": _when,
+            "severity_names": SEVERITY_NAMES,
+        }
+        return self.templates.TemplateResponse(
+            request, name, {**base, **context}, status_code=status_code
+        )
+
+
+def _when(at: datetime | str | None) -> str:
+    if at is None or at == "":
+        return "-"
+    if isinstance(at, str):
+        try:
+            parsed = datetime.fromisoformat(at)
+        except ValueError:
+            return at
+        at = parsed
+    return at.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def _same_origin(request: Request) -> bool:
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        referer = request.headers.get("referer")
+        if referer is None:
+            return origin is None  # no header at all: an old client; the token still guards
+        origin = "/".join(referer.split("/")[:3])
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def _check_csrf(request: Request, form: FormData, current: Session) -> None:
+    given = str(form.get("csrf", ""))
+    if not _same_origin(request) or not hmac.compare_digest(given, current.csrf):
+        raise HTTPException(403, "this form is out of date or came from elsewhere: reload it")
+
+
+def _int(text: str | None, default: int = 0) -> int:
+    try:
+        return int(text or default)
+    except ValueError:
+        return default
+
+
+def _dt(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return found if found.tzinfo else found.astimezone()
+
+
+def queue_filter(params: Mapping[str, str]) -> views.QueueFilter:
+    state = params.get("state", "active")
+    return views.QueueFilter(
+        table=params.get("table", "").strip(),
+        rule=params.get("rule", "").strip(),
+        ruling=params.get("ruling", "").strip(),
+        state=state if state in (*views.STATES, "active", "") else "active",
+        since=_dt(params.get("since")),
+        until=_dt(params.get("until")),
+        person=params.get("person", "").strip(),
+        sort=params.get("sort", "severity"),
+        offset=max(0, _int(params.get("offset"))),
+    )
+
+
+def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> Starlette:
+    """The console as an ASGI app. `live` runs the notification listener and indexer (one
+    per site; the bench and tests may run it themselves)."""
+    folder = resources.files("station.central.console")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    templates = Jinja2Templates(env=env)
+    pool = ConnectionPool(
+        cfg.conninfo(), min_size=2, max_size=pool_size, open=False, kwargs={"autocommit": True}
+    )
+    hub = Hub()
+    listener = Listener(cfg.conninfo, hub) if live else None
+    console = Console(cfg, pool, hub, templates, listener)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(pool.open, True, 30.0)
+        if listener is not None:
+            listener.start()
+        app.state.console = console
+        try:
+            yield
+        finally:
+            if listener is not None:
+                await run_in_threadpool(listener.stop)
+            await run_in_threadpool(pool.close)
+
+    def handler(
+        fn: Callable[[Console, Request], Response], *, form: bool = False
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                if form:
+                    data = await request.form()
+                    request.state.form = data
+                return await run_in_threadpool(fn, console, request)
+            except _SignIn:
+                return RedirectResponse("/login", 303)
+
+        return endpoint
+
+    static = StaticFiles(directory=str(folder / "static"))
+    routes = [
+        Route("/", handler(_home)),
+        Route("/login", handler(_login_page), methods=["GET"]),
+        Route("/login", _login_post(console), methods=["POST"]),
+        Route("/logout", handler(_logout, form=True), methods=["POST"]),
+        Route("/map", handler(_map)),
+        Route("/map/tables", handler(_map_tables)),
+        Route("/events", _events(console)),
+        Route("/incidents", handler(_queue)),
+        Route("/incidents/export.csv", handler(_export_csv)),
+        Route("/incidents/export.json", handler(_export_json)),
+        Route("/incidents/{station}/{incident:int}", handler(_incident)),
+        Route("/incidents/{station}/{incident:int}/workflow", handler(_incident_workflow)),
+        Route(
+            "/incidents/{station}/{incident:int}/{step}",
+            handler(_incident_step, form=True),
+            methods=["POST"],
+        ),
+        Route("/tables/{station}/clear-call", handler(_clear_call, form=True), methods=["POST"]),
+        Route("/hands", handler(_hands)),
+        Route("/hands/{station}/{hand:int}", handler(_hand)),
+        Route("/hands/{station}/{hand:int}/reveal", handler(_reveal, form=True), methods=["POST"]),
+        Route("/hands/{station}/{hand:int}.phh", handler(_hand_phh)),
+        Route("/hands/{station}/export.phhs", handler(_hands_phh)),
+        Route("/audit", handler(_audit)),
+        Route("/accounts", handler(_accounts)),
+        Route("/accounts", handler(_accounts_post, form=True), methods=["POST"]),
+        Route("/healthz", _health(console)),
+        Mount("/static", app=static, name="static"),
+    ]
+
+    async def forbidden(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return await run_in_threadpool(_error_page, console, request, exc)
+
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: forbidden},
+    )
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def _error_page(console: Console, request: Request, exc: HTTPException) -> Response:
+    current = None
+    with contextlib.suppress(Exception):
+        current = console.session(request)
+    return console.render(
+        request,
+        "error.html",
+        current,
+        status_code=exc.status_code,
+        message=exc.detail,
+        code=exc.status_code,
+    )
+
+
+# --- sign-in ----------------------------------------------------------------------------------
+
+
+def _home(console: Console, request: Request) -> Response:
+    console.need(request)
+    return RedirectResponse("/map", 303)
+
+
+def _login_page(
+    console: Console, request: Request, message: str = "", status: int = 200
+) -> Response:
+    token = secrets.token_urlsafe(24)
+    response = console.render(
+        request, "login.html", None, status_code=status, login_token=token, message=message
+    )
+    response.set_cookie(
+        LOGIN_COOKIE,
+        token,
+        max_age=3600,
+        httponly=True,
+        samesite="strict",
+        secure=console.cfg.console.secure_cookies,
+    )
+    return response
+
+
+def _login_post(console: Console) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        form = await request.form()
+        return await run_in_threadpool(_login, console, request, form)
+
+    return endpoint
+
+
+def _login(console: Console, request: Request, form: FormData) -> Response:
+    given = str(form.get("login_token", ""))
+    cookie = request.cookies.get(LOGIN_COOKIE, "")
+    if not cookie or not _same_origin(request) or not hmac.compare_digest(given, cookie):
+        return _login_page(console, request, "The sign-in form was out of date: try again.", 403)
+    name = str(form.get("name", "")).strip()[:64]
+    password = str(form.get("password", ""))[:500]
+    try:
+        with console.conn() as conn:
+            token, current = accounts.sign_in(
+                conn, name, password, console.cfg.console, _address(request)
+            )
+    except SignInError as exc:
+        return _login_page(console, request, str(exc), 401)
+    response = RedirectResponse("/map", 303)
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=console.cfg.console.session_max_h * 3600,
+        httponly=True,
+        samesite="strict",
+        secure=console.cfg.console.secure_cookies,
+    )
+    response.delete_cookie(LOGIN_COOKIE)
+    log.info("console: %s signed in (%s)", current.account, current.role.value)
+    return response
+
+
+def _logout(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    _check_csrf(request, request.state.form, current)
+    with console.conn() as conn:
+        accounts.sign_out(conn, current, _address(request))
+    response = RedirectResponse("/login", 303)
+    response.delete_cookie(COOKIE)
+    return response
+
+
+# --- the map and the live stream --------------------------------------------------------------
+
+
+def _map(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    with console.conn() as conn:
+        tiles = views.floor_map(conn)
+    return console.render(request, "map.html", current, tiles=tiles)
+
+
+def _map_tables(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    with console.conn() as conn:
+        tiles = views.floor_map(conn)
+    return console.render(request, "_tables.html", current, tiles=tiles)
+
+
+def _events(console: Console) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        current = await run_in_threadpool(console.session, request)
+        if current is None:
+            return PlainTextResponse("sign in first", 401)
+        queue = console.hub.subscribe()
+
+        async def stream() -> AsyncIterator[str]:
+            import asyncio  # noqa: PLC0415
+
+            loop = asyncio.get_running_loop()
+            checked = loop.time()
+            try:
+                yield "retry: 2000\n\n"
+                while True:
+                    try:
+                        event = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        event = None
+                    if loop.time() - checked > SESSION_CHECK_S:
+                        checked = loop.time()
+                        if await run_in_threadpool(console.session, request) is None:
+                            yield "event: signed_out\ndata: {}\n\n"
+                            return
+                    if event is not None:
+                        yield f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+            finally:
+                console.hub.unsubscribe(queue)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    return endpoint
+
+
+def _health(console: Console) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        ready = console.listener is None or console.listener.ready.is_set()
+        return PlainTextResponse("ok" if ready else "starting", 200 if ready else 503)
+
+    return endpoint
+
+
+def _clear_call(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.CLEAR_CALL)
+    form = request.state.form
+    _check_csrf(request, form, current)
+    station = request.path_params["station"]
+    with console.conn() as conn:
+        commands.clear_call(
+            conn,
+            current,
+            station,
+            _int(str(form.get("seq", ""))),
+            str(form.get("note", "")),
+            address=_address(request),
+        )
+    return RedirectResponse(str(form.get("back") or "/map"), 303)
+
+
+# --- incidents --------------------------------------------------------------------------------
+
+
+def _queue(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    f = queue_filter(request.query_params)
+    with console.conn() as conn:
+        rows, total = views.queue(conn, f)
+        tables = views.station_ids(conn)
+        rules = sorted(views.rule_ids(conn))
+    return console.render(
+        request,
+        "queue.html",
+        current,
+        rows=rows,
+        total=total,
+        f=f,
+        tables=tables,
+        rules=rules,
+        states=views.STATES,
+        limit=views.QUEUE_LIMIT,
+        rulings=sorted(views_rulings()),
+    )
+
+
+def views_rulings() -> set[str]:
+    from station.central.console.records import SEVERITY  # noqa: PLC0415
+
+    return set(SEVERITY)
+
+
+def _export_csv(console: Console, request: Request) -> Response:
+    return _export(console, request, "csv")
+
+
+def _export_json(console: Console, request: Request) -> Response:
+    return _export(console, request, "json")
+
+
+def _export(console: Console, request: Request, kind: str) -> Response:
+    current = console.need(request, Action.EXPORT)
+    f = queue_filter(request.query_params)
+    with console.conn() as conn:
+        found = views.records(conn, f)
+        accounts.audit(
+            conn,
+            current.account,
+            current.role.value,
+            f"export.incidents.{kind}",
+            target=json.dumps(f.query(), sort_keys=True),
+            detail={"incidents": len(found)},
+            address=_address(request),
+        )
+    stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
+    if kind == "csv":
+        body, media = exports.incidents_csv(found), "text/csv; charset=utf-8"
+    else:
+        body, media = exports.incidents_json(found), "application/json"
+    name = f"incidents-{console.cfg.site}-{stamp}.{kind}"
+    return Response(
+        body,
+        media_type=media,
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _incident_context(console: Console, request: Request, current: Session) -> dict[str, Any]:
+    station = request.path_params["station"]
+    incident = int(request.path_params["incident"])
+    with console.conn() as conn:
+        page = views.incident_page(conn, station, incident)
+        if page is None:
+            raise HTTPException(404, f"no incident {incident} at table {station}")
+        recall = views.load_hand(conn, station, page.record.hand)
+    offers = commands.offers(page, current)
+    return {
+        "page": page,
+        "rec": page.record,
+        "recall": recall,
+        "offers": offers,
+        "event_text": views.event_text,
+        "rulings": sorted(views_rulings()),
+    }
+
+
+def _incident(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    return console.render(
+        request, "incident.html", current, **_incident_context(console, request, current)
+    )
+
+
+def _incident_workflow(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    return console.render(
+        request, "_workflow.html", current, **_incident_context(console, request, current)
+    )
+
+
+def _incident_step(console: Console, request: Request) -> Response:
+    step = request.path_params["step"]
+    action = {"rule": Action.RULE, "review": Action.REVIEW, "close": Action.CLOSE}.get(step)
+    if action is None:
+        raise HTTPException(404, "no such step")
+    current = console.need(request, action)
+    form = request.state.form
+    _check_csrf(request, form, current)
+    station = request.path_params["station"]
+    incident = int(request.path_params["incident"])
+    with console.conn() as conn:
+        page = views.incident_page(conn, station, incident)
+        if page is None:
+            raise HTTPException(404, f"no incident {incident} at table {station}")
+        try:
+            commands.step(
+                conn,
+                current,
+                page,
+                action,
+                {k: str(v) for k, v in form.items()},
+                address=_address(request),
+            )
+        except commands.StepRefusedError as exc:
+            raise HTTPException(409, str(exc)) from None
+    return RedirectResponse(f"/incidents/{station}/{incident}", 303)
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+def _hands(console: Console, request: Request) -> Response:
+    current = console.need(request)
+    params = request.query_params
+    station = params.get("table", "")
+    hand = _int(params.get("hand"), 0)
+    at = _dt(params.get("at"))
+    with console.conn() as conn:
+        tables = views.station_ids(conn)
+        if station and at is not None and not hand:
+            found = views.hand_at(conn, station, at)
+            if found is not None:
+                return RedirectResponse(f"/hands/{station}/{found}", 303)
+        if station and hand:
+            return RedirectResponse(f"/hands/{station}/{hand}", 303)
+        recent = views.recent_hands(conn, station) if station else []
+    return console.render(
+        request,
+        "hands.html",
+        current,
+        tables=tables,
+        station=station,
+        recent=recent,
+        at=params.get("at", ""),
+        not_found=bool(station and at is not None),
+    )
+
+
+def _hand(console: Console, request: Request, reveal: bool = False) -> Response:
+    current = console.need(request)
+    station = request.path_params["station"]
+    hand = int(request.path_params["hand"])
+    with console.conn() as conn:
+        recall = views.load_hand(conn, station, hand)
+        if recall is None:
+            raise HTTPException(404, f"hand {hand} of table {station} is not in the central store")
+        incidents, _ = views.queue(
+            conn, views.QueueFilter(table=station, state="", sort="oldest"), limit=50
+        )
+    return console.render(
+        request,
+        "hand.html",
+        current,
+        station=station,
+        recall=recall,
+        reveal=reveal,
+        incidents=[i for i in incidents if i.hand == hand],
+        message="",
+    )
+
+
+def _reveal(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.REVEAL)
+    form = request.state.form
+    _check_csrf(request, form, current)
+    station = request.path_params["station"]
+    hand = int(request.path_params["hand"])
+    target = f"{station} hand {hand}"
+    with console.conn() as conn:
+        ok = accounts.check_password(
+            conn,
+            current,
+            str(form.get("password", ""))[:500],
+            console.cfg.console,
+            purpose=f"reveal {target}",
+            address=_address(request),
+        )
+        if ok:
+            accounts.audit(
+                conn,
+                current.account,
+                current.role.value,
+                "hand.revealed",
+                station=station,
+                target=str(hand),
+                address=_address(request),
+            )
+    if not ok:
+        raise HTTPException(403, "wrong password: the hole cards stay hidden")
+    log.info("console: %s revealed the hole cards of %s", current.account, target)
+    return _hand(console, request, reveal=True)
+
+
+def _hand_phh(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.EXPORT)
+    station = request.path_params["station"]
+    hand = int(request.path_params["hand"])
+    with console.conn() as conn:
+        recall = views.load_hand(conn, station, hand)
+        if recall is None:
+            raise HTTPException(404, f"hand {hand} of table {station} is not in the central store")
+        body, skipped = exports.hands_phh([recall])
+        accounts.audit(
+            conn,
+            current.account,
+            current.role.value,
+            "export.hands.phh",
+            station=station,
+            target=str(hand),
+            detail={"skipped": skipped},
+            address=_address(request),
+        )
+    if not body:
+        raise HTTPException(409, "; ".join(skipped) or "nothing to export")
+    return Response(
+        body,
+        media_type="text/plain; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{station}-hand-{hand}.phh"'},
+    )
+
+
+def _hands_phh(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.EXPORT)
+    station = request.path_params["station"]
+    first = _int(request.query_params.get("from"), 1)
+    last = _int(request.query_params.get("to"), first)
+    if last < first or last - first > 500:
+        raise HTTPException(400, "from..to: at most 500 hands, in order")
+    with console.conn() as conn:
+        recalls = [r for h in range(first, last + 1) if (r := views.load_hand(conn, station, h))]
+        body, skipped = exports.hands_phh(recalls)
+        accounts.audit(
+            conn,
+            current.account,
+            current.role.value,
+            "export.hands.phh",
+            station=station,
+            target=f"{first}-{last}",
+            detail={"hands": len(recalls), "skipped": skipped},
+            address=_address(request),
+        )
+    return Response(
+        body,
+        media_type="text/plain; charset=utf-8",
+        headers={
+            "content-disposition": f'attachment; filename="{station}-hands-{first}-{last}.phhs"'
+        },
+    )
+
+
+# --- audit and accounts -----------------------------------------------------------------------
+
+
+def _audit(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.AUDIT)
+    params = request.query_params
+    before = _int(params.get("before"), 0) or None
+    with console.conn() as conn:
+        rows = views.audit_log(
+            conn,
+            account=params.get("account", ""),
+            action=params.get("action", ""),
+            before=before,
+        )
+    return console.render(
+        request,
+        "audit.html",
+        current,
+        rows=rows,
+        account=params.get("account", ""),
+        action=params.get("action", ""),
+    )
+
+
+def _accounts(console: Console, request: Request, message: str = "", status: int = 200) -> Response:
+    current = console.need(request, Action.ACCOUNTS)
+    with console.conn() as conn:
+        found = accounts.list_accounts(conn)
+    return console.render(
+        request,
+        "accounts.html",
+        current,
+        status_code=status,
+        accounts=found,
+        roles=[r.value for r in Role],
+        message=message,
+    )
+
+
+def _accounts_post(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.ACCOUNTS)
+    form = request.state.form
+    _check_csrf(request, form, current)
+    what = str(form.get("what", ""))
+    name = str(form.get("name", "")).strip()
+    by, role = current.account, current.role.value
+    try:
+        with console.conn() as conn:
+            match what:
+                case "add":
+                    accounts.add_account(
+                        conn,
+                        name,
+                        Role(str(form.get("role", ""))),
+                        str(form.get("password", "")),
+                        by=by,
+                        by_role=role,
+                    )
+                case "password":
+                    accounts.set_password(
+                        conn, name, str(form.get("password", "")), by=by, by_role=role
+                    )
+                case "unlock":
+                    accounts.unlock(conn, name, by=by, by_role=role)
+                case "disable" | "enable":
+                    accounts.set_active(conn, name, what == "enable", by=by, by_role=role)
+                case _:
+                    raise accounts.AccountError(f"unknown change {what!r}")
+    except (accounts.AccountError, WeakPasswordError, ValueError) as exc:
+        return _accounts(console, request, str(exc), 400)
+    return _accounts(console, request, f"{name}: done")
+
+
+__all__ = ["create_app"]

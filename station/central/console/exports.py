@@ -1,0 +1,28 @@
+"""The console's downloads, made by the station's own exporters: incidents as CSV or JSON
+(`station.journal.incident_export`), hands as PHH (`station.journal.phh_export`). Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from station.journal.incident_export import fleet_to_csv, fleet_to_json
+from station.journal.incidents import IncidentRecord
+from station.journal.phh_export import exportable, hand_to_phh, phh_document
+from station.journal.recall import HandRecall
+
+
+def incidents_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:
+    return fleet_to_csv(items)
+
+
+def incidents_json(items: Iterable[tuple[str, IncidentRecord]]) -> str:
+    return fleet_to_json(items)
+
+
+def hands_phh(recalls: Sequence[HandRecall]) -> tuple[str, list[str]]:
+    """(PHH text, why a hand was left out). One hand: a PHH file; several: PHHS."""
+    if len(recalls) == 1 and exportable(recalls[0]):
+        return hand_to_phh(recalls[0]), []
+    text, skipped = phh_document(recalls)
+    unfinished = [f"hand {r.hand}: not finished" for r in recalls if not r.finished]
+    return text, skipped + unfinished

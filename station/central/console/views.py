@@ -1,0 +1,592 @@
+"""What the console's pages show, read from the central store: the floor map, the incident
+queue with its filters, one incident with its rule, events and commands, a hand's recall.
+Edge adapter (PostgreSQL through psycopg 3); the page models are frozen dataclasses.
+
+Each read is one or two indexed queries whatever the size of `rows`: the map reads `stations`,
+`console_fold` and per-station counts; the queue reads `console_incidents`; an incident page
+reads its record, its triggering rows by key and its hand's rows by `(station_id, hand, seq)`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import psycopg
+
+from station.central.console.records import SEVERITY_NAMES, ops_from_json, record_from_json
+from station.engine.rulebook import STATION_RULES, title
+from station.engine.rulebook_data import RULES
+from station.journal.codes import INPUT_CODES, Code, TiltCode
+from station.journal.incidents import IncidentRecord
+from station.journal.recall import HandRecall, hand_span, recall_hand
+from station.journal.rows import COLUMNS, LogRow
+
+Conn = psycopg.Connection[tuple[Any, ...]]
+
+QUEUE_LIMIT: Final = 200
+STATES: Final = ("open", "ruled", "reviewed", "closed")
+_ROW_COLS = ", ".join(COLUMNS)
+
+
+def _age_s(at: datetime | None, now: datetime) -> float | None:
+    return None if at is None else max(0.0, (now - at).total_seconds())
+
+
+def _parse_utc(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return found if found.tzinfo else found.replace(tzinfo=UTC)
+
+
+def age_text(seconds: float | None) -> str:
+    """A short age: `12 s`, `4 min`, `3 h 05 min`, `2 d`."""
+    if seconds is None:
+        return "never"
+    s = int(seconds)
+    if s < 90:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min"
+    if s < 48 * 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return f"{s // 86400} d"
+
+
+# --- the floor map ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    station: str
+    game: str
+    profile: str
+    stakes: str
+    hand: int
+    players: int
+    dealer: str | None
+    online: bool | None  # the station's link to the centre (its MQTT presence)
+    last_row_age_s: float | None
+    outbox_rows: int  # rows the station holds that the centre has not acknowledged
+    outbox_age_s: float | None
+    status_age_s: float | None
+    floor_call_seq: int | None
+    floor_call_reason: str
+    floor_call_age_s: float | None
+    links_down: tuple[str, ...]
+    stopped: tuple[str, ...]  # critical tilts: play blocked at the table
+    open_incidents: int
+    worst: int  # highest severity of its open incidents (0: none)
+    alarms: int
+    pending: int  # console commands not yet carried out by the station
+
+    @property
+    def state_words(self) -> list[str]:
+        """The tile's state in words (never by colour alone), most urgent first."""
+        words = []
+        if self.floor_call_seq is not None:
+            words.append("CALL FLOOR")
+        if self.stopped:
+            words.append("PLAY STOPPED")
+        if self.alarms:
+            words.append("CHAIN ALARM")
+        if self.online is False:
+            words.append("OFFLINE")
+        if self.links_down:
+            words.append("LINK DOWN")
+        return words or ["OK"]
+
+    @property
+    def css(self) -> str:
+        if self.floor_call_seq is not None:
+            return "call"
+        if self.stopped or self.alarms:
+            return "stopped"
+        if self.online is False or self.links_down:
+            return "warn"
+        return "ok"
+
+
+def _stakes(setup: Mapping[str, Any]) -> str:
+    stakes = setup.get("stakes") or {}
+    if not isinstance(stakes, Mapping):
+        return ""
+    order = ("sb", "bb", "small_bet", "big_bet", "ante", "bring_in", "straddle")
+    parts = [str(stakes[k]) for k in order if k in stakes and k in ("sb", "bb")]
+    text = "/".join(parts)
+    extra = [f"{k} {stakes[k]}" for k in order if k in stakes and k not in ("sb", "bb")]
+    return " ".join([text, *extra]).strip()
+
+
+def floor_map(conn: Conn) -> list[Tile]:
+    rows = conn.execute(
+        "SELECT s.station_id, s.setup, s.hand, s.online, s.status, s.status_at, s.last_row_at,"
+        " s.head_seq, f.ops, coalesce(i.open, 0), coalesce(i.worst, 0), coalesce(a.n, 0),"
+        " coalesce(c.n, 0), now()"
+        " FROM stations s LEFT JOIN console_fold f USING (station_id)"
+        " LEFT JOIN (SELECT station_id, count(*) AS open, max(severity) AS worst"
+        "   FROM console_incidents WHERE state <> 'closed' GROUP BY station_id) i"
+        "   USING (station_id)"
+        " LEFT JOIN (SELECT station_id, count(*) AS n FROM alarms WHERE cleared_at IS NULL"
+        "   GROUP BY station_id) a USING (station_id)"
+        " LEFT JOIN (SELECT station_id, count(*) AS n FROM commands WHERE state = 'pending'"
+        "   GROUP BY station_id) c USING (station_id)"
+        " ORDER BY s.station_id"
+    ).fetchall()
+    tiles = []
+    for (
+        station, setup_json, hand, online, status_json, status_at, last_row_at, head_seq,
+        ops_json, open_incidents, worst, alarms, pending, now,
+    ) in rows:  # fmt: skip
+        setup = dict(setup_json or {})
+        status = dict(status_json or {})
+        ops = ops_from_json(dict(ops_json or {}))
+        call = ops.floor_call
+        dealer = next((s.person for s in ops.sessions.values() if s.role == "dealer"), None)
+        seats = setup.get("seats") or {}
+        # Rows the station held at its last status that the centre has not stored yet (the
+        # status comes every 10 s: rows stored since then are not waiting any more).
+        waiting = max(0, int(status.get("head_seq") or 0) - int(head_seq))
+        oldest = _parse_utc(status.get("oldest_unacked_utc")) if waiting else None
+        tiles.append(
+            Tile(
+                station=str(station),
+                game=str(setup.get("game", "")),
+                profile=str(setup.get("profile", "")),
+                stakes=_stakes(setup),
+                hand=int(hand),
+                players=len(seats) if isinstance(seats, Mapping) else 0,
+                dealer=dealer,
+                online=online,
+                last_row_age_s=_age_s(last_row_at, now),
+                outbox_rows=waiting,
+                outbox_age_s=_age_s(oldest, now),
+                status_age_s=_age_s(status_at, now),
+                floor_call_seq=None if call is None else call.seq,
+                floor_call_reason="" if call is None else call.reason,
+                floor_call_age_s=None if call is None else _age_s(_parse_utc(call.raised_utc), now),
+                links_down=tuple(
+                    t.detail or t.key for t in ops.tilts.values() if t.code == TiltCode.LINK_LOST
+                ),
+                stopped=tuple(t.code for t in ops.tilts.values() if t.critical),
+                open_incidents=int(open_incidents),
+                worst=int(worst),
+                alarms=int(alarms),
+                pending=int(pending),
+            )
+        )
+    return tiles
+
+
+# --- the incident queue -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QueueFilter:
+    table: str = ""
+    rule: str = ""
+    ruling: str = ""
+    state: str = ""  # one of STATES, "active" (not closed) or "" (all)
+    since: datetime | None = None
+    until: datetime | None = None
+    person: str = ""
+    sort: str = "severity"  # severity | oldest | newest
+    offset: int = 0
+
+    def query(self) -> dict[str, str]:
+        """As URL query parameters (the export links keep the filter)."""
+        out = {
+            "table": self.table,
+            "rule": self.rule,
+            "ruling": self.ruling,
+            "state": self.state,
+            "since": self.since.isoformat(timespec="minutes")[:16] if self.since else "",
+            "until": self.until.isoformat(timespec="minutes")[:16] if self.until else "",
+            "person": self.person,
+            "sort": self.sort,
+        }
+        return {k: v for k, v in out.items() if v}
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRow:
+    station: str
+    id: int
+    hand: int
+    rule: str
+    title: str
+    text: str
+    state: str
+    ruling: str
+    engine_ruling: str
+    severity: int
+    detected: datetime | None
+    age_s: float | None
+    people: tuple[str, ...]
+    pending: int
+
+    @property
+    def severity_name(self) -> str:
+        return SEVERITY_NAMES.get(self.severity, str(self.severity))
+
+
+def _where(f: QueueFilter) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    params: list[object] = []
+    if f.table:
+        clauses.append("i.station_id = %s")
+        params.append(f.table)
+    if f.rule:
+        clauses.append("i.rule LIKE %s")
+        params.append(f.rule.upper().replace("%", "").replace("_", r"\_") + "%")
+    if f.ruling:
+        clauses.append("coalesce(i.ruling, i.engine_ruling) = %s")
+        params.append(f.ruling)
+    if f.state == "active":
+        clauses.append("i.state <> 'closed'")
+    elif f.state:
+        clauses.append("i.state = %s")
+        params.append(f.state)
+    if f.since is not None:
+        clauses.append("i.detected >= %s")
+        params.append(f.since)
+    if f.until is not None:
+        clauses.append("i.detected < %s")
+        params.append(f.until)
+    if f.person:
+        clauses.append("i.people @> ARRAY[%s]::text[]")
+        params.append(f.person)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+_ORDER: Final = {
+    "severity": "i.severity DESC, i.detected ASC, i.station_id, i.id",
+    "oldest": "i.detected ASC, i.station_id, i.id",
+    "newest": "i.detected DESC, i.station_id, i.id DESC",
+}
+
+
+def queue(conn: Conn, f: QueueFilter, limit: int = QUEUE_LIMIT) -> tuple[list[QueueRow], int]:
+    """One page of the queue and the number of incidents the filter matches."""
+    where, params = _where(f)
+    order = _ORDER.get(f.sort, _ORDER["severity"])
+    rows = conn.execute(
+        "SELECT i.station_id, i.id, i.hand, i.rule, i.record->>'text', i.state,"
+        " coalesce(i.ruling, ''), i.engine_ruling, i.severity, i.detected, i.people,"
+        " (SELECT count(*) FROM commands c WHERE c.station_id = i.station_id"
+        "   AND c.incident = i.id AND c.state = 'pending'), now()"
+        f" FROM console_incidents i{where} ORDER BY {order} LIMIT %s OFFSET %s",
+        [*params, limit, f.offset],
+    ).fetchall()
+    total_row = conn.execute(f"SELECT count(*) FROM console_incidents i{where}", params).fetchone()
+    total = int(total_row[0]) if total_row else 0
+    return [
+        QueueRow(
+            station=str(r[0]),
+            id=int(r[1]),
+            hand=int(r[2]),
+            rule=str(r[3]),
+            title=title(str(r[3])),
+            text=str(r[4] or ""),
+            state=str(r[5]),
+            ruling=str(r[6]),
+            engine_ruling=str(r[7]),
+            severity=int(r[8]),
+            detected=r[9],
+            age_s=_age_s(r[9], r[12]),
+            people=tuple(r[10] or ()),
+            pending=int(r[11]),
+        )
+        for r in rows
+    ], total
+
+
+def records(conn: Conn, f: QueueFilter, limit: int = 100_000) -> list[tuple[str, IncidentRecord]]:
+    """(station, record) of every incident the filter matches, oldest first (exports)."""
+    where, params = _where(f)
+    rows = conn.execute(
+        f"SELECT i.station_id, i.record FROM console_incidents i{where}"
+        " ORDER BY i.detected ASC, i.station_id, i.id LIMIT %s",
+        [*params, limit],
+    ).fetchall()
+    return [(str(s), record_from_json(dict(rec))) for s, rec in rows]
+
+
+def rule_ids(conn: Conn) -> list[str]:
+    return [str(r[0]) for r in conn.execute("SELECT DISTINCT rule FROM console_incidents")]
+
+
+def station_ids(conn: Conn) -> list[str]:
+    return [str(r[0]) for r in conn.execute("SELECT station_id FROM stations ORDER BY 1")]
+
+
+# --- one incident -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    rule: str
+    title: str
+    section: str
+    observability: str
+    sources: str  # every source the catalog gives
+    known: bool
+
+
+def rule_text(rule: str) -> RuleText:
+    if rule in RULES:
+        heading, section, obs, sources = RULES[rule]
+        return RuleText(rule, heading, section, obs, sources, True)
+    if rule in STATION_RULES:
+        return RuleText(rule, STATION_RULES[rule], "station rule", "", "", True)
+    if rule == "FLOOR-CALL":
+        return RuleText(rule, "The dealer called the floor", "station rule", "", "", True)
+    return RuleText(rule, rule, "", "", "", False)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandView:
+    id: int
+    kind: str
+    body: Mapping[str, Any]
+    created_by: str
+    created_at: datetime
+    state: str  # pending, done, refused, unsupported
+    sent_at: datetime | None
+    tries: int
+    replied_at: datetime | None
+    reply: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class IncidentPage:
+    station: str
+    record: IncidentRecord
+    severity: int
+    rule: RuleText
+    events: tuple[LogRow, ...]
+    commands: tuple[CommandView, ...]
+    online: bool | None
+    profile: str
+
+    @property
+    def severity_name(self) -> str:
+        return SEVERITY_NAMES.get(self.severity, str(self.severity))
+
+    @property
+    def pending(self) -> tuple[CommandView, ...]:
+        return tuple(c for c in self.commands if c.state == "pending")
+
+
+def _row(r: Sequence[Any]) -> LogRow:
+    cols = list(r)
+    cols[COLUMNS.index("clock_ok")] = int(bool(cols[COLUMNS.index("clock_ok")]))
+    return LogRow.from_tuple(tuple(cols))
+
+
+def commands_of(conn: Conn, station: str, incident: int | None) -> list[CommandView]:
+    rows = conn.execute(
+        "SELECT id, kind, body, created_by, created_at, state, sent_at, tries, replied_at, reply"
+        " FROM commands WHERE station_id = %s AND incident IS NOT DISTINCT FROM %s ORDER BY id",
+        (station, incident),
+    ).fetchall()
+    return [
+        CommandView(
+            int(r[0]),
+            str(r[1]),
+            dict(r[2] or {}),
+            str(r[3]),
+            r[4],
+            str(r[5]),
+            r[6],
+            int(r[7]),
+            r[8],
+            dict(r[9] or {}),
+        )
+        for r in rows
+    ]
+
+
+def incident_page(conn: Conn, station: str, incident: int) -> IncidentPage | None:
+    found = conn.execute(
+        "SELECT i.record, i.severity, s.online, s.setup->>'profile'"
+        " FROM console_incidents i JOIN stations s USING (station_id)"
+        " WHERE i.station_id = %s AND i.id = %s",
+        (station, incident),
+    ).fetchone()
+    if found is None:
+        return None
+    rec = record_from_json(dict(found[0]))
+    seqs = sorted({*rec.events, rec.id})
+    events = conn.execute(
+        f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND seq = ANY(%s) ORDER BY seq",
+        (station, seqs),
+    ).fetchall()
+    return IncidentPage(
+        station=station,
+        record=rec,
+        severity=int(found[1]),
+        rule=rule_text(rec.rule),
+        events=tuple(_row(r) for r in events),
+        commands=tuple(commands_of(conn, station, incident)),
+        online=found[2],
+        profile=str(found[3] or ""),
+    )
+
+
+def event_text(row: LogRow) -> str:
+    """One stored row in words for the incident page (the recall's wording for inputs)."""
+    d = row.data()
+    if row.code in INPUT_CODES:
+        kind = d.get("type", row.code)
+        rest = {k: v for k, v in d.items() if k not in ("type", "t")}
+        if kind == "draw" and not d.get("face_up"):
+            rest["card"] = "[hidden]" if "card" in rest else rest.get("card")
+            rest.pop("tag", None)
+        return f"{kind} " + " ".join(f"{k}={json.dumps(v)}" for k, v in rest.items())
+    if row.code == Code.DECISION_INCIDENT:
+        return f"incident {d.get('rule')}: {d.get('text')} (ruling {d.get('ruling')})"
+    return row.code
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
+    """A hand's recall from the central rows, exactly as `station.journal.hands.load_hand`
+    builds it from the station's journal (the same span, setup and starting stacks)."""
+    raw = conn.execute(
+        f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND hand = ANY(%s) ORDER BY seq",
+        (station, [hand - 1, hand]),
+    ).fetchall()
+    span = hand_span([_row(r) for r in raw], hand)
+    if not span:
+        return None
+    own = next((r.seq for r in span if r.hand == hand and r.code in INPUT_CODES), span[-1].seq)
+    setup = _latest(conn, station, [Code.INPUT_SETUP], own)
+    before = _latest(conn, station, [Code.INPUT_SETUP, Code.DECISION_HAND_END], own)
+    return recall_hand(
+        span,
+        hand,
+        setup=None if setup is None else setup.data(),
+        previous_stacks=_stacks(before),
+    )
+
+
+def _latest(conn: Conn, station: str, codes: list[str], before_seq: int) -> LogRow | None:
+    found = conn.execute(
+        f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND code = ANY(%s) AND seq < %s"
+        " AND code IN ('input.setup', 'decision.hand_end') ORDER BY seq DESC LIMIT 1",
+        (station, codes, before_seq),
+    ).fetchone()
+    return None if found is None else _row(found)
+
+
+def _stacks(row: LogRow | None) -> Mapping[int, int | None] | None:
+    if row is None:
+        return None
+    d: dict[str, Any] = row.data()
+    source = d.get("seats") if row.code == Code.INPUT_SETUP else d.get("stacks")
+    if not source:
+        return None
+    return {int(s): (None if v is None else int(v)) for s, v in source.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    hand: int
+    start_utc: str
+    end_utc: str
+    incidents: int
+    void: bool
+    pot: int
+
+
+def hand_at(conn: Conn, station: str, at: datetime) -> int | None:
+    """The hand being dealt at `at` (the last hand started at or before it)."""
+    found = conn.execute(
+        "SELECT hand FROM rows WHERE station_id = %s AND code = 'table.hand_start'"
+        " AND recorded <= %s ORDER BY seq DESC LIMIT 1",
+        (station, at),
+    ).fetchone()
+    return int(found[0]) if found else None
+
+
+def recent_hands(conn: Conn, station: str, before: int | None = None, n: int = 30) -> list[HandRow]:
+    rows = conn.execute(
+        "SELECT hand, recorded_utc, payload FROM rows WHERE station_id = %s"
+        " AND code IN ('input.setup', 'decision.hand_end') AND code = 'decision.hand_end'"
+        " AND hand < %s ORDER BY seq DESC LIMIT %s",
+        (station, before if before is not None else 2**62, n * 2),
+    ).fetchall()
+    seen: set[int] = set()
+    out = []
+    counts: dict[int, int] = dict(
+        conn.execute(
+            "SELECT hand, count(*) FROM console_incidents WHERE station_id = %s"
+            " AND hand = ANY(%s) GROUP BY hand",
+            (station, [int(r[0]) for r in rows]),
+        ).fetchall()
+    )
+    for hand, utc, payload in rows:
+        if hand in seen:
+            continue
+        seen.add(int(hand))
+        d = json.loads(payload)
+        pot = sum(int(p.get("amount", 0)) for p in d.get("pots", ()))
+        out.append(
+            HandRow(int(hand), "", str(utc), int(counts.get(hand, 0)), bool(d.get("void")), pot)
+        )
+    return out[:n]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    id: int
+    at: datetime
+    account: str
+    role: str
+    action: str
+    station: str | None
+    target: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    address: str = ""
+
+
+def audit_log(
+    conn: Conn, *, account: str = "", action: str = "", before: int | None = None, n: int = 200
+) -> list[AuditRow]:
+    clauses: list[str] = ["id < %s"]
+    params: list[object] = [before if before is not None else 2**62]
+    if account:
+        clauses.append("account = %s")
+        params.append(account)
+    if action:
+        clauses.append("action LIKE %s")
+        params.append(action.replace("%", "") + "%")
+    rows = conn.execute(
+        "SELECT id, at, account, role, action, station_id, target, detail, address"
+        f" FROM console_audit WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT %s",
+        [*params, n],
+    ).fetchall()
+    return [
+        AuditRow(
+            int(r[0]),
+            r[1],
+            str(r[2]),
+            str(r[3]),
+            str(r[4]),
+            r[5],
+            str(r[6]),
+            dict(r[7] or {}),
+            str(r[8]),
+        )
+        for r in rows
+    ]

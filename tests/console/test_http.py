@@ -1,0 +1,162 @@
+"""The console's HTTP rules, on the running server (httpx, no browser): pages need a session;
+every form needs the session's CSRF token and the console's own origin; the sign-in form its
+own token; sessions end when idle too long or past their lifetime, and on sign-out; the
+security headers are on every response; a page a role may not use is refused."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.console.fleet import PASSWORDS, Fleet
+
+
+def _client(fleet: Fleet) -> httpx.Client:
+    return httpx.Client(base_url=fleet.console_url, follow_redirects=False, timeout=15)
+
+
+def sign_in(fleet: Fleet, name: str) -> tuple[httpx.Client, str]:
+    """A client signed in as `name` and its CSRF token."""
+    client = _client(fleet)
+    page = client.get("/login")
+    token = re.search(r'name="login_token" value="([^"]+)"', page.text)
+    assert token is not None
+    done = client.post(
+        "/login",
+        data={"login_token": token.group(1), "name": name, "password": PASSWORDS[name]},
+        headers={"origin": fleet.console_url},
+    )
+    assert done.status_code == 303, done.text
+    assert done.headers["location"] == "/map"
+    page = client.get("/map")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf is not None
+    return client, csrf.group(1)
+
+
+@pytest.fixture
+def flo(fleet: Fleet) -> Iterator[tuple[httpx.Client, str]]:
+    client, csrf = sign_in(fleet, "flo")
+    yield client, csrf
+    client.close()
+
+
+def test_pages_need_a_session(fleet: Fleet) -> None:
+    with _client(fleet) as client:
+        for path in ("/", "/map", "/incidents", "/hands", "/audit", "/incidents/T03/1"):
+            answer = client.get(path)
+            assert answer.status_code == 303, path
+            assert answer.headers["location"] == "/login"
+        assert client.get("/events").status_code == 401
+        assert client.get("/map/tables").status_code == 303
+
+
+def test_security_headers_and_cookie_flags(fleet: Fleet) -> None:
+    with _client(fleet) as client:
+        page = client.get("/login")
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["cache-control"] == "no-store"
+        cookie = page.headers["set-cookie"]
+        assert "HttpOnly" in cookie
+        assert "SameSite=strict" in cookie or "samesite=strict" in cookie.lower()
+
+
+def test_the_sign_in_form_needs_its_own_token(fleet: Fleet) -> None:
+    with _client(fleet) as client:
+        client.get("/login")
+        answer = client.post("/login", data={"name": "flo", "password": PASSWORDS["flo"]})
+        assert answer.status_code == 403
+        assert client.cookies.get("console_session") is None
+
+
+def test_forms_need_the_csrf_token_and_the_console_s_origin(
+    fleet: Fleet, flo: tuple[httpx.Client, str]
+) -> None:
+    client, csrf = flo
+    incident = fleet.query(
+        "SELECT id FROM console_incidents WHERE station_id = 'T02' ORDER BY id LIMIT 1"
+    )[0][0]
+    url = f"/incidents/T02/{incident}/rule"
+    before = fleet.query("SELECT count(*) FROM commands")[0][0]
+    origin = {"origin": fleet.console_url}
+    assert client.post(url, data={"ruling": "void"}, headers=origin).status_code == 403
+    assert (
+        client.post(url, data={"ruling": "void", "csrf": "x" * 43}, headers=origin).status_code
+        == 403
+    )
+    evil = {"origin": "http://evil.example"}
+    assert client.post(url, data={"ruling": "void", "csrf": csrf}, headers=evil).status_code == 403
+    assert fleet.query("SELECT count(*) FROM commands")[0][0] == before
+
+
+def test_roles_are_checked_by_the_handlers(fleet: Fleet) -> None:
+    client, csrf = sign_in(fleet, "dan")
+    with contextlib.closing(client):
+        assert client.get("/audit").status_code == 403
+        assert client.get("/accounts").status_code == 403
+        assert client.get("/incidents/export.csv").status_code == 403
+        answer = client.post(
+            "/tables/T01/clear-call", data={"csrf": csrf}, headers={"origin": fleet.console_url}
+        )
+        assert answer.status_code == 403
+    auditor, _ = sign_in(fleet, "aud")
+    with contextlib.closing(auditor):
+        assert auditor.get("/audit").status_code == 200
+        assert auditor.get("/accounts").status_code == 403
+
+
+def _age_session(fleet: Fleet, client: httpx.Client, column: str, interval: str) -> None:
+    import hashlib
+
+    digest = hashlib.sha256(client.cookies["console_session"].encode()).hexdigest()
+    fleet.ingest.execute(
+        f"UPDATE console_sessions SET {column} = now() - interval '{interval}'"
+        " WHERE token_hash = %s",
+        (digest,),
+    )
+
+
+@pytest.mark.parametrize(
+    ("column", "interval"), [("last_seen", "31 minutes"), ("expires_at", "1 second")]
+)
+def test_an_idle_or_expired_session_ends(fleet: Fleet, column: str, interval: str) -> None:
+    client, _ = sign_in(fleet, "fay")
+    with contextlib.closing(client):
+        assert client.get("/map").status_code == 200
+        _age_session(fleet, client, column, interval)
+        answer = client.get("/map")
+        assert answer.status_code == 303
+        assert answer.headers["location"] == "/login"
+
+
+def test_signing_out_ends_the_session(fleet: Fleet) -> None:
+    client, csrf = sign_in(fleet, "fay")
+    with contextlib.closing(client):
+        token = client.cookies["console_session"]
+        answer = client.post("/logout", data={"csrf": csrf}, headers={"origin": fleet.console_url})
+        assert answer.status_code == 303
+        client.cookies.set("console_session", token)
+        assert client.get("/map").status_code == 303
+
+
+def test_the_audit_log_records_sign_ins_and_exports(fleet: Fleet) -> None:
+    client, _ = sign_in(fleet, "ada")
+    with contextlib.closing(client):
+        export = client.get("/incidents/export.json?table=T02&state=")
+        assert export.status_code == 200
+        assert export.headers["content-disposition"].startswith("attachment;")
+        page = client.get("/audit?account=ada")
+    assert page.status_code == 200
+    assert "sign_in" in page.text
+    assert "export.incidents.json" in page.text
+    rows: list[Any] = fleet.query(
+        "SELECT action, target FROM console_audit WHERE account = 'ada' ORDER BY id"
+    )
+    assert ("export.incidents.json", '{"sort": "severity", "table": "T02"}') in rows
