@@ -14,7 +14,7 @@ forwarder or the ingest, and nothing is lost, because unacknowledged rows are se
   `chain_break` (a row whose hash does not match its content).
 - `Status` (retained): online/offline and the outbox figures, for the floor's map.
 - `Command` (centre → station) and `Reply` (station → centre): the floor console's requests
-  and their receipts; issue 21 defines the kinds, the plumbing is here.
+  and their receipts; the kinds and bodies are in `station.daemon.fleet_commands`.
 """
 
 from __future__ import annotations

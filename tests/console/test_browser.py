@@ -24,8 +24,10 @@ from typing import Any
 
 import pytest
 
+from station.journal import Journal, SystemClock, load_hand
 from station.journal.codes import Code
 from station.journal.incident_export import CSV_COLUMNS
+from station.journal.phh_export import hand_to_phh
 from tests.console.fleet import Fleet
 from tests.fleet.conftest import wait_until
 
@@ -224,12 +226,26 @@ def test_recall_a_hand_hole_cards_only_with_the_password_and_audited(
     flo.click("#reveal-form button[type=submit]")
     assert "HOLE CARDS SHOWN" in flo.locator("main").inner_text()
     assert "[hidden]" not in flo.locator("table.recall").inner_text()
+    # PHH: the station's own exporter on the central rows gives the station's own file
+    flo.fill("#phh-form input[name=password]", "floor-staple-correct")
+    with flo.expect_download() as got:
+        flo.click("#phh-form button[type=submit]")
+    phh = Path(got.value.path()).read_text(encoding="utf-8")
+    journal = Journal.open(fleet.journal_path("T01"), clock=SystemClock())
+    try:
+        recall = load_hand(journal, 2)
+    finally:
+        journal.close()
+    assert recall is not None
+    assert phh == hand_to_phh(recall)
+    assert 'variant = "NT"' in phh
     audit = fleet.query(
         "SELECT account, action, station_id, target FROM console_audit"
-        " WHERE action IN ('hand.revealed', 'password.failed') ORDER BY id"
+        " WHERE action IN ('hand.revealed', 'password.failed', 'export.hands.phh') ORDER BY id"
     )
     assert ("flo", "password.failed", None, "reveal T01 hand 2") in audit
     assert ("flo", "hand.revealed", "T01", "2") in audit
+    assert ("flo", "export.hands.phh", "T01", "2") in audit
     # by time: the hand dealt at the moment hand 2 started
     started = fleet.query(
         "SELECT recorded FROM rows WHERE station_id = 'T01' AND code = 'table.hand_start'"

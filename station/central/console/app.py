@@ -281,8 +281,11 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         Route("/hands", handler(_hands)),
         Route("/hands/{station}/{hand:int}", handler(_hand)),
         Route("/hands/{station}/{hand:int}/reveal", handler(_reveal, form=True), methods=["POST"]),
-        Route("/hands/{station}/{hand:int}.phh", handler(_hand_phh)),
-        Route("/hands/{station}/export.phhs", handler(_hands_phh)),
+        Route(
+            "/hands/{station}/{hand:int}/export.phh",
+            handler(_hand_phh, form=True),
+            methods=["POST"],
+        ),
         Route("/audit", handler(_audit)),
         Route("/accounts", handler(_accounts)),
         Route("/accounts", handler(_accounts_post, form=True), methods=["POST"]),
@@ -550,7 +553,7 @@ def _incident_context(console: Console, request: Request, current: Session) -> d
         "rec": page.record,
         "recall": recall,
         "offers": offers,
-        "event_text": views.event_text,
+        "event_lines": views.event_lines(page.events, recall),
         "rulings": sorted(views_rulings()),
     }
 
@@ -635,9 +638,7 @@ def _hand(console: Console, request: Request, reveal: bool = False) -> Response:
         recall = views.load_hand(conn, station, hand)
         if recall is None:
             raise HTTPException(404, f"hand {hand} of table {station} is not in the central store")
-        incidents, _ = views.queue(
-            conn, views.QueueFilter(table=station, state="", sort="oldest"), limit=50
-        )
+        incidents = views.incidents_of_hand(conn, station, hand)
     return console.render(
         request,
         "hand.html",
@@ -645,97 +646,62 @@ def _hand(console: Console, request: Request, reveal: bool = False) -> Response:
         station=station,
         recall=recall,
         reveal=reveal,
-        incidents=[i for i in incidents if i.hand == hand],
+        incidents=incidents,
         message="",
     )
 
 
-def _reveal(console: Console, request: Request) -> Response:
-    current = console.need(request, Action.REVEAL)
+def _password_again(console: Console, request: Request, current: Session, what: str) -> None:
+    """Hole cards need the signed-in person's password again (a wrong one counts towards the
+    lockout); the reveal is audited before anything is shown."""
     form = request.state.form
     _check_csrf(request, form, current)
-    station = request.path_params["station"]
-    hand = int(request.path_params["hand"])
-    target = f"{station} hand {hand}"
     with console.conn() as conn:
         ok = accounts.check_password(
-            conn,
-            current,
-            str(form.get("password", ""))[:500],
-            console.cfg.console,
-            purpose=f"reveal {target}",
-            address=_address(request),
-        )
-        if ok:
-            accounts.audit(
-                conn,
-                current.account,
-                current.role.value,
-                "hand.revealed",
-                station=station,
-                target=str(hand),
-                address=_address(request),
-            )
+            conn, current, str(form.get("password", ""))[:500], console.cfg.console,
+            purpose=what, address=_address(request),
+        )  # fmt: skip
     if not ok:
         raise HTTPException(403, "wrong password: the hole cards stay hidden")
-    log.info("console: %s revealed the hole cards of %s", current.account, target)
+
+
+def _reveal(console: Console, request: Request) -> Response:
+    current = console.need(request, Action.REVEAL)
+    station = request.path_params["station"]
+    hand = int(request.path_params["hand"])
+    _password_again(console, request, current, f"reveal {station} hand {hand}")
+    with console.conn() as conn:
+        accounts.audit(
+            conn, current.account, current.role.value, "hand.revealed", station=station,
+            target=str(hand), address=_address(request),
+        )  # fmt: skip
+    log.info("console: %s revealed the hole cards of %s hand %d", current.account, station, hand)
     return _hand(console, request, reveal=True)
 
 
 def _hand_phh(console: Console, request: Request) -> Response:
+    """A finished hand as PHH: its hole cards are in it, so the password is asked again and
+    the export audited as a reveal (as `station journal export --phh` journals one)."""
     current = console.need(request, Action.EXPORT)
     station = request.path_params["station"]
     hand = int(request.path_params["hand"])
     with console.conn() as conn:
         recall = views.load_hand(conn, station, hand)
-        if recall is None:
-            raise HTTPException(404, f"hand {hand} of table {station} is not in the central store")
-        body, skipped = exports.hands_phh([recall])
-        accounts.audit(
-            conn,
-            current.account,
-            current.role.value,
-            "export.hands.phh",
-            station=station,
-            target=str(hand),
-            detail={"skipped": skipped},
-            address=_address(request),
-        )
+    if recall is None:
+        raise HTTPException(404, f"hand {hand} of table {station} is not in the central store")
+    body, skipped = exports.hands_phh([recall])
     if not body:
         raise HTTPException(409, "; ".join(skipped) or "nothing to export")
+    _password_again(console, request, current, f"export {station} hand {hand} as PHH")
+    with console.conn() as conn:
+        accounts.audit(
+            conn, current.account, current.role.value, "export.hands.phh", station=station,
+            target=str(hand), detail={"hole_cards": True}, address=_address(request),
+        )  # fmt: skip
     return Response(
         body,
         media_type="text/plain; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{station}-hand-{hand}.phh"'},
-    )
-
-
-def _hands_phh(console: Console, request: Request) -> Response:
-    current = console.need(request, Action.EXPORT)
-    station = request.path_params["station"]
-    first = _int(request.query_params.get("from"), 1)
-    last = _int(request.query_params.get("to"), first)
-    if last < first or last - first > 500:
-        raise HTTPException(400, "from..to: at most 500 hands, in order")
-    with console.conn() as conn:
-        recalls = [r for h in range(first, last + 1) if (r := views.load_hand(conn, station, h))]
-        body, skipped = exports.hands_phh(recalls)
-        accounts.audit(
-            conn,
-            current.account,
-            current.role.value,
-            "export.hands.phh",
-            station=station,
-            target=f"{first}-{last}",
-            detail={"hands": len(recalls), "skipped": skipped},
-            address=_address(request),
-        )
-    return Response(
-        body,
-        media_type="text/plain; charset=utf-8",
-        headers={
-            "content-disposition": f'attachment; filename="{station}-hands-{first}-{last}.phhs"'
-        },
     )
 
 

@@ -199,6 +199,7 @@ class QueueFilter:
     person: str = ""
     sort: str = "severity"  # severity | oldest | newest
     offset: int = 0
+    hand: int | None = None  # one hand's (the hand page)
 
     def query(self) -> dict[str, str]:
         """As URL query parameters (the export links keep the filter)."""
@@ -263,6 +264,9 @@ def _where(f: QueueFilter) -> tuple[str, list[object]]:
     if f.person:
         clauses.append("i.people @> ARRAY[%s]::text[]")
         params.append(f.person)
+    if f.hand is not None:
+        clauses.append("i.hand = %s")
+        params.append(f.hand)
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
@@ -306,6 +310,11 @@ def queue(conn: Conn, f: QueueFilter, limit: int = QUEUE_LIMIT) -> tuple[list[Qu
         )
         for r in rows
     ], total
+
+
+def incidents_of_hand(conn: Conn, station: str, hand: int) -> list[QueueRow]:
+    rows, _ = queue(conn, QueueFilter(table=station, state="", sort="oldest", hand=hand), 500)
+    return rows
 
 
 def records(conn: Conn, f: QueueFilter, limit: int = 100_000) -> list[tuple[str, IncidentRecord]]:
@@ -441,19 +450,42 @@ def incident_page(conn: Conn, station: str, incident: int) -> IncidentPage | Non
     )
 
 
+def event_lines(events: Sequence[LogRow], recall: HandRecall | None) -> list[tuple[LogRow, str]]:
+    """Each triggering row with its words: the recall's step text when the recall has the row
+    (private cards as [hidden]), else `event_text`."""
+    steps = {} if recall is None else {s.seq: s for s in recall.steps}
+    out = []
+    for row in events:
+        step = steps.get(row.seq)
+        if step is None:
+            out.append((row, event_text(row)))
+        else:
+            card = "" if step.card is None else (" [hidden]" if step.private else f" {step.card}")
+            out.append((row, f"{step.kind.value.replace('_', ' ')}: {step.text}{card}"))
+    return out
+
+
 def event_text(row: LogRow) -> str:
-    """One stored row in words for the incident page (the recall's wording for inputs)."""
+    """One stored row in words for the incident page (never a card dealt face down)."""
     d = row.data()
-    if row.code in INPUT_CODES:
-        kind = d.get("type", row.code)
-        rest = {k: v for k, v in d.items() if k not in ("type", "t")}
-        if kind == "draw" and not d.get("face_up"):
-            rest["card"] = "[hidden]" if "card" in rest else rest.get("card")
-            rest.pop("tag", None)
-        return f"{kind} " + " ".join(f"{k}={json.dumps(v)}" for k, v in rest.items())
-    if row.code == Code.DECISION_INCIDENT:
-        return f"incident {d.get('rule')}: {d.get('text')} (ruling {d.get('ruling')})"
-    return row.code
+    match row.code:
+        case Code.INPUT_DRAW:
+            if d.get("face_up"):
+                return f"card drawn face up {d.get('card') or d.get('tag', '?')}"
+            return "card drawn face down [hidden]"
+        case Code.INPUT_KEY:
+            seat = f" seat {d['seat']}" if d.get("seat") is not None else ""
+            extra = " ".join(f"{k} {d[k]}" for k in ("action", "amount", "count") if k in d)
+            return f"key {d.get('key')}{seat} {extra}".rstrip()
+        case Code.INPUT_ZONE:
+            return f"seat {d.get('seat')} chips in the zone: {d.get('amount')}"
+        case Code.DECISION_INCIDENT:
+            return f"incident {d.get('rule')}: {d.get('text')} (ruling {d.get('ruling')})"
+        case _:
+            if row.code in INPUT_CODES:
+                rest = {k: v for k, v in d.items() if k not in ("type", "t")}
+                return f"{d.get('type', row.code)} " + json.dumps(rest, sort_keys=True)
+            return row.code
 
 
 # --- hands ------------------------------------------------------------------------------------

@@ -27,13 +27,46 @@
         return null;
       }).then(function (html) {
         var el = document.getElementById(id);
-        if (html !== null && el) { el.innerHTML = html; }
+        if (html !== null && el) { (swaps[id] || swap)(el, html); }
       }).catch(function () { /* the next event or timer tries again */ }).finally(function () {
         s.busy = false;
         if (s.again) { s.again = false; refresh(id, url, 0); }
       });
     }, delay);
   }
+
+  function swap(el, html) { el.innerHTML = html; }
+
+  // The workflow's status always; its forms only when what they offer changed and nobody is
+  // typing in them (a refresh never empties a field under the floor's fingers).
+  function busyForm(el) {
+    if (el.contains(document.activeElement) && document.activeElement !== document.body) {
+      return true;
+    }
+    var fields = el.querySelectorAll("input[type=text], input:not([type]), textarea");
+    for (var i = 0; i < fields.length; i++) { if (fields[i].value !== "") { return true; } }
+    return false;
+  }
+  var swaps = {
+    workflow: function (el, html) {
+      var t = document.createElement("template");
+      t.innerHTML = html;
+      var status = t.content.getElementById("wf-status");
+      var forms = t.content.getElementById("wf-forms");
+      var oldStatus = document.getElementById("wf-status");
+      var oldForms = document.getElementById("wf-forms");
+      if (!status || !forms || !oldStatus || !oldForms) { el.innerHTML = html; return; }
+      oldStatus.replaceWith(status);
+      if (oldForms.getAttribute("data-key") !== forms.getAttribute("data-key")) {
+        if (busyForm(oldForms)) {
+          var note = document.getElementById("wf-changed");
+          if (note) { note.hidden = false; }
+        } else {
+          oldForms.replaceWith(forms);
+        }
+      }
+    }
+  };
 
   function refreshTables(now) {
     if (page === "map") { refresh("tables", "/map/tables", now ? 0 : 1000); }
@@ -48,7 +81,17 @@
   }
 
   var source = new EventSource("/events");
-  source.onopen = function () { say("live"); };
+  // What changed before the stream opened (the page was rendered a moment earlier) or while it
+  // was down would be missed: refresh once on every (re)connection.
+  var opened = false;
+  source.onopen = function () {
+    say("live");
+    if (opened || page === "incident") {
+      refreshTables(true);
+      refreshWorkflow();
+    }
+    opened = true;
+  };
   source.onerror = function () { say("reconnecting…"); };
   source.addEventListener("table", function (e) {
     var d = JSON.parse(e.data);
