@@ -26,6 +26,7 @@ BENCHES: dict[str, tuple[str, str]] = {
     "soak": ("station.bench.soak", "hands through the daemon: memory, nothing lost or doubled"),
     "tamper": ("station.bench.tamper", "tampering and loss, each caught by verify and at start"),
     "fleet": ("station.bench.fleet", "stations -> mosquitto -> ingest -> PostgreSQL, with faults"),
+    "console": ("station.bench.console", "the floor console on 100 tables and 1,000,000 rows"),
 }
 
 

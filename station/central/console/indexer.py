@@ -99,6 +99,7 @@ class CatchUp:
 class Indexer:
     def __init__(self) -> None:
         self._stations: dict[str, _Station] = {}
+        self.skipped = 0  # rows the folds could not read
 
     def forget(self) -> None:
         """Drop what is in memory (after a database error): the next catch-up reloads it."""
@@ -168,10 +169,16 @@ class Indexer:
         before = dict(fold.incidents)
         ops_before = ops_to_json(st.ops)
         for row in rows:
-            if row.code in FOLD_CODES:
-                fold.row(row)
-            if row.code in OPS_CODES:
-                st.ops.apply(row)
+            try:
+                if row.code in FOLD_CODES:
+                    fold.row(row)
+                if row.code in OPS_CODES:
+                    st.ops.apply(row)
+            except (KeyError, ValueError, TypeError) as exc:
+                # A row the folds cannot read (a station's bug, stored as it was chained):
+                # skipped here, never a stop for every other table.
+                self.skipped += 1
+                log.error("console: %s row %d (%s) not folded: %r", station, row.seq, row.code, exc)
         st.seq = rows[-1].seq
         changed = [rec for i, rec in fold.incidents.items() if before.get(i) is not rec]
         gone = [i for i in before if i not in fold.incidents]
