@@ -155,24 +155,27 @@ class Listener:
             data = json.loads(payload)
         except json.JSONDecodeError:
             return
+        if not isinstance(data, dict):
+            return
+        if channel == "fleet_rows":
+            # the ingest's batch: {station: stored head, ...} (one notify per transaction)
+            if set(data) == {"station", "head_seq"}:
+                stations.add(str(data["station"]))
+            else:
+                stations.update(str(k) for k in data)
+            return
         station = str(data.get("station", ""))
         if not station:
             return
         match channel:
-            case "fleet_rows":
-                stations.add(station)
             case "fleet_commands":
-                self.hub.publish(
-                    {
-                        "type": "command",
-                        "station": station,
-                        "id": data.get("id"),
-                        "state": data.get("state"),
-                    }
-                )
+                later.append(
+                    {"type": "command", "station": station, "id": data.get("id"),
+                     "state": data.get("state")}
+                )  # fmt: skip
             case "fleet_alarms":
-                self.hub.publish({"type": "alarm", "station": station, "urgent": True})
-                self.hub.publish({"type": "table", "station": station, "urgent": True})
+                later.append({"type": "alarm", "station": station, "urgent": True})
+                later.append({"type": "table", "station": station, "urgent": True})
 
     def _publish_catch_ups(self, found: list[CatchUp]) -> None:
         for c in found:

@@ -1,0 +1,59 @@
+"""`station bench console` on a small scale (4 tables, 4,000 rows, 10 requests of each page, 3
+CALL FLOORs): it fills the store, starts the ingest and the console as processes, measures every
+page and CALL FLOOR end to end in Debian's Chromium, and prints its one JSON line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("STATION_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.mark.slow
+def test_the_console_bench_measures_every_page_and_call_floor_to_the_browser() -> None:
+    try:
+        import playwright  # noqa: F401
+
+        from station.central.services import MissingError, mosquitto_binary, pg_bindir
+
+        mosquitto_binary()
+        pg_bindir()
+        if not Path(CHROMIUM).exists():
+            raise MissingError(f"no Chromium at {CHROMIUM}")
+    except (ModuleNotFoundError, MissingError) as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI: {exc}")
+        pytest.skip(str(exc))
+    proc = subprocess.run(
+        [sys.executable, "-m", "station", "bench", "console", "--tables", "4", "--live", "1",
+         "--rows", "4000", "--requests", "10", "--calls", "3"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = json.loads(proc.stdout)
+    assert line["bench"] == "console"
+    assert line["rows_stored"] >= 4000
+    assert line["incidents_indexed"] > 0
+    assert line["call_floor_samples"] == 3
+    for page in ("map", "queue", "incident"):
+        assert line[f"{page}_p95_ms"] > 0
+    assert line["call_floor_p99_ms"] > 0
+    assert set(line["bar"]) == {
+        "map_p95_ms", "queue_p95_ms", "incident_p95_ms", "call_floor_p99_ms"
+    }  # fmt: skip
+
+
+def test_bad_arguments_exit_2() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "station", "bench", "console", "--tables", "2", "--live", "3"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "--live" in proc.stderr
