@@ -129,6 +129,7 @@ def test_a_ruling_and_a_review_by_two_people_are_journaled_at_the_station(
     text = flo.locator("main").inner_text()
     assert "DECK-DUPLICATE-CARD" in text
     assert "001-RR11" in text  # the rulebook citation
+    assert "all action void" in text  # the catalog's ruling (RULES-CATALOG.md, DECK-DUPLICATE-CARD)
     assert "Triggering events" in text
     assert flo.locator("table.recall tr.hit").count() >= 1  # the recall marks the incident
     flo.select_option("#rule-form select[name=ruling]", "void")

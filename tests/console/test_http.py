@@ -20,22 +20,27 @@ def _client(fleet: Fleet) -> httpx.Client:
     return httpx.Client(base_url=fleet.console_url, follow_redirects=False, timeout=15)
 
 
-def sign_in(fleet: Fleet, name: str) -> tuple[httpx.Client, str]:
+def sign_in(fleet: Fleet, name: str, password: str = "") -> tuple[httpx.Client, str]:
     """A client signed in as `name` and its CSRF token."""
     client = _client(fleet)
-    page = client.get("/login")
-    token = re.search(r'name="login_token" value="([^"]+)"', page.text)
-    assert token is not None
-    done = client.post(
-        "/login",
-        data={"login_token": token.group(1), "name": name, "password": PASSWORDS[name]},
-        headers={"origin": fleet.console_url},
-    )
-    assert done.status_code == 303, done.text
-    assert done.headers["location"] == "/map"
-    page = client.get("/map")
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert csrf is not None
+    try:
+        page = client.get("/login")
+        token = re.search(r'name="login_token" value="([^"]+)"', page.text)
+        assert token is not None
+        done = client.post(
+            "/login",
+            data={"login_token": token.group(1), "name": name,
+                  "password": password or PASSWORDS[name]},
+            headers={"origin": fleet.console_url},
+        )  # fmt: skip
+        assert done.status_code == 303, done.text
+        assert done.headers["location"] == "/map"
+        page = client.get("/map")
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert csrf is not None
+    except BaseException:
+        client.close()
+        raise
     return client, csrf.group(1)
 
 
@@ -160,3 +165,72 @@ def test_the_audit_log_records_sign_ins_and_exports(fleet: Fleet) -> None:
         "SELECT action, target FROM console_audit WHERE account = 'ada' ORDER BY id"
     )
     assert ("export.incidents.json", '{"sort": "severity", "table": "T02"}') in rows
+
+
+def test_the_queue_filters_what_it_says(fleet: Fleet) -> None:
+    client, _ = sign_in(fleet, "aud")
+    with contextlib.closing(client):
+
+        def listed(query: str) -> set[tuple[str, str]]:
+            page = client.get(f"/incidents?{query}")
+            assert page.status_code == 200
+            return set(re.findall(r'href="/incidents/(T0\d)/(\d+)"', page.text))
+
+        every = listed("state=")
+        assert {s for s, _ in every} >= {"T02", "T03"}
+        t03 = listed("state=&table=T03")
+        assert t03 and {s for s, _ in t03} == {"T03"}
+        misdeal = listed("state=&rule=misdeal")  # a prefix, any case
+        rules = dict(fleet.query("SELECT station_id || '/' || id, rule FROM console_incidents"))
+        assert misdeal
+        assert all(rules[f"{s}/{i}"].startswith("MISDEAL") for s, i in misdeal)
+        assert listed("state=closed") == set()
+        assert listed("state=&person=nobody") == set()
+        by_dan = listed("state=&person=dan")  # the dealer signed in at every table
+        assert by_dan == every
+        assert listed("state=&since=2000-01-01T00:00&until=2000-01-02T00:00") == set()
+
+
+def test_an_admin_adds_unlocks_and_disables_accounts(fleet: Fleet) -> None:
+    client, csrf = sign_in(fleet, "ada")
+    origin = {"origin": fleet.console_url}
+    with contextlib.closing(client):
+        added = client.post(
+            "/accounts",
+            data={"csrf": csrf, "what": "add", "name": "newfloor", "role": "floor",
+                  "password": "a-long-new-password"},
+            headers=origin,
+        )  # fmt: skip
+        assert added.status_code == 200
+        assert "newfloor: done" in added.text
+        weak = client.post(
+            "/accounts",
+            data={"csrf": csrf, "what": "add", "name": "weak1", "role": "floor", "password": "x"},
+            headers=origin,
+        )
+        assert weak.status_code == 400
+        fleet.ingest.execute(
+            "UPDATE console_accounts SET failures = 5, locked_until = now() + interval '1 hour'"
+            " WHERE name = 'newfloor'"
+        )
+        assert "LOCKED" in client.get("/accounts").text
+        client.post(
+            "/accounts", data={"csrf": csrf, "what": "unlock", "name": "newfloor"}, headers=origin
+        )
+        assert fleet.query(
+            "SELECT failures, locked_until FROM console_accounts WHERE name = 'newfloor'"
+        ) == [(0, None)]
+        client.post(
+            "/accounts", data={"csrf": csrf, "what": "disable", "name": "newfloor"}, headers=origin
+        )
+        last = client.post(
+            "/accounts", data={"csrf": csrf, "what": "disable", "name": "ada"}, headers=origin
+        )
+        assert last.status_code == 400  # the last admin stays
+        assert "at least one active admin" in last.text
+    actions = [a for (a,) in fleet.query(
+        "SELECT action FROM console_audit WHERE target = 'newfloor' ORDER BY id"
+    )]  # fmt: skip
+    assert actions == ["account.added", "account.unlocked", "account.disabled"]
+    with pytest.raises(AssertionError, match="disabled"):
+        sign_in(fleet, "newfloor", "a-long-new-password")  # disabled: no session

@@ -152,3 +152,24 @@ def test_the_console_section_loads_and_its_mistakes_are_named(tmp_path: Path) ->
         load_central(path)
     keys = sorted(p.key for p in err.value.problems)
     assert keys == ["console.lockot_after", "console.port", "console.tls_cert", "console.tls_key"]
+
+
+def test_the_catalog_text_is_generated_from_the_catalog_snapshot() -> None:
+    """`station/engine/rulebook_text.py` is what tools/gen_rulebook.py makes of
+    docs/RULES-CATALOG.md (regenerate it after updating the snapshot)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("gen", root / "tools" / "gen_rulebook.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    rules = gen.parse((root / "docs" / "RULES-CATALOG.md").read_text(encoding="utf-8"))
+    made = gen.render_text(rules)
+    assert made == (root / "station" / "engine" / "rulebook_text.py").read_text(encoding="utf-8")
+    from station.engine.rulebook_text import RULE_TEXT
+
+    # the catalog's own words for a rule the station rules on (RULES-CATALOG.md, section 5)
+    condition, ruling = RULE_TEXT["EXPOSE-HOLDEM-OTHER-HOLECARD"]
+    assert condition.startswith("any other single holecard is exposed by dealer error")
+    assert "the exposed card becomes the burncard" in ruling

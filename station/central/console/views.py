@@ -20,6 +20,7 @@ import psycopg
 from station.central.console.records import SEVERITY_NAMES, ops_from_json, record_from_json
 from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
+from station.engine.rulebook_text import RULE_TEXT
 from station.journal.codes import INPUT_CODES, Code, TiltCode
 from station.journal.incidents import IncidentRecord
 from station.journal.recall import HandRecall, hand_span, recall_hand
@@ -248,7 +249,7 @@ def _where(f: QueueFilter) -> tuple[str, list[object]]:
         clauses.append("i.rule LIKE %s")
         params.append(f.rule.upper().replace("%", "").replace("_", r"\_") + "%")
     if f.ruling:
-        clauses.append("coalesce(i.ruling, i.engine_ruling) = %s")
+        clauses.append("split_part(coalesce(i.ruling, i.engine_ruling), ':', 1) = %s")
         params.append(f.ruling)
     if f.state == "active":
         clauses.append("i.state <> 'closed'")
@@ -347,12 +348,15 @@ class RuleText:
     observability: str
     sources: str  # every source the catalog gives
     known: bool
+    condition: str = ""  # the catalog's words (station.engine.rulebook_text)
+    ruling: str = ""
 
 
 def rule_text(rule: str) -> RuleText:
     if rule in RULES:
         heading, section, obs, sources = RULES[rule]
-        return RuleText(rule, heading, section, obs, sources, True)
+        condition, ruling = RULE_TEXT.get(rule, ("", ""))
+        return RuleText(rule, heading, section, obs, sources, True, condition, ruling)
     if rule in STATION_RULES:
         return RuleText(rule, STATION_RULES[rule], "station rule", "", "", True)
     if rule == "FLOOR-CALL":
