@@ -234,3 +234,31 @@ def test_an_admin_adds_unlocks_and_disables_accounts(fleet: Fleet) -> None:
     assert actions == ["account.added", "account.unlocked", "account.disabled"]
     with pytest.raises(AssertionError, match="disabled"):
         sign_in(fleet, "newfloor", "a-long-new-password")  # disabled: no session
+
+
+def test_a_range_of_hands_exports_as_phhs_with_the_password(fleet: Fleet) -> None:
+    import tomllib
+
+    client, csrf = sign_in(fleet, "flo")
+    origin = {"origin": fleet.console_url}
+    with contextlib.closing(client):
+        wrong = client.post(
+            "/hands/T01/export.phhs",
+            data={"csrf": csrf, "first": "1", "last": "3", "password": "not-my-password"},
+            headers=origin,
+        )
+        assert wrong.status_code == 403
+        done = client.post(
+            "/hands/T01/export.phhs",
+            data={"csrf": csrf, "first": "1", "last": "3", "password": PASSWORDS["flo"]},
+            headers=origin,
+        )
+    assert done.status_code == 200, done.text[:500]
+    hands = tomllib.loads(done.text)
+    assert sorted(hands) == ["1", "2", "3"]
+    assert all(h["variant"] == "NT" for h in hands.values())
+    audit = fleet.query(
+        "SELECT target, detail->>'hands' FROM console_audit WHERE account = 'flo'"
+        " AND action = 'export.hands.phh' AND station_id = 'T01' ORDER BY id"
+    )
+    assert ("1-3", "3") in audit

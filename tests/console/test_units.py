@@ -173,3 +173,20 @@ def test_the_catalog_text_is_generated_from_the_catalog_snapshot() -> None:
     condition, ruling = RULE_TEXT["EXPOSE-HOLDEM-OTHER-HOLECARD"]
     assert condition.startswith("any other single holecard is exposed by dealer error")
     assert "the exposed card becomes the burncard" in ruling
+
+
+def test_every_template_and_static_file_is_package_data() -> None:
+    """The console's pages ship in the wheel: pyproject's package-data patterns cover every
+    file under templates/ and static/ (a new kind of asset needs its pattern)."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["station.central.console"]
+    folder = root / "station" / "central" / "console"
+    files = [p for sub in ("templates", "static") for p in (folder / sub).rglob("*") if p.is_file()]
+    assert len(files) >= 15
+    for path in files:
+        rel = path.relative_to(folder).as_posix()
+        assert any(fnmatch.fnmatch(rel, pat) for pat in patterns), rel

@@ -286,6 +286,7 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
             handler(_hand_phh, form=True),
             methods=["POST"],
         ),
+        Route("/hands/{station}/export.phhs", handler(_hands_phh, form=True), methods=["POST"]),
         Route("/audit", handler(_audit)),
         Route("/accounts", handler(_accounts)),
         Route("/accounts", handler(_accounts_post, form=True), methods=["POST"]),
@@ -702,6 +703,36 @@ def _hand_phh(console: Console, request: Request) -> Response:
         body,
         media_type="text/plain; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{station}-hand-{hand}.phh"'},
+    )
+
+
+def _hands_phh(console: Console, request: Request) -> Response:
+    """Finished hands `first`..`last` of a table as one PHHS file (password again, audited)."""
+    current = console.need(request, Action.EXPORT)
+    station = request.path_params["station"]
+    form = request.state.form
+    first = _int(str(form.get("first", "")), 0)
+    last = _int(str(form.get("last", "")), first)
+    if first < 1 or last < first or last - first >= 500:
+        raise HTTPException(400, "hands first..last: at most 500, in order")
+    _password_again(console, request, current, f"export {station} hands {first}-{last} as PHH")
+    with console.conn() as conn:
+        recalls = [r for h in range(first, last + 1) if (r := views.load_hand(conn, station, h))]
+        body, skipped = exports.hands_phhs(recalls)
+        accounts.audit(
+            conn, current.account, current.role.value, "export.hands.phh", station=station,
+            target=f"{first}-{last}", detail={"hands": len(recalls), "skipped": skipped,
+                                               "hole_cards": True},
+            address=_address(request),
+        )  # fmt: skip
+    if not body:
+        raise HTTPException(409, "; ".join(skipped) or "no finished hand in that range")
+    return Response(
+        body,
+        media_type="text/plain; charset=utf-8",
+        headers={
+            "content-disposition": f'attachment; filename="{station}-hands-{first}-{last}.phhs"'
+        },
     )
 
 

@@ -23,6 +23,11 @@ def hands_phh(recalls: Sequence[HandRecall]) -> tuple[str, list[str]]:
     """(PHH text, why a hand was left out). One hand: a PHH file; several: PHHS."""
     if len(recalls) == 1 and exportable(recalls[0]):
         return hand_to_phh(recalls[0]), []
+    return hands_phhs(recalls)
+
+
+def hands_phhs(recalls: Sequence[HandRecall]) -> tuple[str, list[str]]:
+    """(PHHS text, one table per finished hand; why a hand was left out)."""
     text, skipped = phh_document(recalls)
     unfinished = [f"hand {r.hand}: not finished" for r in recalls if not r.finished]
     return text, skipped + unfinished
