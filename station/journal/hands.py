@@ -6,9 +6,9 @@ The journal keeps every hand; the index on `(hand, seq)` makes any one of them, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from station.journal.codes import INPUT_CODES, Code
 from station.journal.queries import count, ended_hands, latest, rows_of_hands
@@ -29,14 +29,39 @@ class HandSummary:
     incidents: int
 
 
+class RowSource(Protocol):
+    """Where a hand's rows are read from: the station's journal (`JournalRows`), or the central
+    store's copy of it (the floor console's). `recall_from` builds the same recall from
+    either."""
+
+    def rows_of_hands(self, hands: Iterable[int]) -> list[LogRow]: ...
+    def latest(self, codes: Iterable[str], before_seq: int) -> LogRow | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRows:
+    journal: Journal
+
+    def rows_of_hands(self, hands: Iterable[int]) -> list[LogRow]:
+        return rows_of_hands(self.journal, hands)
+
+    def latest(self, codes: Iterable[str], before_seq: int) -> LogRow | None:
+        return latest(self.journal, codes, before_seq)
+
+
 def load_hand(journal: Journal, hand: int) -> HandRecall | None:
-    rows = rows_of_hands(journal, [hand - 1, hand])
+    return recall_from(JournalRows(journal), hand)
+
+
+def recall_from(source: RowSource, hand: int) -> HandRecall | None:
+    """The recall of `hand` from its rows, wherever they are kept."""
+    rows = source.rows_of_hands([hand - 1, hand])
     span = hand_span(rows, hand)
     if not span:
         return None
     own = next((r.seq for r in span if r.hand == hand and r.code in INPUT_CODES), span[-1].seq)
-    setup = latest(journal, [Code.INPUT_SETUP], own)
-    before = latest(journal, [Code.INPUT_SETUP, Code.DECISION_HAND_END], own)
+    setup = source.latest([Code.INPUT_SETUP], own)
+    before = source.latest([Code.INPUT_SETUP, Code.DECISION_HAND_END], own)
     return recall_hand(
         span,
         hand,

@@ -16,6 +16,7 @@ from station.journal.ops import OpsTracker
 from station.journal.people import authenticate
 from station.journal.workflow import incidents, review, rule
 from tests.console.fleet import PINS, TABLES, Fleet, fill_journal
+from tests.fleet.conftest import wait_until
 
 STATION = "X01"
 
@@ -86,3 +87,29 @@ def test_catch_ups_in_pieces_give_the_station_s_own_incidents(fleet: Fleet, tmp_
     assert ops_json is not None
     assert ops_from_json(dict(ops_json[0])).floor_call == tracker.floor_call
     assert tracker.floor_call is not None
+
+
+def test_the_central_recall_of_every_hand_is_the_station_s_own(fleet: Fleet) -> None:
+    """The console recalls a hand by the station's own code from the stored rows: equal to
+    `station hands show` on the station's journal, for every hand of the three tables."""
+    import psycopg
+
+    from station.central.console.views import load_hand as central_hand
+    from station.journal import load_hand
+
+    for station in ("T01", "T02", "T03"):
+        wait_until(lambda s=station: fleet.delivered(s), what=f"{station} delivered")
+    compared = 0
+    with psycopg.connect(fleet.cfg.conninfo(), autocommit=True) as conn:
+        for station in ("T01", "T02", "T03"):
+            journal = Journal.open(fleet.journal_path(station), clock=SystemClock())
+            try:
+                last = max(r.hand for r in journal.rows(codes=["table.hand_start"]))
+                for hand in range(1, last + 1):
+                    here = load_hand(journal, hand)
+                    assert here is not None, (station, hand)
+                    assert central_hand(conn, station, hand) == here, (station, hand)
+                    compared += 1
+            finally:
+                journal.close()
+    assert compared >= 5

@@ -149,6 +149,10 @@ class Listener:
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self.sweep_s
                     self._publish_catch_ups(self.indexer.catch_up_all(work))
+                    # sessions long over (the audit log keeps who signed in when)
+                    work.execute(
+                        "DELETE FROM console_sessions WHERE expires_at < now() - interval '7 days'"
+                    )
 
     def _note(self, channel: str, payload: str, stations: set[str], later: list[Event]) -> None:
         try:

@@ -10,7 +10,7 @@ reads its record, its triggering rows by key and its hand's rows by `(station_id
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -22,8 +22,9 @@ from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
 from station.engine.rulebook_text import RULE_TEXT
 from station.journal.codes import INPUT_CODES, Code, TiltCode
+from station.journal.hands import recall_from
 from station.journal.incidents import IncidentRecord
-from station.journal.recall import HandRecall, hand_span, recall_hand
+from station.journal.recall import HandRecall
 from station.journal.rows import COLUMNS, LogRow
 
 Conn = psycopg.Connection[tuple[Any, ...]]
@@ -495,44 +496,41 @@ def event_text(row: LogRow) -> str:
 # --- hands ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class CentralRows:
+    """One station's rows in the central store, as `station.journal.hands.RowSource`: the
+    journal's own recall code (`recall_from`) reads them exactly as it reads the journal."""
+
+    conn: Conn
+    station: str
+
+    def rows_of_hands(self, hands: Iterable[int]) -> list[LogRow]:
+        found = self.conn.execute(
+            f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND hand = ANY(%s) ORDER BY seq",
+            (self.station, sorted(set(hands))),
+        ).fetchall()
+        return [_row(r) for r in found]
+
+    def latest(self, codes: Iterable[str], before_seq: int) -> LogRow | None:
+        """The last row of one of `codes` (a setup or a hand end: the partial index
+        `rows_setup_end` of migration 0002) before `before_seq`."""
+        wanted = sorted(set(codes))
+        if not set(wanted) <= {Code.INPUT_SETUP, Code.DECISION_HAND_END}:
+            raise ValueError(f"no index for the latest of {wanted}")
+        found = self.conn.execute(
+            f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND code = ANY(%s)"
+            " AND seq < %s AND code IN ('input.setup', 'decision.hand_end')"
+            " ORDER BY seq DESC LIMIT 1",
+            (self.station, wanted, before_seq),
+        ).fetchone()
+        return None if found is None else _row(found)
+
+
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
-    """A hand's recall from the central rows, exactly as `station.journal.hands.load_hand`
-    builds it from the station's journal (the same span, setup and starting stacks)."""
-    raw = conn.execute(
-        f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND hand = ANY(%s) ORDER BY seq",
-        (station, [hand - 1, hand]),
-    ).fetchall()
-    span = hand_span([_row(r) for r in raw], hand)
-    if not span:
-        return None
-    own = next((r.seq for r in span if r.hand == hand and r.code in INPUT_CODES), span[-1].seq)
-    setup = _latest(conn, station, [Code.INPUT_SETUP], own)
-    before = _latest(conn, station, [Code.INPUT_SETUP, Code.DECISION_HAND_END], own)
-    return recall_hand(
-        span,
-        hand,
-        setup=None if setup is None else setup.data(),
-        previous_stacks=_stacks(before),
-    )
-
-
-def _latest(conn: Conn, station: str, codes: list[str], before_seq: int) -> LogRow | None:
-    found = conn.execute(
-        f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND code = ANY(%s) AND seq < %s"
-        " AND code IN ('input.setup', 'decision.hand_end') ORDER BY seq DESC LIMIT 1",
-        (station, codes, before_seq),
-    ).fetchone()
-    return None if found is None else _row(found)
-
-
-def _stacks(row: LogRow | None) -> Mapping[int, int | None] | None:
-    if row is None:
-        return None
-    d: dict[str, Any] = row.data()
-    source = d.get("seats") if row.code == Code.INPUT_SETUP else d.get("stacks")
-    if not source:
-        return None
-    return {int(s): (None if v is None else int(v)) for s, v in source.items()}
+    """A hand's recall from the central rows, by the station's own code
+    (`station.journal.hands.recall_from`): the same rows, setup and starting stacks as
+    `station hands show` gives from the journal."""
+    return recall_from(CentralRows(conn, station), hand)
 
 
 @dataclass(frozen=True, slots=True)
