@@ -169,6 +169,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench-fleet-"))
     root.mkdir(parents=True, exist_ok=True)
+
+    def stopped(signum: int, _frame: object) -> None:
+        raise SystemExit(f"station bench fleet: stopped by signal {signum}")
+
+    # SIGTERM unwinds like Ctrl-C: every worker, the ingest and both services are stopped.
+    signal.signal(signal.SIGTERM, stopped)
     try:
         services = Services("bench").start()
     except MissingError as exc:
