@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from station.display.panel import PANEL_10_1, PanelConfig
+from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.engine.events import Setup, Stakes
 from station.engine.rake import RakeSchedule
 
@@ -86,6 +87,7 @@ class InputsConfig:
 class DisplayConfig:
     driver: DisplayDriver = DisplayDriver.KMSDRM
     panel: PanelConfig = PANEL_10_1
+    table: TableShape = DEFAULT_TABLE  # the table's shape and where its seats are
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from station.config.model import (
 from station.config.registry import RegistryError, load_registry
 from station.config.schema import Problems, Section, suggest
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.display.table_shape import TABLE_SEATS, TableKind, TableShape
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.events import Setup
 from station.engine.games import GAMES
@@ -100,7 +101,7 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
     if reg_sec is not None:
         registry = reg_sec.path("file", base, required=True)
         reg_sec.done()
-    display = _display(top.table("display"))
+    display = _display(top.table("display"), table.seats if table is not None else None)
     journal_sec = top.table("journal", required=True)
     journal = None
     group_read = False
@@ -275,9 +276,10 @@ def _inputs(sec: Section | None, base: Path) -> InputsConfig:
     return InputsConfig(GpioBackend(backend or "lgpio"), pinmap)
 
 
-def _display(sec: Section | None) -> DisplayConfig:
+def _display(sec: Section | None, seats: tuple[int, ...] | None) -> DisplayConfig:
+    count = max(2, *(seats or ()), 2)
     if sec is None:
-        return DisplayConfig()
+        return DisplayConfig(table=TableShape(seats=min(count, TABLE_SEATS)))
     driver = sec.text("driver", choices=[d.value for d in DisplayDriver], default="kmsdrm")
     panel = PANEL_10_1
     if sec.has("panel"):
@@ -289,8 +291,21 @@ def _display(sec: Section | None) -> DisplayConfig:
             custom = sec.table("panel")
             if custom is not None:
                 panel = _panel(custom) or PANEL_10_1
+    kind = sec.text("table", choices=[k.value for k in TableKind], default="oval")
+    positions: dict[int, float] = {}
+    places = sec.table("seat_positions")
+    if places is not None:
+        for name in list(places.doc):
+            deg = places.number(name)
+            if not name.isdigit() or (seats is not None and int(name) not in seats):
+                places.bad(name, "not one of the table's seats")
+            elif deg is not None and not deg < 360:
+                places.bad(name, f"must be less than 360 degrees, not {deg:g}")
+            elif deg is not None:
+                positions[int(name)] = deg
     sec.done()
-    return DisplayConfig(DisplayDriver(driver or "kmsdrm"), panel)
+    shape = TableShape(TableKind(kind or "oval"), min(count, TABLE_SEATS), positions)
+    return DisplayConfig(DisplayDriver(driver or "kmsdrm"), panel, shape)
 
 
 def _panel(sec: Section) -> PanelConfig | None:

@@ -48,6 +48,7 @@ from hardware.inputs.events import (
     InputStuck,
     KeyPressed,
     LevelMismatch,
+    PanelMode,
     PanelRejected,
     PanelStatus,
     PuckConflict,
@@ -88,6 +89,8 @@ from station.daemon.translate import (
     Provenance,
     draw_event,
     key_event,
+    panel_entry,
+    panel_entry_short,
     sensor_event,
     status_line,
     wanted_signals,
@@ -183,6 +186,7 @@ class Core:
         self._next_retry = self.started_at
         self._next_storage = self.started_at
         self._next_touch = self.started_at + WITNESS_TOUCH_S
+        self._panel = PanelStatus(None, PanelMode.IDLE, None, "", 0.0)  # the key panel's entry
         tilts = parts.recorder.op_state().tilts
         self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
 
@@ -583,8 +587,16 @@ class Core:
     def _publish_status(self) -> None:
         shoe = self.link_up.get(Device.SHOE) if Device.SHOE in self.devices else None
         zones = self.link_up.get(Device.BETZONES) if Device.BETZONES in self.devices else None
+        panel = self._panel
         self.p.display.publish_status(
-            StationStatus(shoe_ok=shoe, zones_ok=zones, alert=self._alert())
+            StationStatus(
+                shoe_ok=shoe,
+                zones_ok=zones,
+                alert=self._alert(),
+                selected=panel.selected,
+                entry=panel_entry(panel),
+                entry_short=panel_entry_short(panel),
+            )
         )
 
     def _alert(self) -> str:
@@ -680,6 +692,8 @@ class Core:
                     log.info("panel: %s refused (%s)", ev.button, ev.reason.value)
                 case PanelStatus():
                     log.debug("panel: %s %s", ev.mode.value, ev.pending or "")
+                    self._panel = ev  # the display shows it, and a seat key turns its pages
+                    self._publish_status()
                     for observer in self.p.observers:
                         observer(PanelNews(ev))
                 case PuckConflict() | InputStuck() | LevelMismatch():

@@ -272,6 +272,7 @@ class Daemon:
                 None if cfg.driver is DisplayDriver.AUTO else cfg.driver.value,
                 verify_pin=self.verify_pin,
                 on_command=self._command,
+                table=cfg.table,
             )
             thread.start()
             self._stack.callback(thread.stop)

@@ -3,15 +3,19 @@ several at once. Edge adapter (threads, files); the core only ever calls `publis
 block on drawing.
 
 `DisplayThread` (station.display) is the table's real screen. `FrameSink` writes PNG frames
-with `FrameWriter` on a thread of its own, always from the newest state (a frame still being
-written when three snapshots arrive is followed by one frame of the newest, never by a backlog),
-so the demo's `--out` can never slow the core down.
+with `FrameWriter` on a thread of its own, from the newest state (a frame still being written
+when three snapshots arrive is followed by one frame of the newest, never by a backlog), so the
+demo's `--out` can never slow the core down. The one exception: a snapshot that starts a street
+(new board cards), ends a hand or starts one is a milestone, kept for its own frame even when a
+newer one has come, so the frames show the board on every street and the winners of every hand
+(a handful per hand: the queue stays short).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from pathlib import Path
 from typing import Protocol
 
@@ -21,9 +25,16 @@ from station.display.diag_view import DiagnosticsData
 from station.display.floor_view import FloorData
 from station.display.inbox import ScreenInbox
 from station.display.panel import PanelConfig
+from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.engine.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
+MILESTONES = 256  # at most this many milestone frames wait (a few per hand)
+
+
+def _milestone(snap: TableSnapshot) -> tuple[object, ...]:
+    """What changes at a milestone: the hand, the board's length, the result being out."""
+    return (snap.hand, len(snap.board), snap.result is not None)
 
 
 class DisplaySink(Protocol):
@@ -85,13 +96,18 @@ class FanOut:
 class FrameSink(ScreenInbox):
     """PNG frames of every screen as the table plays (`station demo --out DIR`)."""
 
-    def __init__(self, out_dir: Path, panel: PanelConfig) -> None:
+    def __init__(
+        self, out_dir: Path, panel: PanelConfig, table: TableShape = DEFAULT_TABLE
+    ) -> None:
         super().__init__()
         out_dir.mkdir(parents=True, exist_ok=True)
-        self.writer = FrameWriter(out_dir, panel)
+        self.writer = FrameWriter(out_dir, panel, table=table)
         self._stop = threading.Event()
         self._idle = threading.Condition()
         self._written_key: tuple[int, int, int, int] = (-1, -1, -1, -1)
+        self._milestones: deque[TableSnapshot] = deque(maxlen=MILESTONES)
+        self._lock = threading.Lock()
+        self._last_mark: tuple[object, ...] | None = None
         self.files = 0
         self.faults = 0
         self._thread = threading.Thread(target=self._run, name="frames", daemon=True)
@@ -100,6 +116,14 @@ class FrameSink(ScreenInbox):
     @property
     def alive(self) -> bool:
         return self._thread.is_alive()
+
+    def publish(self, snapshot: TableSnapshot) -> int:
+        mark = _milestone(snapshot)
+        with self._lock:
+            if mark != self._last_mark:
+                self._last_mark = mark
+                self._milestones.append(snapshot)
+        return super().publish(snapshot)
 
     def _key(self) -> tuple[int, int, int, int]:
         return (
@@ -113,19 +137,25 @@ class FrameSink(ScreenInbox):
         while True:
             self._wake.wait()
             self._wake.clear()
+            while True:  # the milestones first, each in a frame of its own
+                with self._lock:
+                    if not self._milestones:
+                        break
+                    milestone = self._milestones.popleft()
+                self._write(milestone)
             key = self._key()
             if key != self._written_key:
                 self._write()
-                with self._idle:
-                    self._written_key = key
-                    self._idle.notify_all()
-            if self._stop.is_set() and self._key() == self._written_key:
+            with self._idle:
+                self._written_key = key
+                self._idle.notify_all()
+            if self._stop.is_set() and self._key() == self._written_key and not self._milestones:
                 return
 
-    def _write(self) -> None:
+    def _write(self, snapshot: TableSnapshot | None = None) -> None:
         try:
             written = self.writer.write(
-                self._snapshot.get()[1],
+                snapshot if snapshot is not None else self._snapshot.get()[1],
                 self._floor.get()[1],
                 self._diag.get()[1],
                 self._status.get()[1],
@@ -139,7 +169,9 @@ class FrameSink(ScreenInbox):
         """Wait until the newest state is on disk."""
         self._wake.set()
         with self._idle:
-            return self._idle.wait_for(lambda: self._written_key == self._key(), timeout_s)
+            return self._idle.wait_for(
+                lambda: self._written_key == self._key() and not self._milestones, timeout_s
+            )
 
     def stop(self, timeout_s: float = 10.0) -> None:
         self._stop.set()

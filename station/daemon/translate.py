@@ -13,10 +13,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from firmware_bridge import CardDrawn, wire
 from hardware.betzone.settling import ZoneSettled
-from hardware.inputs.events import KeyPressed, PuckMoved, SeatChanged
+from hardware.inputs.events import KeyPressed, PanelMode, PanelStatus, PuckMoved, SeatChanged
 from hardware.inputs.signals import Signal
 from station.daemon.items import Device
 from station.engine.events import (
@@ -52,6 +53,37 @@ def key_event(pressed: KeyPressed, snapshot: TableSnapshot) -> KeyPress:
         seat = snapshot.to_act
     action = VerbalAction(pressed.action) if pressed.action is not None else None
     return KeyPress(key, seat, pressed.count, action, pressed.amount, to_seat=pressed.to_seat)
+
+
+def panel_entry(status: PanelStatus) -> str:
+    """What the dealer key panel is in the middle of, in the words the display shows ("" when
+    nothing): the seat key pressed, an entry waiting for its next key (PANEL.md rule 3)."""
+    return _entry(status)[0]
+
+
+def panel_entry_short(status: PanelStatus) -> str:
+    """The same in fewer words, for a small panel's status strip."""
+    return _entry(status)[1]
+
+
+def _entry(status: PanelStatus) -> tuple[str, str]:
+    seat = f"SEAT {status.selected} " if status.selected is not None else ""
+    short = f"S{status.selected} " if status.selected is not None else ""
+    key = (status.pending or "").replace("_", " ")
+    match status.mode:
+        case PanelMode.IDLE:
+            return seat.strip(), short.strip()
+        case PanelMode.VERBAL:
+            return f"{seat}VERBAL {status.digits}".strip(), f"{short}V {status.digits}".strip()
+        case PanelMode.COUNT:
+            return f"{seat}{key}: HOW MANY?", f"{short}{key}?"
+        case PanelMode.SEAT_FROM:
+            return "SEAT CHANGE: FROM SEAT?", "FROM?"
+        case PanelMode.SEAT_TO:
+            return "SEAT CHANGE: TO SEAT?", "TO?"
+        case PanelMode.ARMED:
+            return f"{key}: CONFIRM?", f"{key}?"
+    assert_never(status.mode)
 
 
 def sensor_event(event: PuckMoved | SeatChanged) -> Puck | SeatSensor:

@@ -18,7 +18,7 @@ from types import FrameType
 from typing import TextIO
 
 from station.daemon.daemon import Daemon, Overrides
-from station.daemon.sink import FrameSink
+from station.daemon.sink import DisplaySink, FanOut, FrameSink
 from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
@@ -43,7 +43,8 @@ def _first_setup(hands: list[PlannedHand]) -> Reseat:
     return next(s for s in hands[0].steps if isinstance(s, Reseat))
 
 
-def run_demo(opts: DemoOptions, out: TextIO) -> int:
+def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -> int:
+    """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given."""
     started = time.monotonic()
     hands = plan_hands(opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None)
     rig = Rig(
@@ -65,13 +66,17 @@ def run_demo(opts: DemoOptions, out: TextIO) -> int:
     rig.start()
     try:
         if opts.out is not None:
-            frames = FrameSink(opts.out, rig.loaded.config.display.panel)
+            display = rig.loaded.config.display
+            frames = FrameSink(opts.out, display.panel, display.table)
         rig.enrol_people()
+        extra: DisplaySink | None = frames
+        if watch is not None:
+            extra = watch if frames is None else FanOut(frames, watch)
         daemon = Daemon(
             rig.loaded,
             Overrides(
                 factories=rig.factories,
-                extra_display=frames,
+                extra_display=extra,
                 environ={},
                 observers=[watcher, livelog],
             ),

@@ -24,6 +24,8 @@ from station.display.model import (
 from station.display.panel import PanelConfig
 from station.display.theme import Edge, Style, TextRole, Theme
 
+BREAKS = ("-", "_")  # where a word too long for its line may be broken
+
 
 class Canvas:
     def __init__(self, screen: str, panel: PanelConfig, theme: Theme) -> None:
@@ -34,6 +36,8 @@ class Canvas:
         self.targets: list[Target] = []
         self.clipped: list[str] = []
         self.dropped: list[str] = []
+        self._sizes: dict[TextRole, int] = {}
+        self._rows: dict[TextRole, int] = {}
 
     # sizes --------------------------------------------------------------------------------
     @property
@@ -45,13 +49,24 @@ class Canvas:
         return self.panel.height_px
 
     def size(self, role: TextRole) -> int:
-        return self.theme.font_px(role, self.panel)
+        size = self._sizes.get(role)
+        if size is None:
+            size = self._sizes[role] = self.theme.font_px(role, self.panel)
+        return size
 
     def cap(self, role: TextRole) -> int:
         return cap_px(self.size(role))
 
     def row(self, role: TextRole) -> int:
-        return self.theme.row_px(role, self.panel)
+        row = self._rows.get(role)
+        if row is None:
+            row = self._rows[role] = self.theme.row_px(role, self.panel)
+        return row
+
+    def descent(self, role: TextRole) -> int:
+        """Room to leave under the last line of text in a filled box: the underscore and the
+        comma hang below the line (a row leaves only a little under the capitals)."""
+        return -(-self.cap(role) * 3 // 10)
 
     def measure(self, text: str, role: TextRole) -> int:
         return text_width(text, self.size(role))
@@ -105,8 +120,14 @@ class Canvas:
         self.items.append(Text(rect, shown, role, size, style, align, key))
         return ok
 
-    def card(self, rect: Rect, rank: str, suit: Suit, role: TextRole = TextRole.KEY) -> None:
-        self.items.append(CardFace(rect, rank, suit, self.size(role)))
+    def card(
+        self, rect: Rect, rank: str, suit: Suit, role: TextRole = TextRole.KEY, wide: bool = False
+    ) -> None:
+        self.items.append(CardFace(rect, rank, suit, self.size(role), wide))
+
+    def wide_card_w(self, rank: str, role: TextRole = TextRole.TEXT) -> int:
+        """The width of a one-line card: its rank, then its suit as big as the capitals."""
+        return self.measure(rank, role) + self.cap(role) + self.pad
 
     def target(self, rect: Rect, action: str) -> None:
         self.targets.append(Target(rect, action))
@@ -128,20 +149,48 @@ class Canvas:
         self.dropped.append(f"{self.screen}: {what}")
 
     # text flow ----------------------------------------------------------------------------
-    def wrap(self, text: str, role: TextRole, width: int) -> list[str]:
-        """Greedy word wrap; a word longer than the width stays whole (and will be clipped)."""
+    def wrap(self, text: str, role: TextRole, width: int, first: int | None = None) -> list[str]:
+        """Greedy word wrap (the first line `first` wide when given: after a tag). A word
+        wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is broken after
+        one of its hyphens or underscores, which stays at the end of the line; failing that,
+        between two characters. Nothing is ever left out."""
         lines: list[str] = []
         line = ""
         for word in text.split():
-            candidate = f"{line} {word}" if line else word
-            if line and not self.fits(candidate, role, width):
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
+            w = first if first is not None and not lines else width
+            for piece in self._pieces(word, role, w):
+                w = first if first is not None and not lines else width
+                candidate = f"{line} {piece}" if line else piece
+                if line and not self.fits(candidate, role, w):
+                    lines.append(line)
+                    line = piece
+                else:
+                    line = candidate
+                if piece.endswith(BREAKS) and piece is not word:
+                    lines.append(line)  # a broken word goes on at the start of the next line
+                    line = ""
         if line:
             lines.append(line)
         return lines or [""]
+
+    def _pieces(self, word: str, role: TextRole, width: int) -> list[str]:
+        """`word`, or its parts when it is wider than `width` (each but the last ending with
+        the hyphen or underscore it was broken after)."""
+        if self.fits(word, role, width):
+            return [word]
+        pieces: list[str] = []
+        rest = word
+        while rest and not self.fits(rest, role, width):
+            cut = max((i + 1 for i, ch in enumerate(rest[:-1]) if ch in BREAKS
+                       and self.fits(rest[: i + 1], role, width)), default=0)  # fmt: skip
+            if not cut:  # no break point fits: as many characters as fit
+                cut = max(1, next((i for i in range(len(rest), 0, -1)
+                                   if self.fits(rest[:i], role, width)), 1))  # fmt: skip
+            pieces.append(rest[:cut])
+            rest = rest[cut:]
+        if rest:
+            pieces.append(rest)
+        return pieces
 
     def paragraph(
         self,
@@ -150,20 +199,21 @@ class Canvas:
         role: TextRole = TextRole.TEXT,
         style: Style = Style.BASE,
         max_lines: int | None = None,
+        indent: int = 0,
     ) -> int:
-        """Wrapped text from the top of `rect`; returns the height used."""
+        """Wrapped text from the top of `rect` (its first line `indent` in, after a tag);
+        returns the height used. Lines that do not fit are left out and recorded in `dropped`
+        (never squeezed into the last line)."""
         row = self.row(role)
-        lines = self.wrap(text, role, rect.w)
+        lines = self.wrap(text, role, rect.w, rect.w - indent if indent else None)
         room = max(0, rect.h // row)
         limit = room if max_lines is None else min(room, max_lines)
         if len(lines) > limit:
-            if limit == 0:
-                self.drop(text)
-                return 0
-            kept = [*lines[: limit - 1], " ".join(lines[limit - 1 :])]
-            lines = kept
+            self.drop(f"{len(lines) - limit} of {len(lines)} lines of {text!r}")
+            lines = lines[:limit]
         for i, line in enumerate(lines):
-            self.text(Rect(rect.x, rect.y + i * row, rect.w, row), line, role, style)
+            x = rect.x + (indent if i == 0 else 0)
+            self.text(Rect(x, rect.y + i * row, rect.right - x, row), line, role, style)
         return len(lines) * row
 
     def model(self, background: Colour | None = None) -> ScreenModel:

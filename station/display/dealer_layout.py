@@ -1,73 +1,73 @@
 """The dealer screen's geometry: a `DealerView` placed on a panel as a screen model. Pure.
 
-Layout, from the top: a status strip (hand, street, shoe, the REVIEW and TECH touch buttons; it
-becomes the CALL FLOOR banner while a floor call is held); the seat ring around three sides, the
-dealer's side at the bottom (seat 1 at the dealer's left, bottom-left); the centre with the glance
-numbers (seat to act, to call, raise limits, pot), the board and the pots, or, while something is
-wrong, the incident and recovery banners; and a band along the bottom, nearest the dealer, with the
-next procedure step or the STOP. All sizes come from the theme's millimetres for this panel.
+From the top: a status strip (hand, game, street, what the key panel is entering, the shoe, the
+REVIEW and TECH touch buttons; the CALL FLOOR banner while a floor call is held); the table as
+the dealer sees it (`seat_ring`: the seats around the rail, each bet in front of its seat, the
+dealer button, and on the felt in the middle the board and the pots, or a finished hand's
+result, or the next hand's posts: `felt`); the glance numbers while a betting round is open
+(`glance`); what is wrong and what to do about it (`alert_panel`); and along the bottom,
+nearest the dealer, the STOP or the next step (`next_band`). Every size comes from the theme's
+millimetres for the panel.
 
-When the seat ring cannot fit at the required text sizes (a 7" panel), or fits but leaves no room
-for an incident or the recovery step to do now, the layout falls back to a compact one with two
-pages, and a touch anywhere below the status strip turns from one to the
-other (`nav` returns to the table page by itself after a short while):
+The table takes the room the rest leaves. Its seats are drawn at the richest density that fits
+(three rows, two, one), the alerts getting their full room first and giving way block by block
+(`alert_panel`) before the table is given up. The board and the pots always keep their place: a
+table whose felt cannot hold them is not used.
 
-- TABLE: the glance numbers; then what is wrong (incident, recovery) or else the board and the
-  pots as lines of text; then, in the rows left, the seat table (`seat_table`: number, stack,
-  bet, the seat to act first when not all fit) and the other seats summarised on one line.
-- SEATS: every seat's stack and bet, with each alert kept as a line above them and the STOP or
-  NEXT band below; the glance numbers, pots and board come back as room allows.
+Where no table fits (a 7" panel with ten seats), the screen has two pages, turned by a touch
+anywhere below the status strip or by a seat key on the dealer panel (a seat picked opens
+SEATS; `nav` turns back by itself after a while):
+
+- TABLE: the glance numbers, what is wrong, the board and the pots (or the result, or the next
+  hand), then as many rows of the seat table (`seat_table`) as are left;
+- SEATS: the table with every seat, as the dealer sees it, or the seat table when even that does
+  not fit; the STOP or NEXT band stays.
 
 Whatever still does not fit is recorded in `ScreenModel.dropped`, saying where it can be seen.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from station.display import alert_panel, felt, glance, next_band, seat_table
 from station.display.canvas import Canvas
-from station.display.dealer_view import (
-    STEP_STATE_TEXT,
-    DealerView,
-    SeatLabel,
-    StepLine,
-    StepState,
-)
+from station.display.dealer_view import DealerView, Middle
 from station.display.model import Align, Rect, ScreenModel, Shape
 from station.display.panel import PanelConfig
-from station.display.seat_table import (
-    other_seats,
-    rows_needed,
-    seat_table,
-    summary_text,
-    table_seats,
-)
+from station.display.seat_ring import Density, RingPlan, draw_ring, plan_ring
+from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.display.theme import DEFAULT_THEME, Edge, Style, TextRole, Theme
-from station.engine.snapshot import SeatStatus
+from station.engine.snapshot import Phase
 
 K, T, H = TextRole.KEY, TextRole.TEXT, TextRole.HEAD
 ACTION_REVIEW = "nav:floor"
 ACTION_TECH = "nav:diag"
-ACTION_SEATS = "dealer:seats"  # small panels: the page with every seat's stack and bet
+ACTION_SEATS = "dealer:seats"  # small panels: the page with every seat
+ACTION_DETAILS = "dealer:details"  # ... the alerts' texts the first page had no room for
 ACTION_TABLE = "dealer:table"  # ... and back
-EN_DASH = "\u2013"  # between the raise limits
-_WIDEST_STATUS = ("IN HAND", "SIT OUT", "FOLDED", "ALL-IN", "TO ACT", "EMPTY", "DEAD")
 SEATS_PAGE = "SEATS"
+DETAILS_PAGE = "ALERTS"
+BAND_LINES = 2  # the NEXT band's text lines before a prompt's short form stands in
+WHERE_SEATS = "on the SEATS page"
 
 
 class DealerPage(StrEnum):
     """The dealer screen's pages on a small panel (a large one shows everything at once)."""
 
     TABLE = "table"
+    DETAILS = "details"
     SEATS = "seats"
 
 
 @dataclass(frozen=True, slots=True)
-class RingSlot:
-    seat: SeatLabel
-    box: Rect
-    bet: Rect
+class RingLayout:
+    ring: RingPlan
+    middle: Rect  # the felt the board and pots (or result, or next hand) are drawn in
+    tiles: Rect | None
+    alerts: Rect | None
+    band: Rect | None  # None: left out (a small panel while the TO ACT tile says it all)
 
 
 def dealer_screen(
@@ -75,59 +75,323 @@ def dealer_screen(
     panel: PanelConfig,
     theme: Theme = DEFAULT_THEME,
     page: DealerPage = DealerPage.TABLE,
+    shape: TableShape = DEFAULT_TABLE,
 ) -> ScreenModel:
-    ring = _layout(view, panel, theme, DealerPage.TABLE, ring=True)
-    if ring is not None and not _alerts_dropped(ring):
-        return ring
-    table = _layout(view, panel, theme, DealerPage.TABLE, ring=False)
-    assert table is not None
-    if ring is not None and len(_alerts_dropped(table)) >= len(_alerts_dropped(ring)):
-        return ring
-    # No ring, or one that leaves no room for what is wrong (a small panel): the compact pages.
-    if page is DealerPage.TABLE:
-        return table
-    seats = _layout(view, panel, theme, page, ring=False)
-    assert seats is not None
-    return seats
-
-
-def _alerts_dropped(model: ScreenModel) -> list[str]:
-    return [d for d in model.dropped if ": incident " in d or ": recovery step " in d]
-
-
-def _layout(
-    view: DealerView, panel: PanelConfig, theme: Theme, page: DealerPage, ring: bool
-) -> ScreenModel | None:
-    """The screen with the seat ring (None when it does not fit), or the compact one."""
     c = Canvas("dealer", panel, theme)
-    top = _header_height(c, view)
-    show_band = view.stop_text is not None or view.recovery is None
-    band_h = _band_height(c, view, compact=not ring)
-    band_top = c.height - band_h if show_band else c.height
-    slots = _ring(c, view.seats, top + c.pad, band_top - c.pad) if ring else None
-    if ring and slots is None:
-        return None
-    seats_page = not ring and page is DealerPage.SEATS
-    if seats_page:
+    # The whole table on one screen; failing that (a small panel), the same without the NEXT
+    # band while its only news is the seat to act (the TO ACT tile says it); else two pages.
+    layout = _ring_layout(c, view, shape) or _ring_layout(c, view, shape, compact=True)
+    if layout is not None:
+        _header(c, view)
+        _draw_ring_layout(c, view, layout)
+        return c.model()
+    folded = _details(c, view)
+    if page is DealerPage.DETAILS and not folded:
+        page = DealerPage.TABLE  # nothing left to show there (the alert has gone)
+    if page is DealerPage.SEATS or view.selected is not None:
         c.screen = "dealer-seats"
-    _header(c, view, seats_page)
-    if slots is not None:
-        ring_slots, center = slots
-        for slot in ring_slots:
-            _seat(c, slot)
-        _center(c, view, center)
+        _header(c, view, title=SEATS_PAGE, stop=view.stop_text is not None)
+        _seats_page(c, view, shape)
+        turn = ACTION_TABLE
+    elif page is DealerPage.DETAILS:
+        c.screen = "dealer-details"
+        _header(c, view, title=DETAILS_PAGE)
+        _details_page(c, view, folded)
+        turn = ACTION_SEATS
     else:
-        body = Rect(0, top + c.pad, c.width, band_top - c.pad - top - c.pad)
-        if seats_page:
-            _seats_page(c, view, body)
-        else:
-            _compact(c, view, body)
-        # Everything below the status strip turns the page (no room for one more button).
-        below = Rect(0, top + c.pad, c.width, c.height - top - c.pad)
-        c.target(below, ACTION_TABLE if seats_page else ACTION_SEATS)
-    if show_band:
-        _band(c, view, Rect(0, band_top, c.width, band_h))
+        _header(c, view)
+        _table_page(c, view)
+        turn = ACTION_DETAILS if folded else ACTION_SEATS
+    top = _header_height(c, view) + c.pad
+    c.target(Rect(0, top, c.width, c.height - top), turn)  # anywhere below the strip
     return c.model()
+
+
+def _in_hand(view: DealerView) -> bool:
+    return view.phase not in (Phase.IDLE, Phase.BETWEEN, Phase.ENDED)
+
+
+# the whole table on one screen -----------------------------------------------------------------
+def _content_fits(c: Canvas, view: DealerView, area: Rect) -> bool:
+    match view.middle:
+        case Middle.PLAY:
+            return felt.middle_fits(c, view, area, big=False)
+        case Middle.RESULT:
+            return felt.result_need(c, view, area.w) <= area.h
+        case Middle.NEXT_HAND:
+            return felt.between_need(c, view, area.w) <= area.h
+
+
+def _ring_layout(
+    c: Canvas, view: DealerView, shape: TableShape, compact: bool = False
+) -> RingLayout | None:
+    """The table with everything else on one screen, or None when it does not fit. With
+    nothing wrong the table takes all the room left; with alerts, the richest table that leaves
+    them their comfortable room, else the smallest table that leaves them what they cannot do
+    without."""
+    p = c.pad
+    top = _header_height(c, view) + p
+    width = c.width - 2 * p
+    if compact and _band_shown(view, compact=False) == _band_shown(view, compact=True):
+        return None  # nothing to gain: the band is there either way
+    band_h = next_band.need(c, view, c.width, BAND_LINES) if _band_shown(view, compact) else 0
+    # The glance numbers keep their place for the whole hand, so the table does not move
+    # between streets (a dash where there is nothing to call).
+    # (With an alert the layout changes anyway: then only while betting, else the pots say it.)
+    tiles = view.betting or (_in_hand(view) and not view.wrong)
+    tiles_h = glance.need(c, view, width) if tiles else 0
+    room = c.height - top - band_h - tiles_h - p
+    densities = (Density.FULL, Density.COMPACT, Density.TOKEN)
+    if not view.wrong:
+        for density in densities:
+            found = _try_ring(c, view, shape, _ring_region(c, top, room), density)
+            if found is not None:
+                return _assemble(c, found, top, room, tiles_h, band_h, alerts=False)
+        return None
+    easy_h = alert_panel.comfortable(c, view, width) + p
+    min_h = alert_panel.minimum(c, view, width) + p
+    smallest: tuple[int, tuple[RingPlan, Rect]] | None = None
+    for density in densities:
+        least = _least_ring(c, view, shape, top, room - min_h, density)
+        if least is None:
+            continue
+        height, found = least
+        if room - height >= easy_h:  # this table leaves the alerts their room: the rest is its
+            grown = _try_ring(c, view, shape, _ring_region(c, top, room - easy_h), density)
+            return _assemble(c, grown or found, top, room - easy_h, tiles_h, band_h, alerts=True)
+        if smallest is None or height < smallest[0]:
+            smallest = least
+    if smallest is None:
+        return None
+    height, found = smallest
+    return _assemble(c, found, top, height, tiles_h, band_h, alerts=True)
+
+
+def _ring_region(c: Canvas, top: int, height: int) -> Rect:
+    """The table's share of the screen: the full width but a margin each side."""
+    return Rect(c.pad // 2, top, c.width - c.pad, height)
+
+
+def _try_ring(
+    c: Canvas, view: DealerView, shape: TableShape, region: Rect, density: Density
+) -> tuple[RingPlan, Rect] | None:
+    ring = plan_ring(c, view.seats, shape, region, density)
+    if ring is None:
+        return None
+    middle = _middle(c, view, ring)
+    return (ring, middle) if middle is not None else None
+
+
+def _least_ring(
+    c: Canvas, view: DealerView, shape: TableShape, top: int, most: int, density: Density
+) -> tuple[int, tuple[RingPlan, Rect]] | None:
+    """The least height (to a few pixels) a table at `density` needs, at most `most`."""
+    best = _try_ring(c, view, shape, _ring_region(c, top, most), density) if most > 0 else None
+    if best is None:
+        return None
+    lo, hi = 0, most
+    while hi - lo > c.pad:
+        mid = (lo + hi) // 2
+        found = _try_ring(c, view, shape, _ring_region(c, top, mid), density)
+        if found is None:
+            lo = mid
+        else:
+            hi, best = mid, found
+    return hi, best
+
+
+def _assemble(
+    c: Canvas,
+    found: tuple[RingPlan, Rect],
+    top: int,
+    ring_h: int,
+    tiles_h: int,
+    band_h: int,
+    alerts: bool,
+) -> RingLayout:
+    p = c.pad
+    ring, middle = found
+    y = top + ring_h + p
+    tiles = Rect(p, y, c.width - 2 * p, tiles_h) if tiles_h else None
+    y += tiles_h
+    area = Rect(p, y, c.width - 2 * p, c.height - band_h - y - p) if alerts else None
+    band = Rect(0, c.height - band_h, c.width, band_h) if band_h else None
+    return RingLayout(ring, middle, tiles, area, band)
+
+
+def _middle(c: Canvas, view: DealerView, ring: RingPlan) -> Rect | None:
+    """The first of the felt's free boxes that holds what lies in the middle; None: none."""
+    return next((r for r in ring.interiors if _content_fits(c, view, r)), None)
+
+
+def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:
+    draw_ring(c, layout.ring)
+    _draw_content(c, view, layout.middle, big=True)
+    if layout.tiles is not None:
+        glance.draw(c, view, layout.tiles)
+    if layout.alerts is not None:
+        alert_panel.draw(c, view, layout.alerts)
+    if layout.band is not None:
+        next_band.draw(c, view, layout.band, BAND_LINES)
+
+
+def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
+    match view.middle:
+        case Middle.PLAY:
+            if big and not felt.middle_fits(c, view, area, big=True):
+                big = False
+            felt.draw_middle(c, view, area, big)
+        case Middle.RESULT:
+            need = felt.result_need(c, view, area.w)
+            board_h = felt.board_need(c, view, big=False)
+            y = area.y + max(0, (area.h - need) // 2)
+            if view.board and need + board_h + c.pad <= area.h:  # the final board above it
+                y = area.y + max(0, (area.h - need - board_h - c.pad) // 2)
+                bw = felt.board_width(c, view, big=False)
+                felt.draw_board(c, view, area.x + (area.w - bw) // 2, y, big=False)
+                y += board_h + c.pad
+            felt.draw_result(c, view, Rect(area.x, y, area.w, need))
+        case Middle.NEXT_HAND:
+            need = felt.between_need(c, view, area.w)
+            felt.draw_between(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2),
+                                            area.w, need))  # fmt: skip
+
+
+# small panels: two pages -----------------------------------------------------------------------
+def _content_need(c: Canvas, view: DealerView, width: int) -> int:
+    match view.middle:
+        case Middle.PLAY:
+            return felt.middle_need(c, view, width, big=False)
+        case Middle.RESULT:
+            return felt.result_need(c, view, width)
+        case Middle.NEXT_HAND:
+            return felt.between_need(c, view, width)
+
+
+def _band_shown(view: DealerView, compact: bool) -> bool:
+    """A small panel leaves the band out while a betting round is open and the engine has
+    nothing to add to it: the TO ACT tile already names the seat."""
+    return not (compact and view.betting and view.next.code is None and view.stop_text is None)
+
+
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    """How a small panel's first page shares its height out."""
+
+    view: DealerView  # without the pots when the POT tile says it
+    tiles_h: int
+    alerts_h: int  # the room the alerts get (0: none)
+    middle_h: int
+    band_lines: int
+    band_h: int
+
+
+def _table_plan(c: Canvas, view: DealerView) -> TablePage:
+    p = c.pad
+    top = _header_height(c, view) + p
+    width = c.width - 2 * p
+    if view.betting and len(view.pots) <= 1:
+        view = replace(view, pots=())  # the POT tile says it
+    tiles_h = glance.need(c, view, width) if view.betting else 0
+    middle_h = _content_need(c, view, width)
+    fixed = tiles_h + middle_h + (p if middle_h else 0)
+    least = alert_panel.minimum(c, view, width, compact=True) if view.wrong else 0
+    band = _band_shown(view, compact=True)
+    lines = BAND_LINES
+    band_h = next_band.need(c, view, c.width, lines) if band else 0
+    if band and top + fixed + least + band_h + p > c.height:
+        lines = 1  # the prompt's short form, before anything else gives way
+        band_h = next_band.need(c, view, c.width, lines)
+    bottom = c.height - band_h - p
+    alerts_h = max(0, bottom - top - fixed) if view.wrong else 0
+    return TablePage(view, tiles_h, alerts_h, middle_h, lines, band_h)
+
+
+def _table_page(c: Canvas, view: DealerView) -> None:
+    """The glance numbers, what is wrong, the board and the pots (or the result, or the next
+    hand), then the seats that fit, in that order of need. Short of room, the NEXT band takes
+    the prompt's short form first (one line); an incident's text that still does not fit is on
+    the second page."""
+    p = c.pad
+    plan = _table_plan(c, view)
+    view = plan.view
+    width = c.width - 2 * p
+    y = _header_height(c, view) + p
+    bottom = c.height - plan.band_h - p
+    if plan.tiles_h:
+        y += glance.draw(c, view, Rect(p, y, width, bottom - y))
+    if view.wrong:
+        room = plan.alerts_h - (p if plan.middle_h else 0)
+        y += alert_panel.draw(c, view, Rect(p, y, width, room), compact=True) + p
+    if plan.middle_h:
+        area = Rect(p, y, width, plan.middle_h)
+        if area.bottom > bottom:
+            c.drop(f"{view.middle.value} (no room under the alerts)")
+        else:
+            _draw_content(c, view, area, big=False)
+            y += plan.middle_h + p
+    seats = seat_table.table_seats(view.seats)
+    if y < bottom:
+        y += seat_table.seat_table(c, seats, Rect(p, y, width, bottom - y), WHERE_SEATS)
+        _summary(c, view, Rect(p, y, width, max(0, bottom - y)))
+    else:
+        for s in seats:
+            c.drop(f"seat {s.number} stack and bet ({WHERE_SEATS})")
+    if plan.band_h:
+        band = Rect(0, c.height - plan.band_h, c.width, plan.band_h)
+        next_band.draw(c, view, band, plan.band_lines)
+
+
+def _details(c: Canvas, view: DealerView) -> alert_panel.Details:
+    """What the first page (of a small panel) has no room to show whole."""
+    if not view.wrong:
+        return alert_panel.Details()
+    plan = _table_plan(c, view)
+    room = plan.alerts_h - (c.pad if plan.middle_h else 0)
+    return alert_panel.details(c, plan.view, c.width - 2 * c.pad, room)
+
+
+def _details_page(c: Canvas, view: DealerView, folded: alert_panel.Details) -> None:
+    """The alerts the first page could not show whole, in full, then the band."""
+    p = c.pad
+    top = _header_height(c, view) + p
+    band_h = next_band.need(c, view, c.width, BAND_LINES)
+    area = Rect(p, top, c.width - 2 * p, c.height - band_h - top - p)
+    alert_panel.draw_details(c, view, folded, area)
+    next_band.draw(c, view, Rect(0, c.height - band_h, c.width, band_h), BAND_LINES)
+
+
+def _seats_page(c: Canvas, view: DealerView, shape: TableShape) -> None:
+    """Every seat: the table as the dealer sees it when it fits, else the seat table (the seats
+    in the hand, the others on a line). The page is a short look (it turns back by itself): the
+    band stays on the first page, a STOP says so in the status strip."""
+    p = c.pad
+    top = _header_height(c, view) + p
+    region = Rect(0, top, c.width, c.height - top - p)
+    for density in (Density.FULL, Density.COMPACT, Density.TOKEN):
+        ring = plan_ring(c, view.seats, shape, region, density)
+        if ring is not None:
+            draw_ring(c, ring)
+            middle = _middle(c, view, ring)
+            if middle is not None:
+                _draw_content(c, view, middle, big=False)
+            break
+    else:
+        width = c.width - 2 * p
+        seats = seat_table.table_seats(view.seats)
+        used = seat_table.seat_table(c, seats, Rect(p, top, width, region.h), "no room")
+        _summary(c, view, Rect(p, top + used, width, max(0, region.bottom - top - used)))
+
+
+def _summary(c: Canvas, view: DealerView, area: Rect) -> int:
+    """The seats not in the table on one or two lines, if they fit; returns the height used."""
+    text = seat_table.summary_text(seat_table.other_seats(view.seats))
+    if not text or area.h <= 0:
+        return 0
+    if len(c.wrap(text, T, area.w)) * c.row(T) > area.h:
+        c.drop(f"seats not in the hand ({WHERE_SEATS})")
+        return 0
+    return c.paragraph(area, text, T, Style.DIM)
 
 
 # status strip ---------------------------------------------------------------------------------
@@ -136,7 +400,7 @@ def _header_height(c: Canvas, view: DealerView) -> int:
     return max(touch_h, c.row(K) if view.floor_call else c.row(T)) + c.pad
 
 
-def _header(c: Canvas, view: DealerView, seats_page: bool = False) -> int:
+def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) -> int:
     p = c.pad
     touch_h = c.mm_y(c.theme.touch_target_mm)
     height = _header_height(c, view)
@@ -162,469 +426,54 @@ def _header(c: Canvas, view: DealerView, seats_page: bool = False) -> int:
         if c.fits(note, T, rest.w):
             c.text(rest, note, T, Style.ALERT)
         return height
-    hand = view.title.split(" · ")[0]  # "HAND 42"
-    short = hand.replace("HAND ", "H")  # "H42", as the floor's lists say it
-    titles = [f"{view.title} · {view.street}" if view.street else view.title, hand, short]
-    if seats_page:  # the page says what it is
-        titles = [f"{SEATS_PAGE} · {t}" for t in titles] + [SEATS_PAGE, short]
-    status_w = c.measure(view.status, T) + 2 * p if view.status else 0
-    room = left.w - status_w - p
-    if view.status and not view.status_alert and not c.fits(titles[0], T, room):
-        status_w, room = 0, left.w  # an OK shoe is the first thing to give way
-    if status_w:
-        rect = Rect(left.right - status_w, p // 2, status_w, height - p)
-        style = Style.ALERT if view.status_alert else Style.BASE
-        c.box(rect, style, Edge.FAULT if view.status_alert else Edge.OK, 3, Shape.ROUNDED)
-        c.text(rect, view.status, T, style, Align.CENTER)
-    title = next((t for t in titles if c.fits(t, T, room)), titles[-1])
-    c.text(Rect(left.x, 0, room, height), title, T, Style.BASE)
+    hand = view.title  # "HAND 42"
+    short = f"H{view.hand}" if view.hand else hand  # as the floor's lists say it
+    full = " · ".join(x for x in (hand, view.game, view.street) if x)
+    titles = [full, f"{hand} · {view.street}" if view.street else hand, hand, short]
+    if title:  # a second page says what it is
+        titles = [f"{title} · {t}" for t in titles] + [title, short]
+    # Right to left: a STOP on a page without its band, the link state, what the key panel is
+    # in the middle of (in full, else its short form), the title in the room left (the longest
+    # that fits; none before anything else gives way). "SHOE OK" is the first thing to go; a
+    # link alert gives way to the panel's entry only where both cannot fit (a small panel), for
+    # the few seconds the entry lasts: the dealer's keys are echoed where the table does not move.
+    pills: list[tuple[str, Style, Edge]] = []
+    if stop:
+        pills.append(("STOP", Style.ALERT, Edge.STOP))
+    link = None
+    if view.status:
+        ok = not view.status_alert
+        link = (view.status, Style.BASE if ok else Style.ALERT, Edge.OK if ok else Edge.FAULT)
+
+    def room_after(chosen: list[tuple[str, Style, Edge]]) -> int:
+        return left.w - sum(c.measure(t, T) + 3 * p for t, _, _ in chosen)
+
+    if view.entry:  # it must be seen
+        forms = [(e, Style.INFO, Edge.BUTTON) for e in (view.entry, view.entry_short) if e]
+
+        def first_fit(keep: list[tuple[str, Style, Edge]]) -> tuple[str, Style, Edge] | None:
+            return next((e for e in forms if room_after([e, *keep]) >= 0), None)
+
+        beside = first_fit([*pills, link]) if link is not None and view.status_alert else None
+        pills = [beside or first_fit(pills) or forms[-1], *pills]
+    if link is not None:
+        pills.append(link)
+        least = title or titles[-1]  # a second page names itself before "SHOE OK"
+        if room_after(pills) < (0 if view.status_alert else c.measure(least, T)):
+            pills.pop()
+    x = left.right
+    for text, style, edge in reversed(pills):
+        w = c.measure(text, T) + 2 * p
+        if x - w < left.x:
+            c.drop(f"status {text}")
+            continue
+        x -= w
+        rect = Rect(x, p // 2, w, height - p)
+        c.box(rect, style, edge, 3, Shape.ROUNDED)
+        c.text(rect, text, T, style, Align.CENTER)
+        x -= p
+    room = x - left.x - p
+    title = next((t for t in titles if c.fits(t, T, room)), "")
+    if title:
+        c.text(Rect(left.x, 0, room, height), title, T, Style.BASE)
     return height
-
-
-# seat ring ------------------------------------------------------------------------------------
-def _seat_size(c: Canvas, seats: tuple[SeatLabel, ...]) -> tuple[int, int, int]:
-    p = c.pad
-    width = max(c.measure(s, T) for s in _WIDEST_STATUS) + 2 * p
-    rows = 4 if any(s.up_cards for s in seats) else 3
-    return width, rows * c.row(T) + p, c.row(T)
-
-
-def _ring(
-    c: Canvas, seats: tuple[SeatLabel, ...], top: int, bottom: int
-) -> tuple[list[RingSlot], Rect] | None:
-    """Seats up the left, across the far side, down the right (seat 1 at the dealer's left)."""
-    n = len(seats)
-    if n == 0:
-        return [], Rect(c.pad, top, c.width - 2 * c.pad, bottom - top)
-    sw, sh, bet_h = _seat_size(c, seats)
-    gap = c.pad
-    slot_h = sh + bet_h + gap + gap // 2
-    for k in range(n // 2 + 1):
-        across = n - 2 * k
-        if across * sw + (across + 1) * gap > c.width:
-            continue
-        side_top = top + slot_h
-        if k and side_top + k * slot_h > bottom:
-            return None
-        if bottom - side_top < c.row(K) * 3:
-            return None
-        side_w = sw + 2 * gap if k else gap
-        center = Rect(side_w, side_top, c.width - 2 * side_w, bottom - side_top)
-        if k and center.w < c.width // 2:
-            return None
-        ordered = sorted(seats, key=lambda s: s.seat)
-        slots: list[RingSlot] = []
-        # left column, seat 1 at the bottom
-        for i, seat in enumerate(ordered[:k]):
-            y = side_top + (k - 1 - i) * slot_h
-            slots.append(_slot(seat, gap, y, sw, sh, bet_h, gap))
-        step = (c.width - across * sw) // (across + 1)
-        for i, seat in enumerate(ordered[k : k + across]):
-            x = step + i * (sw + step)
-            slots.append(_slot(seat, x, top, sw, sh, bet_h, gap))
-        for i, seat in enumerate(ordered[k + across :]):
-            y = side_top + i * slot_h
-            slots.append(_slot(seat, c.width - gap - sw, y, sw, sh, bet_h, gap))
-        return slots, center
-    return None
-
-
-def _slot(seat: SeatLabel, x: int, y: int, sw: int, sh: int, bet_h: int, gap: int) -> RingSlot:
-    return RingSlot(seat, Rect(x, y, sw, sh), Rect(x, y + sh + gap // 2, sw, bet_h))
-
-
-def _seat(c: Canvas, slot: RingSlot) -> None:
-    s, box, p = slot.seat, slot.box, c.pad
-    row = c.row(T)
-    thick = c.mm_y(1.4) if s.to_act else 2
-    shape = Shape.DASHED if s.status is SeatStatus.EMPTY else Shape.RECT
-    fill = Style.NOW if s.to_act else Style.BASE
-    c.box(box, fill, s.edge, thick, shape)
-    inner = box.inset(thick + p // 2, thick)
-    base = fill if s.to_act else Style.DIM if s.style is Style.DIM else Style.BASE
-    r1 = Rect(inner.x, inner.y, inner.w, row)
-    c.text(r1, s.number, T, base)
-    if s.markers:
-        c.text(r1, s.markers, T, base, Align.RIGHT)
-    r2 = Rect(inner.x, inner.y + row, inner.w, row)
-    if s.style is Style.INFO:
-        c.box(Rect(box.x + thick, r2.y, box.w - 2 * thick, row), s.style)
-    c.text(r2, s.status_text, T, s.style)
-    r3 = Rect(inner.x, inner.y + 2 * row, inner.w, row)
-    if s.stack:
-        c.text(r3, s.stack, T, base)
-    if s.up_cards:
-        ch = row - p // 2
-        cw = round(ch * 0.72)
-        for i, (rank, suit) in enumerate(s.up_cards):
-            c.card(Rect(inner.x + i * (cw + p // 2), inner.y + 3 * row, cw, ch), rank, suit, T)
-    if s.bet:
-        w = c.measure(s.bet, T) + slot.bet.h + p
-        chip = Rect(slot.bet.x + (slot.bet.w - w) // 2, slot.bet.y, w, slot.bet.h)
-        c.box(chip, Style.BASE, Edge.PLAIN, 2, Shape.CHIP)
-        c.text(Rect(chip.x + chip.h, chip.y, chip.w - chip.h - p // 2, chip.h), s.bet, T)
-
-
-# centre ---------------------------------------------------------------------------------------
-def _center(c: Canvas, view: DealerView, area: Rect) -> None:
-    used = _tiles(c, view, area)
-    rest = Rect(area.x, area.y + used, area.w, area.h - used)
-    if view.recovery is not None or view.incidents:
-        _alerts(c, view, rest)
-        return
-    board_w = _board(c, view, rest)
-    gap = 2 * c.pad if board_w else 0
-    _pots(c, view, Rect(rest.x + board_w + gap, rest.y, rest.w - board_w - gap, rest.h))
-
-
-_NUMBER_LABELS = ("TO ACT", "TO CALL", "MIN RAISE", "MAX RAISE", "POT")
-
-
-def _number_rows(view: DealerView) -> list[tuple[str, str]]:
-    return list(
-        zip(
-            _NUMBER_LABELS,
-            (view.to_act, view.to_call, view.min_raise, view.max_raise, view.pot_total),
-            strict=True,
-        )
-    )
-
-
-def _numbers(c: Canvas, view: DealerView, area: Rect) -> None:
-    row = c.row(K)
-    for i, (label, value) in enumerate(_number_rows(view)):
-        r = Rect(area.x, area.y + i * row, area.w, row)
-        if r.bottom > area.bottom:
-            c.drop(label)
-            continue
-        style = Style.NOW if i == 0 and value != "—" else Style.BASE
-        if style is Style.NOW:
-            c.box(r, style, Edge.TO_ACT, 2)
-        inner = r.inset(c.pad, 0)
-        c.text(inner, label, T, style)
-        c.text(inner, value, K, style, Align.RIGHT, key=True)
-
-
-Tile = tuple[str, str, bool]  # label, value, whether it is the seat to act (drawn in NOW)
-Strip = tuple[list[Tile], list[int], int]  # the tiles, the width each needs, the spare width
-
-
-def _tile_plans(view: DealerView) -> list[list[list[Tile]]]:
-    """The ways to lay the numbers out as strips of tiles, the most compact first: one strip;
-    one strip with a shorter label; then two strips, the raise limits in tiles of their own."""
-    raise_text = "—"
-    if view.min_raise != "—":
-        raise_text = f"{view.min_raise}{EN_DASH}{view.max_raise}"
-    act: Tile = ("TO ACT", view.to_act, view.to_act != "—")
-    pot: Tile = ("POT", view.pot_total, False)
-    limits: list[Tile] = [
-        ("MIN RAISE", view.min_raise, False),
-        ("MAX RAISE", view.max_raise, False),
-    ]
-    return [
-        [[act, ("TO CALL", view.to_call, False), ("RAISE", raise_text, False), pot]],
-        [[act, ("CALL", view.to_call, False), ("RAISE", raise_text, False), pot]],
-        [[act, ("TO CALL", view.to_call, False), pot], limits],
-        [[act, ("CALL", view.to_call, False), pot], limits],
-    ]
-
-
-def _tile_plan(c: Canvas, view: DealerView, width: int) -> list[Strip] | None:
-    """The first layout whose every strip fits `width`; None: none does."""
-    p = c.pad
-    for plan in _tile_plans(view):
-        strips: list[Strip] = []
-        for tiles in plan:
-            need = [max(c.measure(a, T), c.measure(b, K)) + 2 * p for a, b, _ in tiles]
-            strips.append((tiles, need, width - sum(need) - p * (len(tiles) - 1)))
-        if all(spare >= 0 for _, _, spare in strips):
-            return strips
-    return None
-
-
-def _tiles_height(c: Canvas, view: DealerView, width: int) -> int:
-    """What `_tiles` takes of the height at `width`, with the gap below."""
-    plan = _tile_plan(c, view, width)
-    if plan is None:
-        return 5 * c.row(K) + c.pad
-    return len(plan) * (c.row(T) + c.row(K) + c.pad)
-
-
-def _tiles(c: Canvas, view: DealerView, area: Rect, strips: int = 2) -> int:
-    """The numbers as strips of tiles, label above value (when a banner needs the room), at
-    most `strips` of them; returns the height used, with the gap below."""
-    p = c.pad
-    plan = _tile_plan(c, view, area.w)
-    if plan is None:
-        _numbers(c, view, Rect(area.x, area.y, area.w, min(area.h, 5 * c.row(K))))
-        return min(area.h, 5 * c.row(K)) + p
-    for tiles, _, _ in plan[strips:]:
-        c.drop(" and ".join(label for label, _, _ in tiles))
-    height = c.row(T) + c.row(K)
-    y = area.y
-    for tiles, need, spare in plan[:strips]:
-        x = area.x
-        for (label, value, now), need_w in zip(tiles, need, strict=True):
-            w = need_w + spare // len(tiles)
-            r = Rect(x, y, w, height)
-            style = Style.NOW if now else Style.BASE
-            c.box(r, style, Edge.TO_ACT if now else Edge.PLAIN, 2)
-            inner = r.inset(p, 0)
-            c.text(Rect(inner.x, r.y, inner.w, c.row(T)), label, T, style)
-            c.text(Rect(inner.x, r.y + c.row(T), inner.w, c.row(K)), value, K, style, key=True)
-            x += w + p
-        y += height + p
-    return y - area.y
-
-
-def _board(c: Canvas, view: DealerView, area: Rect) -> int:
-    """The board cards from the top left of `area`; returns the width used."""
-    if not view.board:
-        return 0
-    ch = round(c.row(K) * 1.35)
-    cw = max(round(ch * 0.72), c.measure("10", K) + c.pad)
-    gap = c.pad
-    for i, (rank, suit) in enumerate(view.board):
-        c.card(Rect(area.x + i * (cw + gap), area.y + c.row(T), cw, ch), rank, suit)
-    slots = max(3, len(view.board))  # room for the flop at least; grows with the board
-    c.text(Rect(area.x, area.y, slots * (cw + gap), c.row(T)), "BOARD", T, Style.DIM)
-    return slots * (cw + gap) - gap
-
-
-def _pots(c: Canvas, view: DealerView, area: Rect) -> None:
-    if not view.pots:
-        return
-    p, kr, tr = c.pad, c.row(K), c.row(T)
-    label_w = max(c.measure(pl.label, T) for pl in view.pots) + p
-    amount_w = max(c.measure(pl.amount, K) for pl in view.pots) + 3 * p
-    seats_x = area.x + label_w + amount_w
-    c.text(Rect(area.x, area.y, label_w + amount_w, tr), "POTS", T, Style.DIM)
-    c.text(Rect(seats_x, area.y, area.right - seats_x, tr), "SEATS", T, Style.DIM)
-    y = area.y + tr
-    for pl in view.pots:
-        if y + kr > area.bottom:
-            c.drop(f"pot {pl.label}")
-            continue
-        c.text(Rect(area.x, y, label_w, kr), pl.label, T)
-        amount = Rect(area.x + label_w, y, amount_w - p, kr)
-        c.text(amount, pl.amount, K, Style.BASE, Align.RIGHT, key=True)
-        seats = pl.seats.removeprefix("SEATS ")
-        c.text(Rect(seats_x, y, area.right - seats_x, kr), seats, T)
-        y += kr
-
-
-def _alerts_height(c: Canvas, view: DealerView, width: int) -> int:
-    """What `_alerts` takes at `width` when nothing has to give way (laid out aside)."""
-    scratch = Canvas(c.screen, c.panel, c.theme)
-    return _alerts(scratch, view, Rect(0, 0, width, 100 * c.height))
-
-
-def _alerts(c: Canvas, view: DealerView, area: Rect) -> int:
-    """The recovery steps and incident banners from the top of `area`; returns the y below."""
-    p, tr = c.pad, c.row(T)
-    y = area.y
-    incidents = list(view.incidents)
-    rec = view.recovery
-    if rec is not None:
-        match = next((i for i in incidents if i.rule == rec.rule), None)
-        head = f"RECOVERY · {rec.rule}" + (f" · {match.ruling}" if match else "")
-        if not c.fits(head, T, area.w - 2 * p):
-            head = head.removeprefix("RECOVERY · ")
-        if match is not None:
-            incidents.remove(match)
-        c.box(Rect(area.x, y, area.w, tr), Style.INFO)
-        c.text(Rect(area.x + p, y, area.w - 2 * p, tr), head, T, Style.INFO)
-        y += tr + p // 2
-        tag_w = max(c.measure(t, T) for t in ("DONE", "NOW")) + 2 * p
-        steps = list(rec.steps)
-
-        def need(some: list[StepLine]) -> int:
-            width = area.w - tag_w - 2 * p
-            return sum(len(c.wrap(f"{s.number}. {s.text}", T, width)) * tr + p // 2 for s in some)
-
-        done = [st for st in steps if st.state is StepState.DONE]
-        if y + need(steps) > area.bottom and len(done) > 1:  # short of room: one line for them
-            c.text(
-                Rect(area.x + p, y, area.w - 2 * p, tr),
-                f"STEPS 1{EN_DASH}{len(done)} DONE",
-                T,
-                Style.DIM,
-            )
-            y += tr + p // 2
-            steps = [st for st in steps if st.state is not StepState.DONE]
-        if y + need(steps) > area.bottom:
-            # Still short: the step to do now always shows; the later ones give way first.
-            keep = [st for st in steps if st.state is not StepState.TODO]
-            if y + need(keep) > area.bottom:
-                keep = [st for st in keep if st.state is StepState.NOW] or keep
-            for st in steps:
-                if st not in keep:
-                    c.drop(f"recovery step {st.number}")
-            steps = keep
-        for step in steps:
-            text_rect = Rect(area.x + tag_w + p, y, area.w - tag_w - 2 * p, area.bottom - y)
-            lines = c.wrap(f"{step.number}. {step.text}", T, text_rect.w)
-            h = len(lines) * tr
-            if y + h > area.bottom:
-                c.drop(f"recovery step {step.number}")
-                continue
-            style = {StepState.DONE: Style.DIM, StepState.NOW: Style.NOW}.get(
-                step.state, Style.BASE
-            )
-            if step.state is StepState.NOW:
-                c.box(Rect(area.x, y, area.w, h), Style.NOW, Edge.TO_ACT, c.mm_y(0.8))
-            tag = STEP_STATE_TEXT[step.state]
-            if tag:
-                c.text(Rect(area.x + p, y, tag_w, tr), tag, T, style)
-            c.paragraph(
-                Rect(text_rect.x, y, text_rect.w, h), f"{step.number}. {step.text}", T, style
-            )
-            y += h + p // 2
-    for inc in incidents:
-        head = f"{inc.rule} · {inc.ruling}"
-        lines = c.wrap(inc.text, T, area.w - 2 * p)
-        h = tr * (1 + min(2, len(lines)))
-        if y + h > area.bottom:
-            c.drop(f"incident {inc.rule}")
-            continue
-        c.box(Rect(area.x, y, area.w, h), Style.BASE, Edge.STOP, 3)
-        c.box(Rect(area.x, y, area.w, tr), Style.ALERT)
-        c.text(Rect(area.x + p, y, area.w - 2 * p, tr), head, T, Style.ALERT)
-        c.paragraph(Rect(area.x + p, y + tr, area.w - 2 * p, h - tr), inc.text, T, max_lines=2)
-        y += h + p
-    return y
-
-
-# bottom band ----------------------------------------------------------------------------------
-def _band_height(c: Canvas, view: DealerView, compact: bool = False) -> int:
-    if view.stop_text is None:  # a small panel keeps one pad of it for a row of seats
-        return c.row(K) + (1 if compact else 2) * c.pad
-    width = c.width - c.measure("STOP", H) - 10 * c.pad
-    rows = min(3, max(2, len(c.wrap(view.stop_text.upper(), T, width))))
-    return max(rows * c.row(T), c.row(H)) + 2 * c.pad
-
-
-def _band(c: Canvas, view: DealerView, area: Rect) -> None:
-    p = c.pad
-    if view.stop_text is not None:
-        c.box(area, Style.ALERT, Edge.STOP, c.mm_y(1.4))
-        sign_w = c.measure("STOP", H) + 4 * p
-        sign = Rect(area.x + 2 * p, area.y + p, sign_w, area.h - 2 * p)
-        c.box(sign, Style.ALERT, Edge.STOP, c.mm_y(1.0), Shape.OCTAGON)
-        c.text(sign, "STOP", H, Style.ALERT, Align.CENTER)
-        text = view.stop_text.upper()
-        rest = Rect(sign.right + 2 * p, area.y + p, area.right - sign.right - 4 * p, area.h - 2 * p)
-        c.paragraph(rest, text, T, Style.ALERT, max_lines=3)
-        return
-    c.box(area, Style.BASE, Edge.PLAIN, 3)
-    label = "NEXT"
-    lw = c.measure(label, T) + 2 * p
-    c.text(Rect(area.x + 2 * p, area.y, lw, area.h), label, T, Style.DIM)
-    c.text(
-        Rect(area.x + 2 * p + lw, area.y, area.w - lw - 4 * p, area.h),
-        view.next_step,
-        K,
-        Style.BASE,
-    )
-
-
-# compact (small panels) -----------------------------------------------------------------------
-WHERE_SEATS = "on the SEATS page"
-
-
-def _board_and_pots(view: DealerView) -> list[tuple[str, str]]:
-    """(what, line) for the board and, when there are side pots, every pot: small panels show
-    them as text (the POT tile has the total)."""
-    lines = []
-    if view.board:
-        cards = " ".join(f"{rank}{suit.value}" for rank, suit in view.board)
-        lines.append(("board", f"BOARD {cards}"))
-    if len(view.pots) > 1:
-        lines.append(("pots", " · ".join(f"{pl.label} {pl.amount}" for pl in view.pots)))
-    return lines
-
-
-def _compact(c: Canvas, view: DealerView, area: Rect) -> None:
-    """The TABLE page: the glance numbers; then what is wrong (incident, recovery) or else the
-    board and the pots as lines of text; then the seat table in the rows left."""
-    p = c.pad
-    width = area.w - 2 * p
-    wrong = view.recovery is not None or view.incidents
-    strips = 2
-    if wrong and _tiles_height(c, view, width) + _alerts_height(c, view, width) > area.h:
-        strips = 1  # the raise limits' own strip gives way to what is wrong
-    y = area.y + _tiles(c, view, Rect(area.x + p, area.y, width, area.h), strips)
-    inner = Rect(area.x + p, y, width, area.bottom - y)
-    if wrong:
-        y = _alerts(c, view, inner) + p // 2
-    else:
-        for _, line in _board_and_pots(view):
-            y += c.paragraph(Rect(inner.x, y, inner.w, area.bottom - y), line, T)
-    seats = Rect(inner.x, y, inner.w, max(0, area.bottom - y))
-    y += seat_table(c, table_seats(view.seats), seats, WHERE_SEATS)
-    _summary(c, view, Rect(inner.x, y, inner.w, max(0, area.bottom - y)))
-
-
-def _summary(c: Canvas, view: DealerView, area: Rect) -> int:
-    """The seats not in the table on one or two lines, if they fit; returns the height used."""
-    text = summary_text(other_seats(view.seats))
-    if not text:
-        return 0
-    if len(c.wrap(text, T, area.w)) * c.row(T) > area.h:
-        c.drop("seats not in the hand")
-        return 0
-    return c.paragraph(area, text, T, Style.DIM)
-
-
-def _alert_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[list[str], Style, Edge]]:
-    """Each alert in brief, for the SEATS page: the recovery step to do now, then the head of
-    each incident (rule and ruling); the TABLE page has them in full."""
-    out: list[tuple[list[str], Style, Edge]] = []
-    incidents = list(view.incidents)
-    rec = view.recovery
-    if rec is not None:
-        incidents = [i for i in incidents if i.rule != rec.rule]
-        now = next((st for st in rec.steps if st.state is StepState.NOW), None)
-        text = f"NOW {now.number}. {now.text}" if now else f"RECOVERY · {rec.rule}"
-        out.append((c.wrap(text, T, width), Style.NOW, Edge.TO_ACT))
-        for st in rec.steps:
-            if st is not now:
-                c.drop(f"recovery step {st.number} (on the table page)")
-    for inc in incidents:
-        out.append((c.wrap(f"{inc.rule} · {inc.ruling}", T, width), Style.ALERT, Edge.STOP))
-        c.drop(f"incident {inc.rule} text (on the table page)")
-    return out
-
-
-def _seats_page(c: Canvas, view: DealerView, area: Rect) -> None:
-    """The SEATS page: each alert in brief, every seat of the table, then the glance numbers,
-    the pots, the other seats and the board as the rows left allow."""
-    p, tr = c.pad, c.row(T)
-    inner = Rect(area.x + p, area.y, area.w - 2 * p, area.h)
-    alerts = _alert_lines(c, view, inner.w - 2 * p)
-    alerts_h = sum(len(lines) * tr + p // 2 for lines, _, _ in alerts)
-    seats = table_seats(view.seats)
-    spare = area.h - alerts_h - rows_needed(c, seats, inner.w) * tr
-    y = area.y
-    plan = _tile_plan(c, view, inner.w)
-    strip_h = c.row(T) + c.row(K) + p
-    strips = min(len(plan), spare // strip_h) if plan is not None else 0
-    if plan is None and spare >= _tiles_height(c, view, inner.w):
-        strips = 2  # the numbers as rows
-    if strips:
-        y += _tiles(c, view, inner, strips)
-    else:
-        c.drop("glance numbers (on the table page)")
-    for lines, style, edge in alerts:
-        h = len(lines) * tr
-        c.box(Rect(inner.x, y, inner.w, h), style, edge, 3)
-        c.paragraph(Rect(inner.x + p, y, inner.w - 2 * p, h), " ".join(lines), T, style)
-        y += h + p // 2
-    y += seat_table(c, seats, Rect(inner.x, y, inner.w, max(0, area.bottom - y)), "no room")
-    for what, line in reversed(_board_and_pots(view)):  # the pots before the board
-        if y + tr > area.bottom or not c.fits(line, T, inner.w):
-            c.drop(f"{what} (on the table page)")
-            continue
-        c.text(Rect(inner.x, y, inner.w, tr), line, T)
-        y += tr
-    _summary(c, view, Rect(inner.x, y, inner.w, max(0, area.bottom - y)))

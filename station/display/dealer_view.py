@@ -1,33 +1,36 @@
-"""The dealer screen's view model: a table snapshot turned into labels and emphasis. Pure.
+"""The dealer screen's view model: a table snapshot turned into typed labels. Pure.
 
-No geometry here (that is `dealer_layout`): this decides *what* the dealer reads. Every state has
-its own words ("TO ACT", "FOLDED", "ALL-IN", "EMPTY"...), so nothing depends on colour alone. The
-snapshot never carries a hole card, and nothing here could show one: only the board and stud
-up-cards, which are public, become card faces.
+No geometry here (that is `dealer_layout` and the modules it uses): this decides *what* the
+dealer reads. Every state has its own words ("TO ACT", "FOLDED", "ALL-IN", "WAIT BB"...), so
+nothing depends on colour alone. Only public cards become card faces (the board, stud up-cards);
+the snapshot never carries a hole card.
+
+The view carries typed fields for everything the layout decides on (the seat's state, the
+prompt's code, the alert's owner, the pots paid): the layout never reads its own text back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, assert_never
 
+from station.display import prompt_forms
 from station.display.model import Suit
 from station.display.theme import Edge, Style
-from station.engine.decisions import Incident, Ruling
-from station.engine.snapshot import SeatStatus, SeatView, TableSnapshot
+from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
+from station.engine.snapshot import (
+    AlertOwner,
+    NextHandView,
+    Phase,
+    PostKind,
+    SeatStatus,
+    SeatView,
+    TableSnapshot,
+)
 
 DASH: Final = "—"
-
-SEAT_STATUS_TEXT: Final[dict[SeatStatus, str]] = {
-    SeatStatus.EMPTY: "EMPTY",
-    SeatStatus.OUT: "SIT OUT",
-    SeatStatus.ACTIVE: "IN HAND",
-    SeatStatus.FOLDED: "FOLDED",
-    SeatStatus.ALLIN: "ALL-IN",
-    SeatStatus.DEAD: "DEAD",
-}
-TO_ACT_TEXT: Final = "TO ACT"
 
 RULING_TEXT: Final[dict[Ruling, str]] = {
     Ruling.MISDEAL: "MISDEAL",
@@ -49,6 +52,49 @@ _RANKS: Final = {"T": "10"}
 _SUITS: Final = {s.value: s for s in Suit}
 
 
+class SeatState(StrEnum):
+    """What a seat is doing, as the dealer reads it (each has its own word and look)."""
+
+    TO_ACT = "to_act"
+    IN_HAND = "in_hand"
+    ALL_IN = "all_in"
+    FOLDED = "folded"
+    DEAD = "dead"
+    WINNER = "winner"  # the hand is over and the seat was paid
+    READY = "ready"  # between hands: dealt in next hand
+    WAIT_BB = "wait_bb"  # seated, waiting for the big blind (a new player, missed blinds)
+    SITTING_OUT = "sitting_out"  # seated, not dealt in, not waiting for anything we know of
+    AWAY = "away"  # chips at the seat, nobody in it
+    EMPTY = "empty"
+
+
+SEAT_WORDS: Final[dict[SeatState, str]] = {
+    SeatState.TO_ACT: "TO ACT",
+    SeatState.IN_HAND: "IN HAND",
+    SeatState.ALL_IN: "ALL-IN",
+    SeatState.FOLDED: "FOLDED",
+    SeatState.DEAD: "DEAD",
+    SeatState.WINNER: "WINNER",
+    SeatState.READY: "READY",
+    SeatState.WAIT_BB: "WAIT BB",
+    SeatState.SITTING_OUT: "SIT OUT",
+    SeatState.AWAY: "AWAY",
+    SeatState.EMPTY: "EMPTY",
+}
+# States in which a seat takes no part in the hand on show (dim, dashed where nobody sits).
+QUIET: Final = frozenset(
+    {SeatState.FOLDED, SeatState.DEAD, SeatState.SITTING_OUT, SeatState.AWAY, SeatState.EMPTY}
+)
+
+
+class Middle(StrEnum):
+    """What lies on the felt in the middle of the table."""
+
+    PLAY = "play"  # the board and the pots
+    RESULT = "result"  # the hand is over: who won what (until the next hand's posts go in)
+    NEXT_HAND = "next_hand"  # the next hand's button and posts
+
+
 class StepState(StrEnum):
     DONE = "done"
     NOW = "now"
@@ -64,43 +110,58 @@ STEP_STATE_TEXT: Final[dict[StepState, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class StationStatus:
-    """What the dealer screen's status strip shows besides the snapshot (from the daemon)."""
+    """What the dealer screen shows besides the snapshot (from the daemon): the links, and what
+    the dealer key panel is in the middle of (`hardware.inputs.events.PanelStatus`)."""
 
     shoe_ok: bool | None = None  # None: not known / no shoe configured
     zones_ok: bool | None = None  # the bet-zone board's link; None: not known / none configured
     role: str = "DEALER"
     alert: str = ""  # play blocked by the station itself ("JOURNAL FULL"): shown before links
+    selected: int | None = None  # the seat key pressed last, waiting for the key it goes with
+    entry: str = ""  # an entry in progress on the panel ("VERBAL 20", "MISDEAL"), "" for none
+    entry_short: str = ""  # the same where that does not fit ("V 20", "MISDEAL?")
 
 
 @dataclass(frozen=True, slots=True)
 class SeatLabel:
     seat: int
     number: str
-    status: SeatStatus
-    status_text: str
+    state: SeatState
+    word: str  # the state in words (SEAT_WORDS)
     to_act: bool
-    markers: str  # "BTN", "SB", "BTN BB", ...
-    stack: str  # chips behind, or a dash when stacks are not tracked
-    bet: str  # chips in front; "" when none
-    bet_amount: int  # the same as a number (what a small panel ranks its seats by)
+    selected: bool  # the dealer's seat key has picked it
+    button: bool
+    blind: str  # "SB", "BB", "STR", "BI", or ""
+    stack: str  # chips behind; a dash when stacks are not tracked; "" for an empty seat
+    bet: str  # chips in front (this street, a post between hands, or what it won); "" none
+    bet_amount: int
     up_cards: tuple[tuple[str, Suit], ...]
-    style: Style  # of the status label
+    style: Style  # of the state word
     edge: Edge  # of the seat box
+
+    @property
+    def quiet(self) -> bool:
+        return self.state in QUIET
 
 
 @dataclass(frozen=True, slots=True)
 class PotLine:
     label: str  # "MAIN", "SIDE 1"
     amount: str
-    seats: str  # "SEATS 2 5 7 9"
+    seats: tuple[int, ...]  # the seats it is contested by
 
 
 @dataclass(frozen=True, slots=True)
-class IncidentBanner:
+class IncidentLine:
     rule: str
-    ruling: str
+    ruling: str  # in words (RULING_TEXT)
     text: str
-    citation: str
+    owner: AlertOwner
+    seat: int | None
+
+    @property
+    def head(self) -> str:
+        return f"{self.rule} · {self.ruling}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,16 +174,72 @@ class StepLine:
 @dataclass(frozen=True, slots=True)
 class RecoveryBlock:
     rule: str
+    ruling: str  # of its newest incident, in words ("" when none is open)
     steps: tuple[StepLine, ...]
+    incidents: tuple[IncidentLine, ...]  # its own open incidents, newest first
+
+    @property
+    def now(self) -> StepLine | None:
+        return next((s for s in self.steps if s.state is StepState.NOW), None)
+
+
+@dataclass(frozen=True, slots=True)
+class NextLine:
+    """The prompt in force, or what the state implies (the seat to act), with its short form."""
+
+    code: PromptCode | None  # None: no engine prompt (the view's "ACTION: SEAT n", "NEW HAND")
+    text: str
+    short: str  # the designed short form ("" when the text is all there is)
+
+
+@dataclass(frozen=True, slots=True)
+class PaidLine:
+    """One pot of a finished hand and who it went to."""
+
+    label: str  # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand)
+    amount: int
+    winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    hand: int
+    void: bool
+    pots: tuple[PaidLine, ...]  # each pot, then any uncalled bet handed back
+    payouts: tuple[tuple[int, int], ...] = ()  # (seat, chips pushed to it), by seat
+
+
+@dataclass(frozen=True, slots=True)
+class PostLine:
+    seat: int
+    kind: str  # "SB", "BB", "ANTE"
+    amount: int
+    posted: bool  # in front already
+
+
+@dataclass(frozen=True, slots=True)
+class BetweenView:
+    """The next hand's line-up: button, posts due, missed blinds, who waits for the BB."""
+
+    button: int | None
+    posts: tuple[PostLine, ...]
+    missed: tuple[tuple[int, int], ...]  # (seat, chips owed)
+    waiting: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class DealerView:
-    title: str  # "HAND 42 · NLHE"
-    street: str
+    hand: int  # 0: no hand yet
+    game: str  # "NLHE"
+    street: str  # "PREFLOP", "" between hands
+    phase: Phase
     status: str  # "SHOE OK", "SHOE DOWN", ""
     status_alert: bool
+    entry: str  # the panel's entry in progress, in words
+    entry_short: str  # ... and shorter, for a small panel's status strip
+    selected: int | None  # the seat the panel's seat key picked
     seats: tuple[SeatLabel, ...]
+    betting: bool
     to_act: str
     to_call: str
     min_raise: str
@@ -130,16 +247,28 @@ class DealerView:
     pot_total: str
     pots: tuple[PotLine, ...]
     board: tuple[tuple[str, Suit], ...]
-    next_step: str
+    next: NextLine
     stop_text: str | None  # None: no STOP
-    stop_seat: str
-    incidents: tuple[IncidentBanner, ...]  # newest first
+    stop_seat: int | None
+    incidents: tuple[IncidentLine, ...]  # open, newest first, not those of the recovery
     recovery: RecoveryBlock | None
+    result: ResultView | None  # the last hand, until the next deal
+    between: BetweenView | None  # between hands
+    middle: Middle
     floor_call: bool
+
+    @property
+    def title(self) -> str:
+        return f"HAND {self.hand}" if self.hand else "NO HAND"
+
+    @property
+    def wrong(self) -> bool:
+        """Something the dealer must deal with: a STOP, a recovery, an open incident."""
+        return self.stop_text is not None or self.recovery is not None or bool(self.incidents)
 
 
 def parse_card(code: str) -> tuple[str, Suit] | None:
-    """'Ah' -> ('A', SPADES...); 'Td' -> ('10', DIAMONDS); anything else (a joker) -> None."""
+    """'Ah' -> ('A', HEARTS); 'Td' -> ('10', DIAMONDS); anything else (a joker) -> None."""
     if len(code) != 2 or code[1] not in _SUITS:
         return None
     return _RANKS.get(code[0], code[0]), _SUITS[code[1]]
@@ -149,39 +278,86 @@ def _cards(codes: tuple[str, ...]) -> tuple[tuple[str, Suit], ...]:
     return tuple(c for c in (parse_card(code) for code in codes) if c is not None)
 
 
-def seat_label(seat: SeatView, to_act_seat: int | None) -> SeatLabel:
-    to_act = seat.to_act or (to_act_seat is not None and seat.seat == to_act_seat)
-    markers = " ".join(m for m in ("BTN" if seat.button else "", seat.blind) if m)
-    if to_act:
-        text, style, edge = TO_ACT_TEXT, Style.NOW, Edge.TO_ACT
-    elif seat.status is SeatStatus.ALLIN:
-        text, style, edge = SEAT_STATUS_TEXT[seat.status], Style.INFO, Edge.ALLIN
-    elif seat.status in (SeatStatus.EMPTY, SeatStatus.OUT, SeatStatus.FOLDED, SeatStatus.DEAD):
-        empty = seat.status is SeatStatus.EMPTY
-        text, style = SEAT_STATUS_TEXT[seat.status], Style.DIM
-        edge = Edge.EMPTY if empty else Edge.PLAIN
-    else:
-        text, style, edge = SEAT_STATUS_TEXT[seat.status], Style.BASE, Edge.PLAIN
-    empty = seat.status is SeatStatus.EMPTY
+def _look(state: SeatState) -> tuple[Style, Edge]:
+    match state:
+        case SeatState.TO_ACT:
+            return Style.NOW, Edge.TO_ACT
+        case SeatState.ALL_IN | SeatState.WINNER:
+            return Style.INFO, Edge.ALLIN
+        case SeatState.EMPTY:
+            return Style.DIM, Edge.EMPTY
+        case _ if state in QUIET:
+            return Style.DIM, Edge.PLAIN
+    return Style.BASE, Edge.PLAIN
+
+
+def _state(
+    seat: SeatView, snap: TableSnapshot, paid: Mapping[int, int], between: NextHandView | None
+) -> SeatState:
+    if seat.to_act or (snap.to_act is not None and seat.seat == snap.to_act):
+        return SeatState.TO_ACT
+    if paid.get(seat.seat):
+        return SeatState.WINNER
+    if between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+        if seat.seat in between.dealt:
+            return SeatState.READY
+        if seat.seat in between.waiting:
+            return SeatState.WAIT_BB
+    match seat.status:
+        case SeatStatus.ACTIVE:
+            return SeatState.IN_HAND
+        case SeatStatus.ALLIN:
+            return SeatState.ALL_IN
+        case SeatStatus.FOLDED:
+            return SeatState.FOLDED
+        case SeatStatus.DEAD:
+            return SeatState.DEAD
+        case SeatStatus.OUT:
+            waiting = (*snap.waiting, *(between.waiting if between is not None else ()))
+            return SeatState.WAIT_BB if seat.seat in waiting else SeatState.SITTING_OUT
+        case SeatStatus.EMPTY:
+            return SeatState.AWAY if seat.stack else SeatState.EMPTY
+    assert_never(seat.status)
+
+
+def seat_label(
+    seat: SeatView,
+    snap: TableSnapshot,
+    paid: Mapping[int, int] | None = None,
+    selected: int | None = None,
+) -> SeatLabel:
+    paid = paid or {}
+    between = snap.next_hand
+    state = _state(seat, snap, paid, between)
+    style, edge = _look(state)
+    bet = seat.bet
+    button, blind = seat.button, seat.blind
+    if state is SeatState.WINNER:
+        bet = paid[seat.seat]
+    elif between is not None and snap.phase is Phase.ENDED:
+        # The pot is pushed; what is in front now is a post for the next hand.
+        bet = next((p.posted for p in between.posts if p.seat == seat.seat and p.posted), 0)
+    if between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+        button = seat.seat == between.button
+        blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
+                      p.kind is not PostKind.ANTE), "")  # fmt: skip
+    empty = state is SeatState.EMPTY
     return SeatLabel(
         seat=seat.seat,
         number=str(seat.seat),
-        status=seat.status,
-        status_text=text,
-        to_act=to_act,
-        markers=markers,
+        state=state,
+        word=SEAT_WORDS[state],
+        to_act=state is SeatState.TO_ACT,
+        selected=seat.seat == selected,
+        button=button,
+        blind=blind,
         stack="" if empty else (DASH if seat.stack is None else str(seat.stack)),
-        bet=str(seat.bet) if seat.bet else "",
-        bet_amount=seat.bet,
+        bet=str(bet) if bet else "",
+        bet_amount=bet,
         up_cards=_cards(seat.up),
         style=style,
         edge=edge,
     )
-
-
-def _title(snap: TableSnapshot) -> str:
-    parts = [f"HAND {snap.hand}" if snap.hand else "NO HAND", snap.game.upper()]
-    return " · ".join(p for p in parts if p)
 
 
 def _recovery(snap: TableSnapshot) -> RecoveryBlock | None:
@@ -200,15 +376,21 @@ def _recovery(snap: TableSnapshot) -> RecoveryBlock | None:
         )
         for i, text in enumerate(rec.steps)
     )
-    return RecoveryBlock(rec.rule, steps)
+    own = tuple(
+        incident_line(a.incident, a.owner)
+        for a in reversed(snap.alerts)
+        if a.owner is AlertOwner.RECOVERY and a.incident.rule == rec.rule
+    )
+    return RecoveryBlock(rec.rule, own[0].ruling if own else "", steps, own)
 
 
-def incident_banner(incident: Incident) -> IncidentBanner:
-    return IncidentBanner(
+def incident_line(incident: Incident, owner: AlertOwner) -> IncidentLine:
+    return IncidentLine(
         rule=incident.rule,
         ruling=RULING_TEXT.get(incident.ruling, incident.ruling.value.upper()),
         text=incident.text,
-        citation=incident.citation,
+        owner=owner,
+        seat=incident.seat,
     )
 
 
@@ -228,32 +410,110 @@ def link_status(status: StationStatus) -> tuple[str, bool]:
     return ("SHOE OK" if status.shoe_ok else "ZONES OK"), False
 
 
+def _result(snap: TableSnapshot) -> ResultView | None:
+    end: HandEnd | None = snap.result
+    if end is None:
+        return None
+    if end.void:
+        back = tuple(sorted((s, c) for s, c in end.payouts.items() if c))
+        return ResultView(snap.hand, True, (PaidLine("RETURNED", sum(c for _, c in back), back),))
+    lines = [
+        PaidLine(
+            "MAIN" if i == 0 else f"SIDE {i}",
+            p.amount,
+            tuple(sorted((s, c) for s, c in p.won.items() if c)),
+        )
+        for i, p in enumerate(end.pots)
+    ]
+    won: dict[int, int] = {}
+    for p in end.pots:
+        for seat, chips in p.won.items():
+            won[seat] = won.get(seat, 0) + chips
+    if end.rake is not None and end.rake.total:  # the house's cut, out of the pots first
+        lines.append(PaidLine("DROP", end.rake.total, ()))
+    for seat, paid in sorted(end.payouts.items()):  # an uncalled bet goes back to its owner
+        if paid > won.get(seat, 0):
+            lines.append(
+                PaidLine("UNCALLED", paid - won.get(seat, 0), ((seat, paid - won.get(seat, 0)),))
+            )
+    return ResultView(snap.hand, False, tuple(lines), tuple(sorted(end.payouts.items())))
+
+
+def _between(snap: TableSnapshot) -> BetweenView | None:
+    nh = snap.next_hand
+    if nh is None:
+        return None
+    posts = tuple(PostLine(p.seat, p.kind.value, p.amount, p.posted >= p.amount) for p in nh.posts)
+    return BetweenView(nh.button, posts, nh.missed, nh.waiting)
+
+
+def _middle(snap: TableSnapshot, result: ResultView | None, between: BetweenView | None) -> Middle:
+    """The result until the next hand's posts start going in; then the next hand."""
+    if snap.phase not in (Phase.BETWEEN, Phase.ENDED):
+        return Middle.PLAY
+    posting = between is not None and any(p.posted for p in between.posts)
+    if result is not None and not posting:
+        return Middle.RESULT
+    if between is not None and (between.button is not None or between.posts or between.missed
+                                or between.waiting):  # fmt: skip
+        return Middle.NEXT_HAND
+    return Middle.RESULT if result is not None else Middle.PLAY
+
+
+def _next(snap: TableSnapshot, betting: bool) -> NextLine:
+    said = snap.prompt
+    if said is not None and said.text == snap.next_step:
+        return NextLine(said.code, said.text, prompt_forms.short_form(said.code, snap))
+    if betting and snap.to_act is not None:
+        return NextLine(None, snap.next_step, "")  # what the TO ACT tile says
+    return NextLine(None, snap.next_step, "")
+
+
 def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> DealerView:
     status = status or StationStatus()
     pots_total = sum(p.amount for p in snap.pots) + sum(s.bet for s in snap.seats)
     betting = snap.to_act is not None
     status_text, status_alert = link_status(status)
     stop = snap.stop
+    result = _result(snap)
+    between = _between(snap)
+    middle = _middle(snap, result, between)
+    paid = dict(result.payouts) if result is not None and middle is Middle.RESULT else {}
+    recovery = _recovery(snap)
+    rec_rule = recovery.rule if recovery is not None else None
+    incidents = tuple(
+        incident_line(a.incident, a.owner)
+        for a in reversed(snap.alerts)
+        if a.incident.rule != rec_rule or a.owner is not AlertOwner.RECOVERY
+    )
+    if snap.result is not None and snap.phase not in (Phase.ENDED, Phase.BETWEEN):
+        result = None  # a new deal is under way (defensive: the engine clears it)
     return DealerView(
-        title=_title(snap),
+        hand=snap.hand,
+        game=snap.game.upper(),
         street=snap.street.upper(),
+        phase=snap.phase,
         status=status_text,
         status_alert=status_alert,
-        seats=tuple(seat_label(s, snap.to_act) for s in snap.seats),
+        entry=status.entry,
+        entry_short=status.entry_short,
+        selected=status.selected,
+        seats=tuple(seat_label(s, snap, paid, status.selected) for s in snap.seats),
+        betting=betting,
         to_act=str(snap.to_act) if betting else DASH,
         to_call=str(snap.to_call) if betting else DASH,
         min_raise=str(snap.min_raise_to) if betting and snap.min_raise_to is not None else DASH,
         max_raise=str(snap.max_raise_to) if betting and snap.max_raise_to is not None else DASH,
         pot_total=str(pots_total),
-        pots=tuple(
-            PotLine(p.label.upper(), str(p.amount), "SEATS " + " ".join(map(str, p.eligible)))
-            for p in snap.pots
-        ),
+        pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
-        next_step=snap.next_step.upper(),
+        next=_next(snap, betting),
         stop_text=stop.text if stop is not None else None,
-        stop_seat=str(stop.seat) if stop is not None and stop.seat is not None else "",
-        incidents=tuple(incident_banner(i) for i in reversed(snap.incidents)),
-        recovery=_recovery(snap),
+        stop_seat=stop.seat if stop is not None else None,
+        incidents=incidents,
+        recovery=recovery,
+        result=result,
+        between=between,
+        middle=middle,
         floor_call=snap.floor_call,
     )

@@ -154,7 +154,7 @@ def diagnostics_screen(
         case "deck":
             _deck(c, data.enrolment, cur, area)
         case "sys":
-            _system(c, data, area, area.y)
+            _system(c, data, area, area.y, firmware=True)
         case _:
             _links(c, data, area)
     return c.model()
@@ -179,8 +179,26 @@ def _flow(c: Canvas, area: Rect, y: int, text: str, style: Style = Style.BASE) -
     return y + c.paragraph(Rect(area.x, y, area.w, area.bottom - y), text, T, style)
 
 
+def _firmware(link: LinkStatusView) -> str:
+    return f"FW {link.firmware or 'UNKNOWN'} · {link.port or 'NO PORT'}"
+
+
+def _counters(link: LinkStatusView) -> str:
+    return (
+        f"RX {link.frames_rx}  TX {link.frames_tx}  CRC {link.crc_errors}  "
+        f"RETX {link.retransmits}  DUP {link.duplicates}  RESYNC {link.resyncs}"
+    )
+
+
 def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
+    """Each link's state, last frame and counters; its firmware and port too when there is
+    room (a small panel shows them on the SYS page, with the journal, clock and CPU)."""
     row, p = c.row(T), c.pad
+    need = sum(
+        1 + len(c.wrap(_firmware(link), T, area.w)) + len(c.wrap(_counters(link), T, area.w))
+        for link in data.links
+    )
+    with_fw = need * row + len(data.links) * (p // 2) + row <= area.h
     y = area.y
     for link in data.links:
         ok = link.state is LinkState.CONNECTED
@@ -198,23 +216,21 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
         last = next((t for t in said if c.fits(t, T, area.w - w - p)), said[-1])
         c.text(Rect(area.x + w + p, y, area.w - w - p, row), last, T)
         y += row
-        fw = f"FW {link.firmware or 'UNKNOWN'} · {link.port or 'NO PORT'}"
-        y = _flow(c, area, y, fw)
-        counters = (
-            f"RX {link.frames_rx}  TX {link.frames_tx}  CRC {link.crc_errors}  "
-            f"RETX {link.retransmits}  DUP {link.duplicates}  RESYNC {link.resyncs}"
-        )
-        y = _flow(c, area, y, counters) + p // 2
-    if _system_rows(c, data, area) * row <= area.bottom - y:
+        if with_fw:
+            y = _flow(c, area, y, _firmware(link))
+        y = _flow(c, area, y, _counters(link)) + p // 2
+    if with_fw and _system_rows(c, data, area) * row <= area.bottom - y:
         _system(c, data, area, y)
     elif y + row <= area.bottom:  # a small panel: they have their own page
-        c.text(Rect(area.x, y, area.w, row), "JOURNAL, CLOCK, CPU: SEE SYS", T, Style.DIM)
+        see = "JOURNAL, CLOCK, CPU: SEE SYS" if with_fw else "FIRMWARE, JOURNAL, CLOCK: SEE SYS"
+        c.paragraph(Rect(area.x, y, area.w, area.bottom - y), see, T, Style.DIM)
     else:
         c.drop("journal, clock and CPU (on the SYS page)")
 
 
 def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
-    """(label, value, style) of the journal health, the clock and the CPU."""
+    """(label, value, style) of the journal health, the clock and the CPU (and on the SYS page
+    each link's firmware and port)."""
     j, pl = data.journal, data.platform
     journal = (
         f"{'OK' if j.ok else 'FAULT'}{' · ' + j.problem if j.problem else ''} · SEQ {j.last_seq} · "
@@ -267,10 +283,14 @@ def _system_rows(c: Canvas, data: DiagnosticsData, area: Rect) -> int:
     )
 
 
-def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int) -> None:
-    """Journal health, clock and CPU from `y` down, each value wrapped beside its label."""
+def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int, firmware: bool = False) -> None:
+    """Journal health, clock and CPU from `y` down, each value wrapped beside its label (and
+    with `firmware`, the SYS page, each link's firmware and port)."""
     row, p = c.row(T), c.pad
-    for label, value, style in _system_lines(data):
+    entries = _system_lines(data)
+    if firmware:
+        entries += [(link.name, _firmware(link), Style.BASE) for link in data.links]
+    for label, value, style in entries:
         if y + row > area.bottom:
             c.drop(f"{label} {value}")
             continue

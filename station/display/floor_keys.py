@@ -18,10 +18,10 @@ incident of its own, which the floor then sees in the incident list.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from hardware.inputs import names
 from station.display.canvas import Canvas
+from station.display.floor_cursor import FloorCursor
 from station.display.model import Align, Rect
 from station.display.pinpad import Role
 from station.display.theme import Edge, Style, TextRole
@@ -36,9 +36,6 @@ from station.display.widgets import (
 )
 from station.engine.events import Key, KeyPress
 from station.engine.snapshot import Phase, TableSnapshot
-
-if TYPE_CHECKING:
-    from station.display.floor_view import FloorCursor
 
 T = TextRole.TEXT
 SCREEN_KEYS = frozenset(Key(name) for name in names.SCREEN_KEYS)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from station.display import floor_keys
 from station.display.canvas import Canvas
 from station.display.dealer_view import RULING_TEXT, parse_card
+from station.display.floor_cursor import FloorCursor
 from station.display.model import Rect, ScreenModel
 from station.display.panel import PanelConfig
 from station.display.theme import DEFAULT_THEME, Style, TextRole, Theme
@@ -22,7 +23,6 @@ from station.display.widgets import (
     button_row,
     button_w,
     fit_rows,
-    label_value,
     list_rows,
     title_bar,
     touch_h,
@@ -32,6 +32,14 @@ from station.engine.snapshot import TableSnapshot
 
 T, K = TextRole.TEXT, TextRole.KEY
 RECALL_HANDS = 100
+__all__ = [
+    "FloorCursor",
+    "FloorData",
+    "HandRecallView",
+    "IncidentRow",
+    "RecallStep",
+    "floor_screen",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,19 +81,6 @@ class FloorData:
     hands: tuple[HandRecallView, ...] = ()  # newest first, the last RECALL_HANDS at most
 
 
-@dataclass(frozen=True, slots=True)
-class FloorCursor:
-    """Where the floor is in the review (part of the navigation state)."""
-
-    page: str = "incidents"  # incidents, incident, ruling, hands, recall, or a floor_keys page
-    incident: int = 0
-    hand: int = 0
-    step: int = 0
-    top: int = 0  # first visible row of the current list
-    seat: int | None = None  # the seat a screen key is for (FORFEIT)
-    digits: str = ""  # the amount typed on a screen key's number pad
-
-
 def ruling_text(code: str) -> str:
     try:
         return RULING_TEXT[Ruling(code)]
@@ -122,7 +117,7 @@ def floor_screen(
             if cur.page == "ruling":
                 _ruling_picker(c, inc, cur.top)
             else:
-                _incident(c, inc)
+                _incident(c, inc, cur.top)
         case "hands":
             top = title_bar(c, "RECENT HANDS", _tabs(cur, floor_call), floor_call)
             rows = [
@@ -162,48 +157,53 @@ def _footer(c: Canvas, area: Rect, count: int) -> None:
     button_row(c, keys, y, c.width - c.pad - width)
 
 
-def _incident(c: Canvas, inc: IncidentRow) -> None:
+def _incident_lines(c: Canvas, inc: IncidentRow, width: int) -> list[tuple[str, Style]]:
+    """The incident as lines of text, most important first: rule and ruling, what the dealer
+    was told, status, citation, the events that triggered it."""
+    lines = [(line, Style.ALERT) for line in c.wrap(f"{inc.rule} · {ruling_text(inc.ruling)}",
+                                                    T, width)]  # fmt: skip
+    lines += [(line, Style.BASE) for line in c.wrap(inc.text, T, width)]
+    status = f"STATUS {inc.status.upper()} · EVENT {inc.event}"
+    status += f" · SEAT {inc.seat}" if inc.seat else ""
+    lines += [(line, Style.DIM) for line in c.wrap(status, T, width)]
+    lines += [(line, Style.DIM) for line in c.wrap(f"CITATION {inc.citation or '—'}", T, width)]
+    if inc.triggers:
+        lines.append(("TRIGGERED BY", Style.DIM))
+        for trigger in inc.triggers:
+            lines += [(line, Style.BASE) for line in c.wrap(trigger, T, width)]
+    return lines
+
+
+def _incident(c: Canvas, inc: IncidentRow, top_line: int) -> None:
+    """One incident, whole: its lines from `top_line`; when they do not all fit (a long text
+    on a small panel), UP and DOWN scroll them."""
     top = title_bar(c, f"INCIDENT · HAND {inc.hand}", [Button("BACK", "floor:back")])
     p, row = c.pad, c.row(T)
     x, w = 2 * p, c.width - 4 * p
-    y = top + p
-    c.box(Rect(p, y, c.width - 2 * p, row), Style.ALERT)
-    c.text(Rect(x, y, w, row), f"{inc.rule} · {ruling_text(inc.ruling)}", T, Style.ALERT)
-    y += row + p // 2
-    for label, value in (
-        ("CITATION", inc.citation or "—"),
-        (
-            "STATUS",
-            f"{inc.status.upper()} · EVENT {inc.event}"
-            + (f" · SEAT {inc.seat}" if inc.seat else ""),
-        ),
-    ):
-        label_value(c, Rect(x, y, w, row), label, value)
-        y += row
     buttons_y = c.height - touch_h(c) - p
-    y += c.paragraph(Rect(x, y, w, min(2 * row, buttons_y - y)), inc.text, T, max_lines=2)
-    if inc.triggers:
-        c.text(Rect(x, y, w, row), "TRIGGERED BY", T, Style.DIM)
+    y = top + p
+    lines = _incident_lines(c, inc, w)
+    fit = max(1, (buttons_y - p - y) // row)
+    first = max(0, min(top_line, len(lines) - fit))
+    for text, style in lines[first : first + fit]:
+        if style is Style.ALERT:
+            c.box(Rect(p, y, c.width - 2 * p, row), Style.ALERT)
+        c.text(Rect(x, y, w, row), text, T, style)
         y += row
-        room = (buttons_y - p - y) // row
-        if room < len(inc.triggers):  # the latest events, and a line saying where the rest are
-            room -= 1
-            earlier = len(inc.triggers) - max(0, room)
-            c.text(Rect(x + 2 * p, y, w - 2 * p, row), f"+{earlier} EARLIER: RECALL", T, Style.DIM)
-            y += row
-        shown = inc.triggers[-room:] if room > 0 else ()
-        for line in shown:
-            c.text(Rect(x + 2 * p, y, w - 2 * p, row), line, T)
-            y += row
     buttons = [
-        Button("ACKNOWLEDGE", "incident:ack", Style.NOW),
-        Button("UPHOLD RULING", "incident:uphold"),
-        Button("CHANGE RULING", "incident:change"),
+        Button("ACKNOWLEDGE", "incident:ack", Style.NOW, short="ACK"),
+        Button("UPHOLD RULING", "incident:uphold", short="UPHOLD"),
+        Button("CHANGE RULING", "incident:change", short="CHANGE"),
     ]
+    if len(lines) > fit:  # one button pages down, and from the last page back to the top
+        last = first + fit >= len(lines)
+        target = 0 if last else min(first + fit, len(lines) - fit)
+        buttons.append(Button("TOP" if last else "MORE", f"floor:scroll:{target}"))
+        if not last:
+            c.drop(f"incident: {len(lines) - first - fit} more lines (scroll down)")
     gap = c.mm_x(c.theme.touch_gap_mm)
     if sum(button_w(c, b.label) + gap for b in buttons) - gap > c.width - 2 * p:
-        short = ("ACK", "UPHOLD", "CHANGE")  # a small panel: the same three, shorter
-        buttons = [Button(s, b.action, b.style) for s, b in zip(short, buttons, strict=True)]
+        buttons = [Button(b.short or b.label, b.action, b.style) for b in buttons]
     button_row(c, buttons, buttons_y)
 
 
@@ -258,8 +258,10 @@ def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:
             if card is not None:
                 c.card(Rect(x + i * (cw + p), y, cw, ch), card[0], card[1])
         y += ch + p
-    # the steps, the current one in the middle of the window
+    # the steps, the current one in the middle of the window (and, at the last, the result)
     room = max(1, (buttons_y - p - y) // row)
+    if n and hand.result and step == n - 1 and room > 1:
+        room -= 1
     first = max(0, min(step - room // 2, n - room))
     for i in range(first, min(n, first + room)):
         s = hand.steps[i]

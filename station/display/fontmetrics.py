@@ -9,6 +9,7 @@ from the real font and fails if they drift, so the pure layout and the screen ag
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Final
 
 FONT_FILE: Final = "freesansbold.ttf"  # inside the pygame package: same on the Pi and in CI
@@ -454,6 +455,7 @@ def ascent_px(size: int) -> int:
     return ASCENT_PX[_check_size(size)]
 
 
+@lru_cache(maxsize=256)
 def size_for_cap(cap: float) -> int:
     """The smallest font size whose rendered cap height is at least `cap` pixels."""
     for size in range(MIN_SIZE, MAX_SIZE + 1):
@@ -466,6 +468,7 @@ def has_glyph(ch: str) -> bool:
     return ch in ADVANCE_PER_1000
 
 
+@lru_cache(maxsize=8192)  # a screen measures the same few hundred texts again and again
 def text_width(text: str, size: int) -> int:
     """A width in pixels never smaller than the rendered width of `text` at `size`."""
     _check_size(size)

@@ -69,6 +69,9 @@ class Shape(StrEnum):
     OCTAGON = "octagon"  # STOP
     CHIP = "chip"  # a bet in front of a seat: rounded ends, a chip stack
     DASHED = "dashed"  # an empty seat
+    DISC = "disc"  # the dealer button puck
+    STADIUM = "stadium"  # an oval table's rail: straight sides, round ends
+    ELLIPSE = "ellipse"  # a round table's rail
 
 
 class Suit(StrEnum):
@@ -100,12 +103,14 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class CardFace:
-    """A public card (board or stud up-card): rank text and a suit drawn as a shape."""
+    """A public card (board or stud up-card): rank text and a suit drawn as a shape, the suit
+    under the rank, or beside it on a `wide` (one-line) card."""
 
     rect: Rect
     rank: str
     suit: Suit
     size: int
+    wide: bool = False
 
 
 Item = Box | Text | CardFace

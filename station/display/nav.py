@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from station.display import floor_keys
-from station.display.dealer_layout import ACTION_SEATS, ACTION_TABLE
+from station.display.dealer_layout import ACTION_DETAILS, ACTION_SEATS, ACTION_TABLE
 from station.display.diag_view import IO_DOWN, IO_UP, DiagCursor, DiagnosticsData
 from station.display.floor_keys import ScreenKey
 from station.display.floor_view import FloorCursor, FloorData
@@ -28,16 +28,19 @@ from station.display.pinpad import DIGITS, PinPadState, Role, press
 from station.engine.decisions import Ruling
 
 IDLE_TIMEOUT_S = 120.0
+PAGE_ON = "dealer:on"  # a key's "next page": the page turn the screen on show offers
 SEATS_TIMEOUT_S = 20.0  # a look at the stacks, then back to the glance numbers
 
 
 DIAG_PAGES = ("links", "io", "deck", "sys")  # the diagnostics tabs, left to right
-DEALER_PAGES = (ACTION_SEATS, ACTION_TABLE)  # the dealer screen's page turns (small panels)
+# the dealer screen's page turns (small panels)
+DEALER_PAGES = (ACTION_SEATS, ACTION_DETAILS, ACTION_TABLE)
 
 
 class Screen(StrEnum):
     DEALER = "dealer"
     SEATS = "seats"  # the dealer screen's seat page (small panels)
+    DETAILS = "details"  # ... and the page with the alerts' texts the first had no room for
     PIN = "pin"
     FLOOR = "floor"
     DIAG = "diag"
@@ -174,7 +177,8 @@ def handle(state: NavState, event: NavInput, model: ScreenModel | None, ctx: Nav
     """One input: resolve it to an action against the screen on show, then act."""
     match event:
         case Tick(at=at):
-            timeout = SEATS_TIMEOUT_S if state.screen is Screen.SEATS else IDLE_TIMEOUT_S
+            paged = state.screen in (Screen.SEATS, Screen.DETAILS)
+            timeout = SEATS_TIMEOUT_S if paged else IDLE_TIMEOUT_S
             if state.screen is not Screen.DEALER and at - state.last_input_at >= timeout:
                 return _to_dealer(state)
             return state, ()
@@ -182,8 +186,9 @@ def handle(state: NavState, event: NavInput, model: ScreenModel | None, ctx: Nav
             action = model.hit(x, y) if model is not None else None
         case KeyIn(key=key, at=at):
             action = key_action(state, key)
-            if action in DEALER_PAGES and (model is None or action not in model.actions()):
-                action = None  # a large panel has no SEATS page: it shows every seat already
+            if action == PAGE_ON:  # whichever page the one on show turns to
+                turns = [a for a in model.actions() if a in DEALER_PAGES] if model else []
+                action = turns[0] if turns else None  # a large panel has one page: no turn
             if action in (IO_UP, IO_DOWN):  # the row to scroll to is on the screen's button
                 mine = [a for a in model.actions() if a.startswith(f"{action}:")] if model else []
                 action = mine[0] if mine else None
@@ -232,6 +237,8 @@ def key_action(state: NavState, key: str) -> str | None:
             detail: dict[str, str | None] = {
                 NavKey.SELECT: "incident:ack",
                 NavKey.BACK: "floor:back",
+                NavKey.UP: "floor:up",
+                NavKey.DOWN: "floor:down",
             }
             return detail.get(key)
         if page in ("race", "forfeit-amount"):
@@ -255,9 +262,11 @@ def key_action(state: NavState, key: str) -> str | None:
             NavKey.DOWN: IO_DOWN,
         }
         return diag.get(key)
-    if state.screen is Screen.SEATS:
-        return ACTION_TABLE if key in (NavKey.UP, NavKey.BACK) else None
-    return ACTION_SEATS if key == NavKey.DOWN else None  # the dealer screen
+    if state.screen in (Screen.SEATS, Screen.DETAILS):
+        if key in (NavKey.UP, NavKey.BACK):
+            return ACTION_TABLE
+        return PAGE_ON if key == NavKey.DOWN else None
+    return PAGE_ON if key == NavKey.DOWN else None  # the dealer screen
 
 
 def _to_dealer(state: NavState) -> Outcome:
@@ -281,10 +290,10 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
                 return _to_dealer(state)
             return _open(state, Screen.FLOOR if arg == "floor" else Screen.DIAG)
         case "dealer":
-            if arg == "seats" and state.screen is Screen.DEALER:
-                return replace(state, screen=Screen.SEATS), ()
-            if arg == "table" and state.screen is Screen.SEATS:
-                return replace(state, screen=Screen.DEALER), ()
+            pages = {"table": Screen.DEALER, "seats": Screen.SEATS, "details": Screen.DETAILS}
+            dealer = (Screen.DEALER, Screen.SEATS, Screen.DETAILS)
+            if arg in pages and state.screen in dealer:
+                return replace(state, screen=pages[arg]), ()
             return state, ()
         case "pin":
             return _pin(state, arg, ctx)
@@ -347,7 +356,7 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
                 ), ()
             back = {"incident": "incidents", "ruling": "incident", "recall": "hands"}
             if cur.page in back:
-                return go(page=back[cur.page])
+                return go(page=back[cur.page], top=0)
             return _to_dealer(state)
         case "floor", "up" | "down":
             step = -4 if arg == "up" else 4
@@ -361,10 +370,13 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
             if cur.page == "hands" and hands:
                 return go(page="recall", step=0)
             if cur.page == "incidents" and incidents:
-                return go(page="incident")
+                return go(page="incident", top=0)
             return state, ()
         case "floor", _ if arg.startswith("incident:"):
-            return go(page="incident", incident=clamp(int(arg.split(":")[1]), len(incidents)))
+            index = clamp(int(arg.split(":")[1]), len(incidents))
+            return go(page="incident", incident=index, top=0)
+        case "floor", _ if arg.startswith("scroll:") and arg[7:].isdigit():
+            return go(top=int(arg[7:]))
         case "floor", _ if arg.startswith("hand:"):
             return go(page="recall", hand=clamp(int(arg.split(":")[1]), len(hands)), step=0)
         case "incident", "ack" if inc is not None:
@@ -378,7 +390,7 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
         case "incident", "change" if inc is not None:
             return go(page="ruling", top=0)
         case "ruling", _ if inc is not None and arg in Ruling.__members__.values():
-            new, _ = go(page="incident")
+            new, _ = go(page="incident", top=0)
             return new, (RuleIncident(inc.hand, inc.event, inc.rule, Ruling(arg), role),)
         case "recall", _ if hands:
             n = len(hands[clamp(cur.hand, len(hands))].steps)

@@ -62,6 +62,14 @@ class Painter:
         radius = {Shape.ROUNDED: max(4, box.rect.h // 6), Shape.CHIP: box.rect.h // 2}.get(
             box.shape, 0
         )
+        if box.shape in (Shape.DISC, Shape.ELLIPSE):
+            if box.fill is not None:
+                pygame.draw.ellipse(surface, rgb(box.fill), r)
+            if box.outline is not None and box.width:
+                pygame.draw.ellipse(surface, rgb(box.outline), r, box.width)
+            return
+        if box.shape is Shape.STADIUM:
+            radius = min(box.rect.w, box.rect.h) // 2
         if box.shape is Shape.OCTAGON:
             points = _octagon(box.rect)
             if box.fill is not None:
@@ -108,11 +116,18 @@ class Painter:
         font = self.font(card.size)
         img = font.render(card.rank, True, rgb(Colour.BLACK))
         cap = cap_px(card.size)
+        colour = rgb(Colour.VERMILLION if card.suit in _RED_SUITS else Colour.BLACK)
+        if card.wide:  # rank and suit side by side, both the height of the capitals
+            baseline = r.y + (r.h + cap) // 2
+            x = r.x + max(2, r.w // 16)
+            surface.blit(img, (x, baseline - ascent_px(card.size)))
+            _suit(surface, card.suit, r.right - max(2, r.w // 16) - cap / 2,
+                  baseline - cap / 2, cap / 2, colour)  # fmt: skip
+            return
         top = r.y + max(2, r.h // 12)
         surface.blit(img, (r.x + (r.w - img.get_width()) // 2, top + cap - ascent_px(card.size)))
         room = r.bottom - (top + cap) - max(2, r.h // 12)
         size = min(room, r.w * 0.7)
-        colour = rgb(Colour.VERMILLION if card.suit in _RED_SUITS else Colour.BLACK)
         _suit(
             surface,
             card.suit,

@@ -12,6 +12,7 @@ from station.display.model import ScreenModel
 from station.display.nav import NavState, Screen
 from station.display.panel import PanelConfig
 from station.display.pinpad import pinpad_screen
+from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.display.theme import DEFAULT_THEME, Theme
 from station.engine.snapshot import TableSnapshot
 
@@ -24,6 +25,7 @@ class DisplayInputs:
     floor: FloorData = field(default_factory=FloorData)
     diag: DiagnosticsData = field(default_factory=DiagnosticsData)
     status: StationStatus = field(default_factory=StationStatus)
+    table: TableShape = DEFAULT_TABLE  # the table's shape and seats (config, not data)
 
 
 def inputs_used(nav: NavState) -> tuple[str, ...]:
@@ -50,5 +52,7 @@ def screen_model(
             return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme)
         case Screen.DIAG:
             return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
-    page = DealerPage.SEATS if nav.screen is Screen.SEATS else DealerPage.TABLE
-    return dealer_screen(dealer_view(inputs.snapshot, inputs.status), panel, theme, page)
+    pages = {Screen.SEATS: DealerPage.SEATS, Screen.DETAILS: DealerPage.DETAILS}
+    page = pages.get(nav.screen, DealerPage.TABLE)
+    view = dealer_view(inputs.snapshot, inputs.status)
+    return dealer_screen(view, panel, theme, page, inputs.table)

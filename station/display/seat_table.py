@@ -22,22 +22,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from station.display.canvas import Canvas
-from station.display.dealer_view import SeatLabel
+from station.display.dealer_view import SeatLabel, SeatState
 from station.display.model import Align, Rect, Shape
 from station.display.theme import Edge, Style, TextRole
-from station.engine.snapshot import SeatStatus
 
 T = TextRole.TEXT
 TO_ACT_MARK = ">"  # the font has no arrow; the row's colours and outline say it too
 MORE = "MORE"
-_IN_HAND = (SeatStatus.ACTIVE, SeatStatus.ALLIN)
+_IN_HAND = (SeatState.TO_ACT, SeatState.IN_HAND, SeatState.ALL_IN)
 
 
 def table_seats(seats: Sequence[SeatLabel]) -> list[SeatLabel]:
     """The seats the table lists, in seat order: in the hand, or with chips in front."""
-    return sorted(
-        (s for s in seats if s.to_act or s.status in _IN_HAND or s.bet), key=lambda s: s.seat
-    )
+    return sorted((s for s in seats if s.state in _IN_HAND or s.bet), key=lambda s: s.seat)
 
 
 def other_seats(seats: Sequence[SeatLabel]) -> list[SeatLabel]:
@@ -53,7 +50,7 @@ def priority(seat: SeatLabel) -> tuple[int, int, int]:
         rank = 0
     elif seat.bet_amount:
         rank = 1
-    elif seat.status is SeatStatus.ALLIN:
+    elif seat.state is SeatState.ALL_IN:
         rank = 2
     else:
         rank = 3
@@ -66,8 +63,8 @@ def number_text(seat: SeatLabel) -> str:
 
 def behind_text(seat: SeatLabel) -> str:
     """The stack, or the word for a seat whose stack is not the point (all-in, folded...)."""
-    if seat.status is SeatStatus.ALLIN or not (seat.to_act or seat.status in _IN_HAND):
-        return seat.status_text
+    if seat.state not in (SeatState.TO_ACT, SeatState.IN_HAND):
+        return seat.word
     return seat.stack
 
 
@@ -75,7 +72,7 @@ def summary_text(seats: Sequence[SeatLabel]) -> str:
     """The seats not in the table on one line, grouped by state: "FOLDED 1 2 6  EMPTY 3 10"."""
     groups: dict[str, list[str]] = {}
     for s in seats:
-        groups.setdefault(s.status_text, []).append(s.number)
+        groups.setdefault(s.word, []).append(s.number)
     return "  ".join(f"{k} {' '.join(v)}" for k, v in groups.items())
 
 
@@ -101,7 +98,8 @@ def columns(c: Canvas, seats: Sequence[SeatLabel], width: int) -> Columns:
 
 
 def chip_height(c: Canvas) -> int:
-    return c.row(T) - 2 * c.mm_y(0.8)
+    """A chip a little taller than the capitals of its amount, within a row."""
+    return min(c.row(T), c.cap(T) + 2 * c.mm_y(0.6))
 
 
 def chip_width(c: Canvas, bet: str) -> int:
@@ -152,7 +150,7 @@ def _cell(c: Canvas, s: SeatLabel, cols: Columns, rect: Rect) -> None:
     p = c.pad
     if s.to_act:
         style, edge, width = Style.NOW, Edge.TO_ACT, c.mm_y(0.8)
-    elif s.status is SeatStatus.ALLIN:
+    elif s.style is Style.INFO:
         style, edge, width = Style.INFO, Edge.ALLIN, 3
     else:
         style, edge, width = Style.BASE, Edge.PLAIN, 2

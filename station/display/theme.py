@@ -74,8 +74,8 @@ class Edge(StrEnum):
 def _roles() -> Mapping[TextRole, RoleSpec]:
     return MappingProxyType(
         {
-            TextRole.KEY: RoleSpec(7.2, KEY_BAR_MM),
-            TextRole.TEXT: RoleSpec(4.85, TEXT_BAR_MM),
+            TextRole.KEY: RoleSpec(7.05, KEY_BAR_MM),
+            TextRole.TEXT: RoleSpec(4.75, TEXT_BAR_MM),
             TextRole.HEAD: RoleSpec(8.5, KEY_BAR_MM),
         }
     )
@@ -117,7 +117,7 @@ class Theme:
     edges: Mapping[Edge, Colour] = field(default_factory=_edges)
     background: Colour = Colour.BLACK
     font_file: str = FONT_FILE
-    line_factor: float = 1.5  # row pitch as a multiple of the cap height
+    line_factor: float = 1.35  # row pitch as a multiple of the cap height (the texts are capitals)
     touch_target_mm: float = TOUCH_TARGET_MM + 1.0  # design size; the bar is 9 mm
     touch_gap_mm: float = TOUCH_GAP_MM + 0.5
 

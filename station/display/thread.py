@@ -40,6 +40,7 @@ from station.display.nav import (
 )
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.screens import DisplayInputs, inputs_used, screen_model
+from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.display.theme import DEFAULT_THEME, TextRole, Theme
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class DisplayThread(ScreenInbox):
         on_command: Callable[[Command], None] | None = None,
         build: Builder = screen_model,
         fullscreen: bool | None = None,
+        table: TableShape = DEFAULT_TABLE,
     ) -> None:
         super().__init__()
         self.panel = panel
@@ -87,6 +89,7 @@ class DisplayThread(ScreenInbox):
         self.verify_pin = verify_pin
         self.on_command = on_command
         self.build = build
+        self.table = table
         self.fullscreen = driver == "kmsdrm" if fullscreen is None else fullscreen
         self._inputs: queue.SimpleQueue[NavInput] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -210,7 +213,7 @@ class DisplayThread(ScreenInbox):
         fv, floor = self._floor.get()
         dv, diag = self._diag.get()
         tv, status = self._status.get()
-        data = DisplayInputs(snap, floor, diag, status)
+        data = DisplayInputs(snap, floor, diag, status, self.table)
         ctx = NavContext(self.verify_pin, floor, diag, snap.floor_call)
         for event in inputs:
             self.nav, commands = handle(self.nav, event, self.last_model, ctx)

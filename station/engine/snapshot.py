@@ -2,6 +2,9 @@
 
 This is the boundary between the core and the screen. It never carries a hole card: face-down
 cards appear only as a count until the hand is over (stud up-cards and the board are public).
+The screen reads typed fields only: which incidents are still open and what owns them
+(`alerts`), the prompt in force with its code (`prompt`), the last hand's result until the next
+deal (`result`) and, between hands, who posts what (`next_hand`).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from station.engine.decisions import Incident
+from station.engine.decisions import HandEnd, Incident, PromptCode
 
 
 class SeatStatus(StrEnum):
@@ -70,6 +73,58 @@ class RecoveryView:
     current: int
 
 
+class AlertOwner(StrEnum):
+    """The engine state an open incident belongs to; it leaves the screen when that resolves
+    (`station.engine.alerts`)."""
+
+    RECOVERY = "recovery"  # a guided recovery of the same rule, until its last step is done
+    STOP = "stop"  # a STOP standing, until it is lifted
+    MISDEAL = "misdeal"  # a misdealt hand, until the redeal
+    STREET = "street"  # the street it was raised in, until that street is over
+    DEAL = "deal"  # between hands or a hand over (void): until the next deal
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    incident: Incident
+    owner: AlertOwner
+
+
+@dataclass(frozen=True, slots=True)
+class PromptView:
+    """The prompt in force: what kind of step (the screen's short forms go by it) and the text."""
+
+    code: PromptCode
+    text: str
+
+
+class PostKind(StrEnum):
+    SB = "SB"
+    BB = "BB"
+    ANTE = "ANTE"
+
+
+@dataclass(frozen=True, slots=True)
+class PostDue:
+    """A forced bet the next hand needs, and what the seat has put out for it so far."""
+
+    seat: int
+    kind: PostKind
+    amount: int
+    posted: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextHandView:
+    """Between hands: the next hand's line-up as the engine sees it now."""
+
+    button: int | None  # None in stud games
+    dealt: tuple[int, ...]  # the seats that would be dealt in now
+    posts: tuple[PostDue, ...]  # blinds (and antes) due, by seat
+    missed: tuple[tuple[int, int], ...]  # (seat, chips owed) for missed blinds (BLIND-MISSED)
+    waiting: tuple[int, ...]  # seated, not dealt in yet: waiting for the big blind
+
+
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
     hand: int
@@ -100,6 +155,12 @@ class TableSnapshot:
     # The house's rake of the hand just ended (its DROP prompt, code `drop`; short form "DROP
     # n"), until the next deal or, at a table with a rake zone, until the drop is checked.
     drop: int = 0
+    # The dealer screen's typed inputs (see the module docstring).
+    alerts: tuple[AlertView, ...] = ()  # open incidents, oldest first
+    prompt: PromptView | None = None
+    result: HandEnd | None = None  # the last hand's, until the next deal starts
+    next_hand: NextHandView | None = None
+    waiting: tuple[int, ...] = ()  # seated, not in the hand: waiting for the big blind
 
     @staticmethod
     def empty() -> TableSnapshot:

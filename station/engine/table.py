@@ -105,6 +105,7 @@ class Table(TableState):
         if self.hand is not None and self.hand.out:
             hand_cycle.absorb(self)
         out, self.out = self.out, []
+        self.screen.note(self, out)
         return out
 
     # --- between hands ------------------------------------------------------------------------

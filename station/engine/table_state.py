@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from station.engine.alerts import AlertBook
 from station.engine.cards import Card, DeckRegistry
 from station.engine.decisions import Decision, Incident, Ruling
 from station.engine.events import Setup
@@ -167,6 +168,8 @@ class TableState:
     race: Race | None = None  # TOURN-CHIP-RACE in progress
     house: House = field(default_factory=House)  # time collection due
     drop: DropLedger = field(default_factory=DropLedger)  # the rake zone's drops
+    # What the dealer screen still shows and what owns it (`alerts`, noted by `Table._drain`).
+    screen: AlertBook = field(default_factory=AlertBook)
     out: list[Decision] = field(default_factory=list)
 
     def incident(

@@ -6,12 +6,18 @@ and what he may do. Face-down cards appear as a count.
 
 from __future__ import annotations
 
+from station.engine import lineup
+from station.engine.decisions import PromptCode
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.hand_cycle import refunds
+from station.engine.positions import button_layout
 from station.engine.pots import build_pots
 from station.engine.snapshot import (
+    NextHandView,
     Phase,
+    PostDue,
+    PostKind,
     PotView,
     RecoveryView,
     SeatStatus,
@@ -45,12 +51,74 @@ def _pots(hand: Hand) -> tuple[PotView, ...]:
     )
 
 
-def _next_step(hand: Hand, to_act: int | None) -> str:
+def _next_step(t: TableState, hand: Hand, to_act: int | None) -> str:
     if hand.alerts.stop_text:
         return hand.alerts.stop_text
+    said = t.screen.prompt(t)
+    if said is not None and said.code is PromptCode.DEAL and hand.deal.deal_draws:
+        slots = hand.deal.slots
+        slot = slots[0] if hand.phase is Phase.DEALING and slots else None
+        if slot is not None and slot.seat is not None:  # "FIRST CARD TO SEAT 1" is past
+            return f"DEAL: NEXT CARD TO SEAT {slot.seat}"
+    if said is not None:
+        return said.text
     if hand.phase is Phase.BETTING and to_act is not None:
         return f"ACTION: SEAT {to_act}"
+    if hand.result is not None and t.lineup.posts_prompt:
+        return t.lineup.posts_prompt
     return hand.alerts.last_prompt
+
+
+def _waiting(t: TableState) -> tuple[int, ...]:
+    """Seated players with chips, not in the hand, who wait to come in with the big blind (a
+    new player, a player back from missing the blinds, one who changed seats)."""
+    hand, ln = t.hand, t.lineup
+    return tuple(
+        sorted(
+            s
+            for s in t.occupied
+            if (s in ln.newcomers or ln.missed.get(s) or ln.seat_wait.get(s))
+            and t.stacks.get(s, None) != 0
+            and (hand is None or hand.result is not None or s not in hand.seats)
+        )
+    )
+
+
+def _next_hand(t: TableState) -> NextHandView | None:
+    """Who the next hand would deal in now, the button and blinds, and who still waits."""
+    setup, spec = t.setup, t.spec
+    if setup is None or spec is None:
+        return None
+    dealt = lineup.dealt_in(t, commit=False)
+    st = setup.stakes
+    posts: list[PostDue] = []
+    button: int | None = None
+    if spec.family is not Family.STUD and len(dealt) >= 2:
+        button, blinds = lineup.positions(t, dealt)
+        if button is not None:
+            layout = button_layout(dealt, button, blinds)
+            button = layout.button
+            for kind, seat, amount in (
+                (PostKind.SB, layout.small_blind, st.sb),
+                (PostKind.BB, layout.big_blind, st.bb),
+            ):
+                if seat is not None and amount:
+                    posts.append(PostDue(seat, kind, amount, t.posting.posted.get(seat, 0)))
+    if st.ante:
+        posts.extend(PostDue(s, PostKind.ANTE, st.ante, t.posting.antes.get(s, 0)) for s in dealt)
+    owed = {
+        seat: (st.bb or 0) + (st.sb or 0 if "sb" in kinds else 0)
+        for seat, kinds in t.lineup.missed.items()
+        if kinds
+    }
+    waiting = sorted(s for s in t.occupied if s not in dealt and t.stacks.get(s, None) != 0)
+    return NextHandView(
+        button=button,
+        dealt=tuple(dealt),
+        posts=tuple(sorted(posts, key=lambda p: (p.seat, p.kind.value))),
+        missed=tuple(sorted(owed.items())),
+        waiting=tuple(waiting),
+    )
 
 
 def table_snapshot(t: TableState) -> TableSnapshot:
@@ -59,6 +127,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     hand = t.hand
     seat_numbers = sorted(set(t.stacks) | t.occupied | (set(hand.seats) if hand else set()))
     if hand is None:
+        said = t.screen.prompt(t)
         seats = tuple(
             SeatView(
                 seat=s,
@@ -83,11 +152,16 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             to_call=0,
             min_raise_to=None,
             max_raise_to=None,
-            next_step=t.lineup.posts_prompt or "NEW HAND",
+            next_step=said.text if said is not None else t.lineup.posts_prompt or "NEW HAND",
             button=t.button,
             floor_call=t.floor_call,
             carry=t.forfeit.carry,
             chip_race=t.race.new_chip if t.race is not None else None,
+            alerts=t.screen.open_alerts(),
+            prompt=said,
+            result=t.screen.last_result(),
+            next_hand=_next_hand(t),
+            waiting=_waiting(t),
         )
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
@@ -126,7 +200,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     to_call = rnd.to_call(to_act) if rnd is not None and to_act is not None else 0
     if to_act is not None and hand.bring_in_pending() and to_act == hand.stud.bring_in_seat:
         to_call = hand.terms.stakes.bring_in or to_call  # STUD-BRINGIN: the forced bet is owed
-    rec = hand.repair.recovery
+    rec = hand.repair.recovery if hand.result is None else None  # a hand over has no recovery
     recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
     return TableSnapshot(
         hand=t.hand_number(),
@@ -141,9 +215,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         to_call=to_call,
         min_raise_to=rng[0] if rng else None,
         max_raise_to=rng[1] if rng else None,
-        next_step=t.lineup.posts_prompt
-        if hand.result is not None and t.lineup.posts_prompt
-        else _next_step(hand, to_act),
+        next_step=_next_step(t, hand, to_act),
         stop=StopView(hand.alerts.stop_text, hand.alerts.stop_seat)
         if hand.alerts.stop_text
         else None,
@@ -156,6 +228,11 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         carry=t.forfeit.carry,
         chip_race=t.race.new_chip if t.race is not None else None,
         drop=_drop(t, hand),
+        alerts=t.screen.open_alerts(),
+        prompt=t.screen.prompt(t),
+        result=t.screen.last_result(),
+        next_hand=_next_hand(t) if hand.result is not None else None,
+        waiting=_waiting(t),
     )
 
 

@@ -4,7 +4,7 @@ A restart adds its own rows (boot, recovery), so after a crash the same input ev
 later sequence number than in an uninterrupted run, and every decision names that number. To
 compare the two, sequence numbers are replaced by the input's ordinal (1 = the first input
 event ever journaled) in decisions (`event`, `events`, an engine fault's `input`) and in the
-snapshot's incidents; everything else must be equal byte for byte.
+snapshot's incidents, open alerts and last result; everything else must be equal byte for byte.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ def normalize(payload: Mapping[str, Any], ordinal_of: Mapping[int, int]) -> dict
 def snapshot_digest(snap: TableSnapshot, ordinal_of: Mapping[int, int]) -> str:
     d = dataclasses.asdict(snap)
     d["incidents"] = [normalize(i, ordinal_of) for i in d["incidents"]]
+    d["alerts"] = [{**a, "incident": normalize(a["incident"], ordinal_of)} for a in d["alerts"]]
+    if d["result"] is not None:
+        d["result"] = normalize(d["result"], ordinal_of)
     return hashlib.sha256(canonical_json(d).encode()).hexdigest()[:16]
 
 

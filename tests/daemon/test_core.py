@@ -16,7 +16,7 @@ from hardware.inputs.pinmap_load import default_pinmap
 from hardware.inputs.signals import Signal
 from station.daemon.daemon import Overrides
 from station.daemon.items import DisplayCommand, PinCheck, Reply
-from station.daemon.news import OpsNews, Recorded
+from station.daemon.news import OpsNews, PanelNews, Recorded
 from station.daemon.sink import NullSink
 from station.demo.dealer import Watcher
 from station.display.nav import ClearFloorCall, SignedIn
@@ -112,3 +112,60 @@ def test_call_floor_from_the_panel_is_cleared_only_by_a_floor_pin(
     assert (Code.FLOOR_CALL_CLEARED, "flo") in codes
     text = caplog.text
     assert FLOOR_PIN not in text and "11223344" not in text and ADMIN_PIN not in text
+
+
+def test_the_key_panels_entry_reaches_the_display(tmp_path: Path, daemons: list[Running]) -> None:
+    """A seat key or an armed MISDEAL is shown on the screen (PANEL.md rule 3), and a seat key
+    turns a small panel to its SEATS page: the core hands the panel's state to the display."""
+    config = write_config(tmp_path)
+    pinmap = default_pinmap()
+    factories = mock_factories(pinmap)
+    panel = InputEmulator(pinmap, factories)
+    panel.idle()
+    watcher, sink = Watcher(), NullSink()
+    try:
+        clock = FakeClock(START_AT)
+        running = start_daemon(
+            config,
+            Overrides(
+                factories=factories, display=sink, observers=[watcher], environ={}, clock=clock
+            ),
+        )
+        daemons.append(running)
+
+        def panel_says(start: int, selected: int | None, mode: str) -> None:
+            watcher.wait(
+                start,
+                lambda news: next(
+                    (i for i, n in enumerate(news) if isinstance(n, PanelNews)
+                     and n.status.selected == selected and n.status.mode.value == mode), None,
+                ),
+                5.0,
+            )  # fmt: skip
+
+        start = len(watcher.news)
+        panel.press("SEAT_7", START_AT + 1.0, 0.05)
+        panel.run_until(START_AT + 1.5, clock.set)
+        panel_says(start, 7, "idle")
+        assert (sink.status.selected, sink.status.entry, sink.status.entry_short) == (
+            7,
+            "SEAT 7",
+            "S7",
+        )
+        start = len(watcher.news)
+        panel.press("MISDEAL", START_AT + 2.0, 0.05)
+        panel.run_until(START_AT + 2.5, clock.set)
+        panel_says(start, 7, "armed")
+        assert (sink.status.entry, sink.status.entry_short) == ("MISDEAL: CONFIRM?", "MISDEAL?")
+        start = len(watcher.news)
+        panel.press("CANCEL", START_AT + 3.0, 0.05)
+        panel.run_until(START_AT + 3.5, clock.set)
+        panel_says(start, 7, "idle")
+        assert sink.status.entry == "SEAT 7"
+        assert running.stop() == "test over"
+    finally:
+        for running in daemons:
+            if running.thread.is_alive():
+                running.stop()
+        daemons.clear()
+        close_factories(factories)

@@ -1,163 +1,332 @@
-"""The dealer screen's content: what the dealer reads in each must-show situation (pure)."""
+"""The dealer screen, read off the screen model in real table states (rule scenarios and table
+transcripts replayed through the engine): what the dealer sees, at both panel sizes."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from station.display import scenes
-from station.display.dealer_layout import dealer_screen
+from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_view import (
-    SEAT_STATUS_TEXT,
-    TO_ACT_TEXT,
+    QUIET,
+    SEAT_WORDS,
+    SeatState,
     StationStatus,
     dealer_view,
-    seat_label,
 )
-from station.display.model import CardFace, Suit
-from station.display.panel import PANEL_7, PANEL_10_1
-from station.display.seat_table import table_seats
-from station.engine.snapshot import SeatStatus, SeatView
-from tests.display.screen_read import seat_cells
+from station.display.model import Box, CardFace, ScreenModel, Shape
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.display.table_shape import TableShape, table_for
+from station.display.theme import DEFAULT_THEME, Edge, Style
+from station.engine.decisions import Prompt, PromptCode
+from station.engine.snapshot import PromptView, TableSnapshot
+from tests.display.real_tables import at_line, first, steps
+from tests.display.screen_check import problems, reads
+from tests.engine.tablekit import cards, key, setup, zone
 
-OK = StationStatus(shoe_ok=True)
-
-
-def test_every_seat_state_has_its_own_words() -> None:
-    labels = [seat_label(SeatView(1, status, 100, 0, 0), None).status_text for status in SeatStatus]
-    labels.append(seat_label(SeatView(1, SeatStatus.ACTIVE, 100, 0, 2), 1).status_text)
-    assert len(set(labels)) == len(SeatStatus) + 1
-    assert TO_ACT_TEXT == "TO ACT"
-    assert {SEAT_STATUS_TEXT[SeatStatus.FOLDED], SEAT_STATUS_TEXT[SeatStatus.ALLIN]} == {
-        "FOLDED",
-        "ALL-IN",
-    }
-
-
-def test_premature_flop_stop_names_seat_4_and_the_rule() -> None:
-    view = dealer_view(scenes.premature_flop_stop(), OK)
-    model = dealer_screen(view, PANEL_10_1)
-    text = model.all_text()
-    assert "STOP" in text
-    assert "SEAT 4 HAS NOT ACTED" in text
-    assert "PREMATURE-FLOP · REDEAL" in text
-    seat4 = next(s for s in view.seats if s.seat == 4)
-    assert seat4.to_act and seat4.status_text == "TO ACT"
-    assert (view.to_act, view.to_call, view.min_raise, view.max_raise) == ("4", "4", "10", "200")
-    assert view.pot_total == "21"  # 1 dead small blind + 2 + 6 + 6 + 6 in front
-    assert model.clipped == () and model.dropped == ()
+OK = StationStatus(shoe_ok=True, zones_ok=True)
+PANELS = [PANEL_10_1, PANEL_7]
+PREMATURE = "PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl"
+BOXED = "DECK-BOXED-SINGLE/rr11_boxed_holecard_next_card_takes_its_place.jsonl"
+SIDE_POTS = "POT-SIDE-POTS/rr11_two_allins_make_three_pots.jsonl"
+MISSED = "BLIND-MISSED/rr11_player_owing_blinds_who_does_not_post_waits.jsonl"
+STUD = "STUD-DEALER-ANNOUNCEMENTS/rr11_high_hand_and_open_pair_announced_on_fourth_street.jsonl"
 
 
-def test_three_way_allin_shows_main_and_two_side_pots_that_add_up() -> None:
-    snap = scenes.three_way_allin()
+def pages(snap: TableSnapshot, panel: PanelConfig, status: StationStatus = OK) -> list[ScreenModel]:
+    """Every page of the dealer screen for this table (one on a large panel)."""
+    view = dealer_view(snap, status)
+    shape = table_for(s.seat for s in snap.seats)
+    out = [dealer_screen(view, panel, shape=shape)]
+    turns = {"dealer:details": DealerPage.DETAILS, "dealer:seats": DealerPage.SEATS}
+    while (turn := next((turns.pop(a) for a in out[-1].actions() if a in turns), None)) is not None:
+        out.append(dealer_screen(view, panel, page=turn, shape=shape))
+    return out
+
+
+def says(models: list[ScreenModel], text: str) -> bool:
+    return any(reads(m, text) for m in models)
+
+
+def assert_readable(models: list[ScreenModel], panel: PanelConfig) -> None:
+    for m in models:
+        assert problems(m, panel) == [], m.screen
+
+
+def ten_handed() -> list[dict[str, Any]]:
+    """A ten-handed NLHE table: blinds, the deal, three calls; seat 5 to act."""
+    stacks = {s: 1000 + 100 * s for s in range(1, 11)}
+    return [
+        setup("nlhe", stacks, profile="RR11", stakes={"sb": 5, "bb": 10}, button=10),
+        zone(1, 5), zone(2, 10), key("NEW_HAND"), *cards(20),
+        zone(3, 10), zone(4, 10),
+    ]  # fmt: skip
+
+
+# seats ------------------------------------------------------------------------------------------
+def test_every_seat_state_has_its_own_words_and_the_quiet_ones_are_dim() -> None:
+    assert len(set(SEAT_WORDS.values())) == len(SeatState)
+    snap = at_line(MISSED, 30)  # hand 3 over; seat 3 away, owing the blinds
     view = dealer_view(snap, OK)
-    assert [(p.label, p.amount, p.seats) for p in view.pots] == [
-        ("MAIN", "201", "SEATS 2 5 7 9"),
-        ("SIDE 1", "210", "SEATS 5 7 9"),
-        ("SIDE 2", "160", "SEATS 7 9"),
-    ]
-    assert view.pot_total == "571"
-    assert [s.seat for s in view.seats if s.status_text == "ALL-IN"] == [2, 5, 7]
-    model = dealer_screen(view, PANEL_10_1)
-    keys = {t.text for t in model.texts() if t.key}
-    assert {"201", "210", "160", "571"} <= keys
-    assert "BURN & TURN" in model.all_text()
-    assert model.clipped == () and model.dropped == ()
+    by_seat = {s.seat: s for s in view.seats}
+    assert by_seat[3].state is SeatState.AWAY and by_seat[3].word == "AWAY"
+    for s in view.seats:
+        assert (s.style is Style.DIM) == (s.state in QUIET), s
 
 
-def test_recovery_marks_step_3_as_now_and_the_first_two_done() -> None:
-    model = dealer_screen(dealer_view(scenes.premature_flop_recovery(), OK), PANEL_10_1)
-    texts = [t.text for t in model.texts()]
-    assert texts.count("DONE") == 2 and texts.count("NOW") == 1
-    joined = " ".join(texts)
-    for step in ("1. Leave the burn card", "Reshuffle the stub", "4. Deal a new flop WITHOUT"):
-        assert step in joined
-    assert model.clipped == () and model.dropped == ()
+def test_between_hands_only_a_seat_truly_out_says_so() -> None:
+    """After a hand, every seat that plays the next one reads READY (was SIT OUT for all);
+    the player back from missing the blinds waits for the big blind and says so."""
+    snap = at_line(MISSED, 46)
+    words = {s.seat: s.word for s in dealer_view(snap, OK).seats}
+    assert words == {1: "READY", 2: "READY", 3: "WAIT BB", 4: "READY"}
+    in_hand = at_line(MISSED, 54)  # he did not post: dealt out, waiting
+    assert {s.seat: s.word for s in dealer_view(in_hand, OK).seats}[3] == "WAIT BB"
 
 
-def test_call_floor_is_shown_in_words() -> None:
-    model = dealer_screen(dealer_view(scenes.floor_call_betting(), OK), PANEL_10_1)
-    assert "CALL FLOOR" in model.all_text()
-    assert model.clipped == () and model.dropped == ()
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_seat_to_act_is_filled_outlined_and_marked(panel: PanelConfig) -> None:
+    snap = at_line(ten_handed(), len(ten_handed()))
+    assert snap.to_act == 5
+    models = pages(snap, panel)
+    now_boxes = [i for m in models for i in m.items if isinstance(i, Box)
+                 and i.fill == DEFAULT_THEME.pair(Style.NOW).bg]  # fmt: skip
+    assert now_boxes, "the seat to act and its tile are in the NOW colours"
+    marks = [t.text for m in models for t in m.texts() if t.style is Style.NOW]
+    assert "TO ACT" in marks  # the tile's label, in words
+    assert any(t in ("> 5", "TO ACT") for t in marks[1:]), marks  # and the seat itself
+    assert_readable(models, panel)
 
 
-def test_only_public_cards_are_drawn() -> None:
-    """The board and stud up-cards are the only faces; a seat's face-down cards are a count."""
-    snap = scenes.three_way_allin()
+def seat_boxes(model: ScreenModel) -> dict[int, tuple[int, int]]:
+    """Where each seat box is: the boxes of the seats' common size, by the number in them."""
+    boxes = [i for i in model.items if isinstance(i, Box) and i.fill is not None
+             and i.outline is not None and i.shape in (Shape.RECT, Shape.DASHED)]  # fmt: skip
+    sizes = Counter((b.rect.w, b.rect.h) for b in boxes)
+    size, count = sizes.most_common(1)[0]
+    assert count >= 2
+    found = {}
+    for b in boxes:
+        if (b.rect.w, b.rect.h) != size:
+            continue
+        inside = [t for t in model.texts() if b.rect.contains(*t.rect.center)]
+        number = inside[0].text.removeprefix("> ")
+        found[int(number)] = b.rect.center
+    return found
+
+
+def test_seats_sit_round_the_table_as_the_dealer_sees_it() -> None:
+    """Seat 1 on the dealer's left (bottom left), play going clockwise: up the left, across
+    the far side, down the right to seat 10 on the dealer's right."""
+    snap = at_line(ten_handed(), len(ten_handed()))
+    model = dealer_screen(dealer_view(snap, OK), PANEL_10_1, shape=table_for(range(1, 11)))
+    centre = seat_boxes(model)
+    assert set(centre) == set(range(1, 11)), centre
+    mid_x = PANEL_10_1.width_px / 2
+    assert centre[1][0] < mid_x < centre[10][0]  # either side of the dealer
+    assert centre[1][1] > centre[3][1] and centre[10][1] > centre[8][1]  # near the dealer
+    assert min(centre[5][1], centre[6][1]) < min(centre[1][1], centre[10][1])  # far side
+    assert centre[2][0] < centre[5][0] < centre[6][0] < centre[9][0]
+    dealer = next(t for t in model.texts() if t.text == "DEALER")
+    assert dealer.rect.center[1] > centre[5][1] and abs(dealer.rect.center[0] - mid_x) < 40
+
+
+def test_the_configs_seat_positions_move_the_seats() -> None:
+    snap = at_line(ten_handed(), len(ten_handed()))
+    view = dealer_view(snap, OK)
+    usual = seat_boxes(dealer_screen(view, PANEL_10_1, shape=table_for(range(1, 11))))
+    moved = seat_boxes(dealer_screen(view, PANEL_10_1, shape=TableShape(positions={5: 150})))
+    assert moved[5][0] < usual[5][0]  # 150 degrees round from the dealer: nearer seat 4
+    assert TableShape(positions={5: 150}).degrees(5) == 150
+    assert TableShape().degrees(5) == pytest.approx(360 * 5 / 11)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_every_seats_stack_and_bet_is_on_a_page(panel: PanelConfig) -> None:
+    snap = at_line(ten_handed(), len(ten_handed()))
+    texts = " ".join(m.all_text() for m in pages(snap, panel))
+    for seat in snap.seats:
+        assert str(seat.stack) in texts, seat
+    for bet in ("5", "10"):
+        assert bet in texts
+
+
+def test_a_seat_key_on_the_panel_opens_the_seats_page_of_a_small_panel() -> None:
+    snap = at_line(ten_handed(), len(ten_handed()))
+    picked = StationStatus(shoe_ok=True, selected=7, entry="SEAT 7")
+    small = dealer_screen(dealer_view(snap, picked), PANEL_7, shape=table_for(range(1, 11)))
+    assert small.screen == "dealer-seats"
+    assert "SEAT 7" in small.all_text()
+    large = dealer_screen(dealer_view(snap, picked), PANEL_10_1, shape=table_for(range(1, 11)))
+    assert large.screen == "dealer" and "SEAT 7" in large.all_text()  # said, and outlined
+    button = DEFAULT_THEME.edges[Edge.BUTTON]
+    outlines = [i for i in large.items
+                if isinstance(i, Box) and i.fill is None and i.outline == button]  # fmt: skip
+    assert outlines, "the picked seat has a second outline"
+
+
+# the board and the pots -------------------------------------------------------------------------
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_side_pots_each_with_the_seats_that_play_for_it(panel: PanelConfig) -> None:
+    _, snap = first(SIDE_POTS, lambda s: len(s.pots) == 3 and len(s.board) == 3)
+    models = pages(snap, panel)
+    for pot in snap.pots:
+        assert says(models, f"SEATS {' '.join(map(str, pot.eligible))}"), pot
+        amount = [t for m in models for t in m.texts() if t.text == str(pot.amount) and t.key]
+        assert amount, f"the {pot.label} pot's amount at the key size"
+    assert_readable(models, panel)
+
+
+def test_a_pots_amount_and_its_seats_never_run_together() -> None:
+    """ "MAIN 800 1 2" read as "8001 2": the amount and the seats are apart, and said."""
+    _, snap = first(SIDE_POTS, lambda s: len(s.pots) == 3 and len(s.board) == 3)
     model = dealer_screen(dealer_view(snap, OK), PANEL_10_1)
-    faces = [(c.rank, c.suit) for c in model.items if isinstance(c, CardFace)]
-    assert faces == [("K", Suit.DIAMONDS), ("9", Suit.SPADES), ("4", Suit.HEARTS)]
+    texts = model.texts()
+    for i, t in enumerate(texts):
+        if t.key and t.text == str(snap.pots[0].amount):
+            after = texts[i + 1]
+            assert after.text.startswith("SEATS ")
+            assert after.rect.x >= t.rect.right
 
 
-def test_stud_up_cards_are_shown_on_the_seat() -> None:
-    """Seven-card stud, eight seats: each seat's up-cards are public and drawn on its box."""
-    up = {1: ("Ah", "Td"), 2: ("3c", "3d"), 5: ("Ks", "2h")}
-    seats = tuple(
-        SeatView(s, SeatStatus.ACTIVE, 100, 0, 4, up.get(s, ()), to_act=s == 2) for s in range(1, 9)
-    )
-    snap = replace(scenes.three_way_allin(), game="stud", seats=seats, board=(), pots=(), to_act=2)
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_board_is_card_faces_with_the_suit_as_a_shape(panel: PanelConfig) -> None:
+    _, snap = first(SIDE_POTS, lambda s: len(s.board) == 5)
+    faces = [i for m in pages(snap, panel) for i in m.items if isinstance(i, CardFace)]
+    shown = {f"{f.rank.replace('10', 'T')}{f.suit.value}" for f in faces}
+    assert set(snap.board) <= shown
+    # only public cards: nothing but the board is drawn as a card in hold'em
+    assert shown == set(snap.board)
+
+
+def test_stud_up_cards_show_on_their_seat_with_the_suit() -> None:
+    _, snap = first(STUD, lambda s: sum(len(x.up) for x in s.seats) >= 4)
     model = dealer_screen(dealer_view(snap, OK), PANEL_10_1)
-    faces = sorted(c.rank for c in model.items if isinstance(c, CardFace))
-    assert faces == sorted(["A", "10", "3", "3", "K", "2"])
-    assert model.clipped == () and model.dropped == ()
+    faces = [i for i in model.items if isinstance(i, CardFace)]
+    ups = {c for s in snap.seats for c in s.up}
+    assert {f"{f.rank.replace('10', 'T')}{f.suit.value}" for f in faces} == ups
+    assert all(f.wide for f in faces)  # rank and suit side by side on the seat
 
 
-@pytest.mark.parametrize(
-    "scene", [scenes.premature_flop_stop, scenes.three_way_allin, scenes.premature_flop_recovery]
-)
-def test_the_7_inch_panel_keeps_the_glance_numbers_and_says_what_it_left_out(scene: object) -> None:
-    view = dealer_view(scene(), OK)  # type: ignore[operator]
-    model = dealer_screen(view, PANEL_7)
-    labels = {t.text for t in model.texts()}
-    assert {"TO ACT", "TO CALL", "RAISE", "POT"} <= labels
-    assert model.clipped == ()
-    # Each seat in the hand is in the seat table with its stack, or named as left out.
-    cells = seat_cells(model)
-    for seat in table_seats(view.seats):
-        left_out = f"dealer: seat {seat.number} stack and bet (on the SEATS page)"
-        assert (seat.number in cells) != (left_out in model.dropped), seat.number
-    assert not any("stacks and bets" in d for d in model.dropped)
+# alerts and their owners ------------------------------------------------------------------------
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_premature_flop_stops_the_dealer_and_walks_him_through_the_recovery(
+    panel: PanelConfig,
+) -> None:
+    """PREMATURE-FLOP (001-RR11 §5 r7: "the burncard remains on the table ... deals a new
+    flop without burning"): the STOP, the steps, the one to do now highlighted."""
+    snap = at_line(PREMATURE, 13)
+    assert snap.stop is not None and snap.recovery is not None
+    models = pages(snap, panel)
+    assert says(models, snap.stop.text)
+    assert says(models, f"2. {snap.recovery.steps[1]}")  # finish the betting: NOW
+    now = [t for m in models for t in m.texts() if t.style is Style.NOW and t.text == "NOW"]
+    assert now, "the step to do now is marked NOW, in its colours"
+    assert_readable(models, panel)
 
 
-def test_the_7_inch_panel_puts_what_is_wrong_before_the_seats() -> None:
-    # What the dealer must act on is never what gives way: the incident banner with its rule,
-    # the recovery step to do now, and (with nothing wrong) the board and every pot.
-    stop = dealer_screen(dealer_view(scenes.premature_flop_stop(), OK), PANEL_7)
-    assert "PREMATURE-FLOP · REDEAL" in stop.all_text()
-    assert not any("incident" in d for d in stop.dropped)
-    recovery = dealer_screen(dealer_view(scenes.premature_flop_recovery(), OK), PANEL_7)
-    assert "NOW" in {t.text for t in recovery.texts()}
-    assert "3. Reshuffle the stub" in recovery.all_text()
-    assert not any("recovery step 3" in d for d in recovery.dropped)
-    allin = dealer_screen(dealer_view(scenes.three_way_allin(), OK), PANEL_7).all_text()
-    assert "BOARD Kd 9s 4h" in allin
-    assert "MAIN 201 · SIDE 1 210 · SIDE 2 160" in allin
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_stop_and_the_recovery_leave_once_resolved_and_the_board_shows(
+    panel: PanelConfig,
+) -> None:
+    """Hand 1 of the demo kept its STOP to the end and never showed its board."""
+    snap = at_line(PREMATURE, 22)  # the new flop is out, betting on
+    text = " ".join(m.all_text() for m in pages(snap, panel))
+    assert "STOP" not in text and "PREMATURE" not in text and "RECOVERY" not in text
+    faces = {f"{f.rank.replace('10', 'T')}{f.suit.value}" for m in pages(snap, panel)
+             for f in m.items if isinstance(f, CardFace)}  # fmt: skip
+    assert faces == set(snap.board) and len(faces) == 3
 
 
-def test_recovery_steps_from_the_engine_are_numbered_once() -> None:
-    """The engine's recovery, not a hand-built scene: each step reads "1. ...", never "1. 1. ..."
-    (found in the demo's frames)."""
-    from pathlib import Path
-
-    from station.engine.table import Table
-    from station.session_format import read_session
-
-    scenario = Path(
-        "tests/scenarios/PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl"
-    )
-    table = Table()
-    for line in read_session(scenario).lines:
-        table.feed(line.event, seq=line.line)
-        if table.snapshot().recovery is not None:
-            break
-    snap = table.snapshot()
-    assert snap.recovery is not None, "the premature flop starts a guided recovery"
-    joined = dealer_screen(dealer_view(snap, OK), PANEL_10_1).all_text()
-    assert "1. " in joined
-    assert "1. 1." not in joined
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_face_up_question_goes_once_boxed_answers_it(panel: PanelConfig) -> None:
+    """After BOXED the screen still asked the face-up question."""
+    asked = at_line(BOXED, 7)
+    assert asked.stop is not None and "BOXED OR EXPOSED" in asked.stop.text
+    assert says(pages(asked, panel), asked.stop.text)
+    answered = at_line(BOXED, 8)
+    text = " ".join(m.all_text() for m in pages(answered, panel))
+    assert "FACE-UP" not in text and "BOXED OR EXPOSED" not in text
+    assert "REPLACE CARD" in text and "BOXED CARD 5c" in text  # the next card goes there
 
 
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_an_incident_of_a_street_leaves_with_that_street(panel: PanelConfig) -> None:
+    """The exposed card is replaced and becomes the burn for the flop: said until the flop."""
+    exposed = "EXPOSE-HOLDEM-OTHER-HOLECARD/rr11_exposed_holecard_replaced_and_used_as_burn.jsonl"
+    during = at_line(exposed, 16)
+    assert "EXPOSED" in " ".join(m.all_text() for m in pages(during, panel))
+    flop = at_line(exposed, 17)
+    text = " ".join(m.all_text() for m in pages(flop, panel))
+    assert "EXPOSED" not in text and says(pages(flop, panel), "FLOP (NO BURN)")
+
+
+# the hand's end, and the next ---------------------------------------------------------------------
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_hand_end_shows_each_pot_and_who_it_went_to(panel: PanelConfig) -> None:
+    _, snap = first(SIDE_POTS, lambda s: s.result is not None)
+    assert snap.result is not None
+    models = pages(snap, panel)
+    text = " ".join(m.all_text() for m in models)
+    assert f"HAND {snap.hand} PAID" in text
+    for i, pot in enumerate(snap.result.pots):
+        label = "MAIN" if i == 0 else f"SIDE {i}"
+        winners = [s for s, c in pot.won.items() if c]
+        assert label in text and str(pot.amount) in text
+        if len(winners) == 1:
+            assert says(models, f"TO SEAT {winners[0]}")
+    words = {s.seat: s.word for s in dealer_view(snap, OK).seats}
+    for seat, paid in snap.result.payouts.items():
+        if paid:
+            assert words[seat] == "WINNER"
+    assert "TO CALL" not in text  # no stale glance numbers once the pot is pushed
+    assert_readable(models, panel)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_between_hands_the_button_the_posts_missed_blinds_and_who_waits(
+    panel: PanelConfig,
+) -> None:
+    snap = at_line(MISSED, 46)  # the small blind is in; seat 3 owes 3 and waits
+    models = pages(snap, panel)
+    for said in ("NEXT HAND", "BUTTON SEAT 4", "SB SEAT 1 1 POSTED", "BB SEAT 2 2 DUE",
+                 "SEAT 3 MISSED BLINDS: OWES 3", "WAITING FOR THE BIG BLIND: SEAT 3"):  # fmt: skip
+        assert says(models, said), said
+    assert_readable(models, panel)
+
+
+def test_the_rakes_drop_prompt_has_its_short_form_and_the_result_says_it() -> None:
+    """DROP n (issue 23's rake): its short form is the total the hand's end took for the house,
+    and the result panel lists it beside the pots."""
+    scenario = "MISC-TIME-COLLECTION/gn_time_pot_takes_the_tables_time_from_the_pot.jsonl"
+    seen = 0
+    for _, out, snap in steps(scenario):
+        for d in out:
+            if not (isinstance(d, Prompt) and d.code is PromptCode.DROP):
+                continue
+            assert snap.result is not None and snap.result.rake is not None
+            said = replace(snap, prompt=PromptView(d.code, d.text), next_step=d.text)
+            view = dealer_view(said, OK)
+            assert view.next.short == f"DROP {snap.result.rake.total}", d.text
+            assert view.result is not None
+            paid = [(line.label, line.amount) for line in view.result.pots]
+            assert ("DROP", snap.result.rake.total) in paid
+            seen += 1
+    assert seen == 2  # the time pot's drop, then the rake's
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_winners_stay_until_the_next_hands_posts_start(panel: PanelConfig) -> None:
+    ended = at_line(MISSED, 43)
+    assert says(pages(ended, panel), f"HAND {ended.hand} PAID")
+    posting = at_line(MISSED, 46)
+    assert not says(pages(posting, panel), f"HAND {posting.hand} PAID")
+
+
+# status strip -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("status", "text", "alert"),
     [
@@ -172,12 +341,51 @@ def test_recovery_steps_from_the_engine_are_numbered_once() -> None:
 def test_the_status_strip_names_each_link_that_is_down(
     status: StationStatus, text: str, alert: bool
 ) -> None:
-    view = dealer_view(scenes.premature_flop_stop(), status)
+    view = dealer_view(at_line(PREMATURE, 13), status)
     assert (view.status, view.status_alert) == (text, alert)
-    for panel in (PANEL_7, PANEL_10_1):
+    for panel in PANELS:
         model = dealer_screen(view, panel)
-        usual = dealer_screen(dealer_view(scenes.premature_flop_stop(), OK), panel)
-        assert model.dropped == usual.dropped  # the strip crowds nothing off the screen
-        assert not any(text and text in c for c in model.clipped)
-        if alert:  # always shown whole (an OK status is the first thing to give way)
+        if alert:  # a fault is never the part of the strip that gives way
             assert text in model.all_text()
+
+
+def test_a_key_panel_entry_in_progress_is_shown_in_words() -> None:
+    snap = at_line(ten_handed(), len(ten_handed()))
+    for panel in PANELS:
+        status = StationStatus(shoe_ok=True, entry="MISDEAL: CONFIRM?", entry_short="MISDEAL?")
+        model = dealer_screen(dealer_view(snap, status), panel)
+        assert "MISDEAL: CONFIRM?" in model.all_text()
+
+
+def test_a_small_strip_echoes_the_panels_entry_for_its_few_seconds_then_the_link_alert() -> None:
+    """Beside a link alert a 10.1" strip has room for the entry in full; a 7" strip for
+    neither beside the other: the entry (what the dealer is keying) takes the alert's place
+    while it lasts, the table does not move, and the alert is back when the entry ends."""
+    snap = at_line("POT-SIDE-POTS/rr11_two_allins_make_three_pots.jsonl", 30)
+    keying = StationStatus(shoe_ok=False, entry="SEAT 7 VERBAL 120000", entry_short="S7 V 120000")
+    large = dealer_screen(dealer_view(snap, keying), PANEL_10_1).all_text()
+    assert "SEAT 7 VERBAL 120000" in large and "SHOE DOWN" in large
+    small = dealer_screen(dealer_view(snap, keying), PANEL_7)
+    assert "S7 V 120000" in small.all_text() and "SHOE DOWN" not in small.all_text()
+    done = dealer_screen(dealer_view(snap, replace(keying, entry="", entry_short="")), PANEL_7)
+    assert "SHOE DOWN" in done.all_text()
+    board = [f.rect for f in small.items if isinstance(f, CardFace)]
+    assert board and board == [f.rect for f in done.items if isinstance(f, CardFace)]
+
+
+def test_only_text_the_engine_or_the_screen_design_says() -> None:
+    """The screen reads typed fields: it never shows a Python repr or an enum name."""
+    for line, _, snap in steps(PREMATURE):
+        for panel in PANELS:
+            for m in pages(snap, panel):
+                for t in m.texts():
+                    assert "Phase." not in t.text and "SeatStatus" not in t.text, (line, t.text)
+
+
+def test_touch_turns_a_small_panels_pages_and_a_large_panel_has_one() -> None:
+    snap = at_line(PREMATURE, 13)
+    small = pages(snap, PANEL_7)
+    assert len(small) >= 2 and small[-1].screen == "dealer-seats"
+    assert "dealer:table" in small[-1].actions()
+    large = pages(snap, PANEL_10_1)
+    assert len(large) == 1 and large[0].actions() == ("nav:diag", "nav:floor")

@@ -50,18 +50,17 @@ def test_every_frame_and_input_can_be_read_whole(panel: PanelConfig) -> None:
 
 def test_the_7_inch_page_scrolls_with_the_buttons_and_keeps_the_section_heading() -> None:
     first = diagnostics_screen(DATA, io_state().diag, PANEL_7)
-    assert "ROWS 1–6 OF 13" in first.all_text()  # noqa: RUF001
-    assert "LAST FRAMES · SHOE" not in first.all_text()
-    x, y = first.target("diag:down:4").rect.center
+    assert "ROWS 1–7 OF 13" in first.all_text()  # noqa: RUF001
+    x, y = first.target("diag:down:5").rect.center
     state, _ = handle(io_state(), Tap(x, y), first, CTX)
-    assert state.diag.top == 4
+    assert state.diag.top == 5
     end = diagnostics_screen(DATA, io_state(top=99).diag, PANEL_7)
     texts = [t.text for t in end.texts()]
     # the shoe's frames shown at the top still say whose they are
     assert texts.index("LAST FRAMES · SHOE") < texts.index("A5 04 40 01 heartbeat")
     assert "A5 08 10 07 zone seat=5 amount=20" in texts
     state, _ = handle(io_state(top=99), KeyIn(NavKey.UP), end, CTX)
-    assert state.diag.top == 5
+    assert state.diag.top == 1
 
 
 def test_the_10_inch_page_has_no_pager() -> None:

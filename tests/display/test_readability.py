@@ -16,10 +16,14 @@ from station.display import fontmetrics, scenes
 from station.display.colour import contrast_ratio
 from station.display.dealer_layout import dealer_screen
 from station.display.dealer_view import StationStatus, dealer_view
+from station.display.diag_view import DiagCursor
+from station.display.floor_cursor import FloorCursor
 from station.display.model import Rect, ScreenModel
+from station.display.nav import NavState, Screen
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.pgrender import font_path
-from station.display.shots import shot_models
+from station.display.pinpad import PinPadState, Role
+from station.display.screens import DisplayInputs, screen_model
 from station.display.theme import (
     DEFAULT_THEME,
     KEY_BAR_MM,
@@ -29,9 +33,11 @@ from station.display.theme import (
     TOUCH_TARGET_MM,
     TextRole,
 )
+from tests.display.real_tables import at_line
 from tests.display.screen_read import background_under, glyph_extent
 
 PANELS = [PANEL_10_1, PANEL_7]
+OK = StationStatus(shoe_ok=True, zones_ok=True)
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +90,42 @@ def test_width_estimate_is_never_too_small() -> None:
             assert fontmetrics.text_width(text, size) >= font.size(text)[0], (text, size)
 
 
+REAL = {  # dealer screens in real table states: (scenario, line)
+    "premature-flop-stop": ("PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl", 13),
+    "recovery": ("PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl", 17),
+    "side-pots": ("POT-SIDE-POTS/rr11_two_allins_make_three_pots.jsonl", 30),
+    "between-hands": ("BLIND-MISSED/rr11_player_owing_blinds_who_does_not_post_waits.jsonl", 46),
+    "stud": (
+        "STUD-DEALER-ANNOUNCEMENTS/rr11_high_hand_and_open_pair_announced_on_fourth_street.jsonl",
+        27,
+    ),
+}
+
+
 def all_models(panel: PanelConfig) -> dict[str, ScreenModel]:
-    return shot_models(panel)
+    """Every kind of screen: the dealer's in real table states (each page), and the floor's,
+    the technician's and the PIN pad."""
+    out: dict[str, ScreenModel] = {}
+    for name, (scenario, line) in REAL.items():
+        snap = at_line(scenario, line)
+        inputs = DisplayInputs(snap, scenes.floor_data(), scenes.shoe_disconnected(), OK)
+        for screen in (Screen.DEALER, Screen.DETAILS, Screen.SEATS):
+            out[f"{name}-{screen.value}"] = screen_model(NavState(screen), inputs, panel)
+    inputs = DisplayInputs(at_line(REAL["recovery"][0], 13), scenes.floor_data(),
+                           scenes.shoe_disconnected(), OK)  # fmt: skip
+    floor = [FloorCursor(page) for page in ("incidents", "incident", "ruling", "hands")]
+    floor += [FloorCursor("recall", hand=0, step=12), FloorCursor("race", digits="100")]
+    for cur in floor:
+        out[f"floor-{cur.page}"] = screen_model(NavState(Screen.FLOOR, role=Role.FLOOR, floor=cur),
+                                                inputs, panel)  # fmt: skip
+    for page in ("links", "io", "deck", "sys"):
+        diag = DisplayInputs(inputs.snapshot, inputs.floor, scenes.enrolling()
+                             if page == "deck" else inputs.diag, OK)  # fmt: skip
+        nav = NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor(page))
+        out[f"diag-{page}"] = screen_model(nav, diag, panel)
+    pin = NavState(Screen.PIN, pin=PinPadState(Role.FLOOR, "4821"), pending=Screen.FLOOR)
+    out["pin"] = screen_model(pin, inputs, panel)
+    return out
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
@@ -111,13 +151,16 @@ def test_no_two_texts_overlap(panel: PanelConfig) -> None:
 
 
 def test_key_numbers_are_key_sized_on_the_dealer_screen() -> None:
+    snap = at_line(REAL["premature-flop-stop"][0], 13)
     for panel in PANELS:
-        view = dealer_view(scenes.premature_flop_stop(), StationStatus(shoe_ok=True))
-        model = dealer_screen(view, panel)
+        model = dealer_screen(dealer_view(snap, OK), panel)
         keys = {t.text for t in model.texts() if t.key}
-        assert {"4", "10–200", "21"} <= keys, keys  # seat to act / to call, raise limits, pot  # noqa: RUF001
+        assert snap.min_raise_to is not None and snap.max_raise_to is not None
+        raise_range = f"{snap.min_raise_to}\u2013{snap.max_raise_to}"
+        wanted = {str(snap.to_act), str(snap.to_call), raise_range}
+        assert wanted <= keys, keys  # seat to act, to call, raise limits
         labels = {t.text for t in model.texts()}
-        assert {"TO ACT", "TO CALL", "RAISE", "POT"} <= labels
+        assert {"RAISE", "POT"} <= labels and ({"CALL", "TO CALL"} & labels)
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)

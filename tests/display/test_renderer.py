@@ -18,12 +18,11 @@ from station.display.floor_view import FloorData
 from station.display.frames import SCREENS, FrameWriter
 from station.display.model import ScreenModel
 from station.display.nav import KeyIn, NavKey, NavState, Screen, Tap
-from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.pgevents import translate
 from station.display.pgrender import render_png
 from station.display.pinpad import PinPadState, Role, pinpad_screen
 from station.display.screens import DisplayInputs, inputs_used, screen_model
-from station.display.shots import MUST_SHOW, write_shots
 from station.display.theme import Theme
 from station.display.thread import (
     IDLE_AFTER_S,
@@ -39,21 +38,13 @@ def test_importing_the_package_does_not_import_pygame() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_must_show_screenshots_are_written(tmp_path: Path) -> None:
-    written = write_shots(tmp_path)
-    names = {p.name for p in written}
-    for name in MUST_SHOW:
-        for tag, panel in (("10in", PANEL_10_1), ("7in", PANEL_7)):
-            assert f"{name}-{tag}.png" in names
-            img = pygame.image.load(str(tmp_path / f"{name}-{tag}.png"))
-            assert img.get_size() == (panel.width_px, panel.height_px)
-
-
 def test_the_stop_band_is_painted_where_the_model_says(tmp_path: Path) -> None:
     from station.display.dealer_layout import dealer_screen
     from station.display.dealer_view import dealer_view
+    from tests.display.real_tables import at_line
 
-    model = dealer_screen(dealer_view(scenes.premature_flop_stop()), PANEL_10_1)
+    stop = at_line("PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl", 13)
+    model = dealer_screen(dealer_view(stop), PANEL_10_1)
     path = render_png(model, tmp_path / "stop.png", PANEL_10_1)
     img = pygame.image.load(str(path))
     # bottom-right corner inside the STOP band, off its outline: orange (#E69F00)

@@ -1,0 +1,239 @@
+"""What lies on the felt in the middle of the table: the board, the pots, a finished hand's
+result and, between hands, the next hand's posts. Pure.
+
+Each part has a `*_need(c, view, width)` (the height it takes at that width, 0 when it has
+nothing to show) and is drawn from the top of the rect it is given, so the layout can decide
+before drawing whether it fits. The board and the pots are never left out for an alert: the
+layout gives them their room first.
+
+- The board: card faces with the rank and the suit as a shape (suit never by colour alone), at
+  the key size when there is room, else the text size.
+- The pots: one row each, "MAIN  800  SEATS 1 2 5", the amount at the key size.
+- The result (the hand is over, until the next deal): each pot with who it went to, "MAIN 800
+  TO SEAT 2"; a void hand says so and what went back to whom.
+- The next hand (between hands, once its posts start, or with no result to show): the button,
+  each blind with POSTED or DUE, the missed blinds owed and who waits for the big blind.
+"""
+
+from __future__ import annotations
+
+from station.display.canvas import Canvas
+from station.display.dealer_view import DealerView, PaidLine
+from station.display.model import Align, Rect
+from station.display.theme import Edge, Style, TextRole
+
+K, T = TextRole.KEY, TextRole.TEXT
+
+
+# board ----------------------------------------------------------------------------------------
+def card_size(c: Canvas, big: bool) -> tuple[int, int]:
+    role = K if big else T
+    h = round(c.row(role) * (1.35 if big else 1.25))
+    return max(round(h * 0.72), c.measure("10", role) + c.pad), h
+
+
+def board_width(c: Canvas, view: DealerView, big: bool) -> int:
+    if not view.board:
+        return 0
+    w, _ = card_size(c, big)
+    n = max(3, len(view.board))  # room for the flop at least; grows with the board
+    return n * (w + c.pad) - c.pad
+
+
+def board_need(c: Canvas, view: DealerView, big: bool) -> int:
+    return card_size(c, big)[1] if view.board else 0
+
+
+def draw_board(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> int:
+    """The board's cards from (x, y); returns the width used."""
+    w, h = card_size(c, big)
+    role = K if big else T
+    for i, (rank, suit) in enumerate(view.board):
+        c.card(Rect(x + i * (w + c.pad), y, w, h), rank, suit, role)
+    return board_width(c, view, big)
+
+
+# pots -----------------------------------------------------------------------------------------
+def _pot_cols(c: Canvas, view: DealerView) -> tuple[int, int]:
+    p = c.pad
+    label = max(c.measure(pl.label, T) for pl in view.pots) + p
+    amount = max(c.measure(pl.amount, K) for pl in view.pots) + 2 * p
+    return label, amount
+
+
+def _seats_text(seats: tuple[int, ...]) -> str:
+    return ("SEAT " if len(seats) == 1 else "SEATS ") + " ".join(map(str, seats))
+
+
+def pots_width(c: Canvas, view: DealerView) -> int:
+    if not view.pots:
+        return 0
+    label, amount = _pot_cols(c, view)
+    return label + amount + max(c.measure(_seats_text(pl.seats), T) for pl in view.pots)
+
+
+def pots_need(c: Canvas, view: DealerView) -> int:
+    return len(view.pots) * c.row(K)
+
+
+def draw_pots(c: Canvas, view: DealerView, area: Rect) -> None:
+    label_w, amount_w = _pot_cols(c, view)
+    y = area.y
+    for pl in view.pots:
+        row = Rect(area.x, y, area.w, c.row(K))
+        c.text(Rect(row.x, y, label_w, row.h), pl.label, T)
+        c.text(Rect(row.x + label_w, y, amount_w - c.pad, row.h), pl.amount, K, key=True,
+               align=Align.RIGHT)  # fmt: skip
+        x = row.x + label_w + amount_w
+        c.text(Rect(x, y, row.right - x, row.h), _seats_text(pl.seats), T)
+        y += row.h
+
+
+def middle_need(c: Canvas, view: DealerView, width: int, big: bool) -> int:
+    """The board and the pots: side by side when both fit the width, else one above the
+    other."""
+    board_h, pots_h = board_need(c, view, big), pots_need(c, view)
+    bw, pw = board_width(c, view, big), pots_width(c, view)
+    if bw and pw and bw + 2 * c.pad + pw <= width:
+        return max(board_h, pots_h)
+    return board_h + (c.pad if board_h and pots_h else 0) + pots_h
+
+
+def middle_fits(c: Canvas, view: DealerView, area: Rect, big: bool) -> bool:
+    bw, pw = board_width(c, view, big), pots_width(c, view)
+    return max(bw, pw) <= area.w and middle_need(c, view, area.w, big) <= area.h
+
+
+def draw_middle(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
+    """The board and the pots, centred in `area`."""
+    bw, pw = board_width(c, view, big), pots_width(c, view)
+    need = middle_need(c, view, area.w, big)
+    y = area.y + max(0, (area.h - need) // 2)
+    if bw and pw and bw + 2 * c.pad + pw <= area.w:
+        x = area.x + (area.w - bw - 2 * c.pad - pw) // 2
+        bh, ph = board_need(c, view, big), pots_need(c, view)
+        draw_board(c, view, x, y + (need - bh) // 2, big)
+        draw_pots(c, view, Rect(x + bw + 2 * c.pad, y + (need - ph) // 2, pw, ph))
+        return
+    if bw:
+        draw_board(c, view, area.x + (area.w - bw) // 2, y, big)
+        y += board_need(c, view, big) + c.pad
+    if pw:
+        draw_pots(c, view, Rect(area.x + (area.w - pw) // 2, y, pw, pots_need(c, view)))
+
+
+# result ---------------------------------------------------------------------------------------
+def paid_text(line: PaidLine) -> str:
+    """Who a pot went to: "TO SEAT 2", "TO SEAT 5 106 · SEAT 7 105", "TO THE HOUSE"."""
+    if not line.winners:
+        return "TO THE HOUSE"
+    if len(line.winners) == 1:
+        return f"TO SEAT {line.winners[0][0]}"
+    return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
+
+
+def result_head(view: DealerView) -> str:
+    assert view.result is not None
+    if view.result.void:
+        return f"HAND {view.result.hand} VOID: EVERY WAGER RETURNED"
+    return f"HAND {view.result.hand} PAID"
+
+
+def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str], int]]:
+    assert view.result is not None
+    p = c.pad
+    lines = []
+    label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
+    for line in view.result.pots:
+        head = label_w + c.measure(str(line.amount), K) + p
+        if head > width:  # not even the pot and its amount: this width will not do
+            return [(line, [], 10 * c.height)]
+        words = c.wrap(paid_text(line), T, max(1, width - head))
+        if len(words) > 1:  # not beside the amount: on the lines below, the full width
+            words = c.wrap(paid_text(line), T, width)
+            lines.append((line, words, c.row(K) + len(words) * c.row(T)))
+        else:
+            lines.append((line, words, c.row(K)))
+    return lines
+
+
+def result_need(c: Canvas, view: DealerView, width: int) -> int:
+    if view.result is None:
+        return 0
+    head = len(c.wrap(result_head(view), T, width)) * c.row(T)
+    return head + sum(h for _, _, h in _paid_lines(c, view, width))
+
+
+def draw_result(c: Canvas, view: DealerView, area: Rect) -> int:
+    """The finished hand's pots and who they went to, from the top of `area`."""
+    assert view.result is not None
+    p = c.pad
+    head = result_head(view)
+    h = len(c.wrap(head, T, area.w)) * c.row(T)
+    c.box(Rect(area.x, area.y, area.w, h), Style.INFO)
+    c.paragraph(Rect(area.x, area.y, area.w, h), head, T, Style.INFO)
+    y = area.y + h
+    label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
+    for line, words, need in _paid_lines(c, view, area.w):
+        amount = str(line.amount)
+        amount_w = c.measure(amount, K) + p
+        c.text(Rect(area.x, y, label_w, c.row(K)), line.label, T)
+        c.text(Rect(area.x + label_w, y, amount_w, c.row(K)), amount, K, key=True)
+        if need == c.row(K):
+            x = area.x + label_w + amount_w
+            c.text(Rect(x, y, area.right - x, c.row(K)), words[0], T)
+            y += need
+            continue
+        y += c.row(K)
+        y += c.paragraph(Rect(area.x, y, area.w, need - c.row(K)), " ".join(words), T)
+    return y - area.y
+
+
+# the next hand --------------------------------------------------------------------------------
+def between_lines(view: DealerView) -> list[tuple[str, Style]]:
+    b = view.between
+    if b is None:
+        return []
+    lines: list[tuple[str, Style]] = []
+    if b.button is not None:
+        lines.append((f"BUTTON SEAT {b.button}", Style.BASE))
+    blinds = [pl for pl in b.posts if pl.kind != "ANTE"]
+    for pl in blinds:
+        lines.append(
+            (f"{pl.kind} SEAT {pl.seat} {pl.amount} {'POSTED' if pl.posted else 'DUE'}",
+             Style.BASE if pl.posted else Style.NOW)
+        )  # fmt: skip
+    antes = [pl for pl in b.posts if pl.kind == "ANTE"]
+    if antes:
+        due = [pl.seat for pl in antes if not pl.posted]
+        text = f"ANTE {antes[0].amount}: " + (
+            "ALL IN" if not due else "DUE FROM SEATS " + " ".join(map(str, due))
+        )
+        lines.append((text, Style.BASE if not due else Style.NOW))
+    for seat, owed in b.missed:
+        lines.append((f"SEAT {seat} MISSED BLINDS: OWES {owed}", Style.BASE))
+    if b.waiting:
+        seats = " ".join(map(str, b.waiting))
+        lines.append((f"WAITING FOR THE BIG BLIND: SEAT{'S' if len(b.waiting) > 1 else ''} "
+                      f"{seats}", Style.BASE))  # fmt: skip
+    return lines
+
+
+def between_need(c: Canvas, view: DealerView, width: int) -> int:
+    lines = between_lines(view)
+    if not lines:
+        return 0
+    return c.row(T) + sum(len(c.wrap(t, T, width - 2 * c.pad)) * c.row(T) for t, _ in lines)
+
+
+def draw_between(c: Canvas, view: DealerView, area: Rect) -> int:
+    y = area.y
+    c.text(Rect(area.x, y, area.w, c.row(T)), "NEXT HAND", T, Style.DIM)
+    y += c.row(T)
+    for text, style in between_lines(view):
+        h = len(c.wrap(text, T, area.w - 2 * c.pad)) * c.row(T)
+        if style is not Style.BASE:
+            c.box(Rect(area.x, y, area.w, h), style, Edge.TO_ACT, 2)
+        c.paragraph(Rect(area.x + c.pad, y, area.w - 2 * c.pad, h), text, T, style)
+        y += h
+    return y - area.y

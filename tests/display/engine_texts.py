@@ -1,0 +1,102 @@
+"""Every text the engine says to the dealer, harvested from real sessions: all of
+tests/scenarios and the PHH sample replayed through the engine, with the table state each text
+was said in. Used by the render-every-text test; nothing here is a hand-written text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+
+from station.data import phh_sample
+from station.engine.decisions import Incident, Prompt
+from station.engine.snapshot import AlertOwner, AlertView, PromptView, TableSnapshot
+from station.phh.convert import convert_hand
+from station.phh.reader import loads_phh
+from station.runner import TableRunner
+from station.session_format import Session, parse_session, read_session
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+class Kind(StrEnum):
+    PROMPT = "prompt"
+    INCIDENT = "incident"
+    STOP = "stop"
+    STEP = "step"  # a recovery step, when it is the one to do now
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    kind: Kind
+    text: str
+    source: str  # the session and input line it was said at
+    snapshot: TableSnapshot  # the table as that input left it, with this text on show
+
+
+def sessions() -> Iterator[tuple[str, Session]]:
+    for path in sorted(SCENARIOS.rglob("*.jsonl")):
+        yield str(path.relative_to(SCENARIOS)), read_session(path)
+    for name, text in phh_sample():
+        (hand,) = loads_phh(text, name, name)
+        yield name, parse_session(convert_hand(hand, seed=0).text(), name)
+
+
+def _state(snap: TableSnapshot) -> tuple[object, ...]:
+    """What decides the layout besides the text: dedupes the situations."""
+    rec = snap.recovery
+    return (
+        snap.phase,
+        snap.stop is not None,
+        (rec.rule, rec.current) if rec is not None else None,
+        len(snap.alerts),
+        len(snap.board),
+        len(snap.pots),
+        len(snap.seats),
+        snap.to_act is not None,
+        snap.result is not None,
+        any(s.up for s in snap.seats),
+    )
+
+
+def harvest() -> tuple[list[Said], int]:
+    """Every (text, state) once, and how many inputs were replayed."""
+    seen: set[tuple[object, ...]] = set()
+    out: list[Said] = []
+    inputs = 0
+
+    def keep(kind: Kind, text: str, where: str, snap: TableSnapshot) -> None:
+        key = (kind, text, _state(snap))
+        if key not in seen:
+            seen.add(key)
+            out.append(Said(kind, text, where, snap))
+
+    for name, session in sessions():
+        runner = TableRunner()
+        for line in session.lines:
+            decisions = runner.feed(line.event, seq=line.line, at=line.t)
+            inputs += 1
+            snap = runner.snapshot()
+            where = f"{name}:{line.line}"
+            for d in decisions:
+                if isinstance(d, Prompt):
+                    said = replace(snap, prompt=PromptView(d.code, d.text), next_step=d.text)
+                    keep(Kind.PROMPT, d.text, where, said)
+                elif isinstance(d, Incident):
+                    keep(Kind.INCIDENT, d.text, where, _newest(snap, d))
+            if snap.stop is not None:
+                keep(Kind.STOP, snap.stop.text, where, snap)
+            if snap.recovery is not None and snap.recovery.current < len(snap.recovery.steps):
+                keep(Kind.STEP, snap.recovery.steps[snap.recovery.current], where, snap)
+        runner.finish(seq=len(session.lines) + 1)
+    return out, inputs
+
+
+def _newest(snap: TableSnapshot, incident: Incident) -> TableSnapshot:
+    """The table with `incident` open and the newest of its alerts (as when it was raised; an
+    alert whose owner resolved in the same input is put back, so its text is shown too)."""
+    alerts = [a for a in snap.alerts if a.incident is not incident]
+    own = next((a for a in snap.alerts if a.incident is incident), None)
+    owner = own.owner if own is not None else AlertOwner.STREET
+    return replace(snap, alerts=(*alerts, AlertView(incident, owner)))

@@ -1,0 +1,101 @@
+"""Checking a screen model the way a dealer at 80 cm would read it: every text whole, inside its
+box, clear of every other text and card, at its role's size and at 7:1 contrast."""
+
+from __future__ import annotations
+
+from station.display.canvas import BREAKS
+from station.display.colour import contrast_ratio
+from station.display.model import Box, CardFace, Rect, ScreenModel, Text
+from station.display.panel import PanelConfig
+from station.display.theme import DEFAULT_THEME, TEXT_CONTRAST_BAR
+from tests.display.screen_read import glyph_extent
+
+# Blocks a layout may leave for another page, saying where: not a text cut or lost.
+ELSEWHERE = ("(on the SEATS page)", "(on the table page)", "(scroll down)")
+
+
+def reads(model: ScreenModel, text: str) -> bool:
+    """`text` is on the screen whole: its words, in order, on consecutive text items (a
+    paragraph is drawn one line per item; a line ending in a hyphen or underscore carries a
+    word broken there), nothing cut."""
+    want = " ".join(text.split())
+    if not want:
+        return True
+    lines = [" ".join(t.text.split()) for t in model.texts()]
+    for i in range(len(lines)):
+        got = {""}
+        for line in lines[i:]:
+            if not line:
+                break
+            nxt = set()
+            for g in got:
+                joins = [" "] if g and not g.endswith(BREAKS) else [""] if not g else ["", " "]
+                nxt |= {g + j + line for j in joins if want.startswith(g + j + line)}
+            if want in nxt:
+                return True
+            if not nxt:
+                break
+            got = nxt
+    return False
+
+
+def _box_under(model: ScreenModel, text: Text) -> Rect:
+    """The innermost filled box the text is drawn on (the screen when none)."""
+    cx, cy = text.rect.center
+    under = Rect(0, 0, model.width, model.height)
+    for item in model.items:
+        if item is text:
+            break
+        if isinstance(item, Box) and item.fill is not None and item.rect.contains(cx, cy):
+            under = item.rect
+    return under
+
+
+def _fill_under(model: ScreenModel, text: Text) -> str:
+    cx, cy = text.rect.center
+    colour: str = model.background
+    for item in model.items:
+        if item is text:
+            break
+        if isinstance(item, Box) and item.fill is not None and item.rect.contains(cx, cy):
+            colour = item.fill
+    return colour
+
+
+def overlaps(model: ScreenModel) -> list[str]:
+    """Texts whose glyphs touch another text's or a card face (a sweep along x)."""
+    spans: list[tuple[Rect, str]] = [(glyph_extent(t), t.text) for t in model.texts() if t.text]
+    spans += [(c.rect, f"card {c.rank}{c.suit.value}") for c in model.items
+              if isinstance(c, CardFace)]  # fmt: skip
+    spans.sort(key=lambda s: s[0].x)
+    found = []
+    for i, (a, ta) in enumerate(spans):
+        for b, tb in spans[i + 1 :]:
+            if b.x >= a.right:
+                break
+            if a.overlaps(b) and not (ta.startswith("card") and tb.startswith("card")):
+                found.append(f"{ta!r} overlaps {tb!r}")
+    return found
+
+
+def problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
+    """Everything on `model` that a dealer could not read as intended."""
+    out = [f"cut: {c}" for c in model.clipped]
+    out += [f"left out: {d}" for d in model.dropped if not d.endswith(ELSEWHERE)]
+    screen = Rect(0, 0, model.width, model.height)
+    for t in model.texts():
+        if not t.text:
+            continue
+        if t.size != DEFAULT_THEME.font_px(t.role, panel):
+            out.append(f"{t.text!r}: size {t.size} is not the {t.role} size")
+        pair = DEFAULT_THEME.pair(t.style)
+        if contrast_ratio(pair.fg, pair.bg) < TEXT_CONTRAST_BAR:
+            out.append(f"{t.text!r}: contrast under {TEXT_CONTRAST_BAR}:1")
+        if _fill_under(model, t) != pair.bg:
+            out.append(f"{t.text!r}: drawn on {_fill_under(model, t)}, its style wants {pair.bg}")
+        glyphs = glyph_extent(t)
+        if not glyphs.inside(screen):
+            out.append(f"{t.text!r}: off the screen")
+        elif not glyphs.inside(_box_under(model, t)):
+            out.append(f"{t.text!r}: leaves its box {_box_under(model, t)}")
+    return out + overlaps(model)
