@@ -135,6 +135,8 @@ def _init(args: argparse.Namespace) -> int:
     path = journal_path(args)
     if path.exists():
         raise UsageError(f"{path} already exists")
+    if not path.parent.is_dir():
+        raise UsageError(f"the folder {path.parent} does not exist (create it for the station)")
     if not STATION_ID.match(args.station):
         raise UsageError(f"--station {args.station!r}: letters, digits, '-' and '_' (up to 32)")
     witness = witness_path(path)

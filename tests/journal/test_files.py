@@ -80,3 +80,12 @@ def test_leftovers_of_a_creator_that_died_are_removed(tmp_path: Path) -> None:
     Journal.open(path, clock=ManualClock(), station_id=STATION, create=True).close()
     assert not any(p.exists() for p in leftovers)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite", "journal.sqlite-head"]
+
+
+def test_journal_init_in_a_missing_folder_says_so_and_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no" / "journal.sqlite"
+    assert station("journal", "init", "--journal", str(path), "--station", STATION) == 2
+    assert f"the folder {path.parent} does not exist" in capsys.readouterr().err
+    assert not path.parent.exists()
