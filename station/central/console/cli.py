@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import logging
+import signal
 import sys
 import threading
 import time
@@ -90,6 +91,10 @@ def serve(cfg: CentralConfig, log_level: str) -> int:
             notifier.ready(f"console on {scheme}://{c.listen}:{c.port}")
 
     threading.Thread(target=tell_systemd, name="notify", daemon=True).start()
+    # uvicorn handles SIGTERM/SIGINT (a graceful shutdown), then raises the signal again to
+    # the handler it found: make that a no-op, so the console exits 0 after a clean stop.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda _sig, _frame: None)
     server.run()
     notifier.stopping()
     return 0
