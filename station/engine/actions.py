@@ -24,6 +24,7 @@ from station.engine.decisions import Action, ActionKind, PromptCode, Role, Rulin
 from station.engine.events import Key, KeyPress, VerbalAction
 from station.engine.games import Family
 from station.engine.hand import Hand
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, ShortDeal, Steps, Then, then
 
@@ -124,7 +125,7 @@ def _all_in_folds(hand: Hand, seat: int, seq: int) -> Steps:
     muck may be ruled dead"): his chips stay in the pot, as when he folds between rounds."""
     hand.incident(
         seq,
-        "DEAD-FOLD",
+        Rule.DEAD_FOLD,
         Ruling.DEAD_HAND,
         f"SEAT {seat} IS ALL IN AND HIS HAND WENT INTO THE MUCK: IT IS DEAD, HIS CHIPS STAY IN",
         seat=seat,
@@ -163,7 +164,7 @@ def check(hand: Hand, seat: int, seq: int) -> Steps:
         owe = rnd.to_call(seat)
         hand.incident(
             seq,
-            "BET-UNDERSIZED-CORRECTION",
+            Rule.BET_UNDERSIZED_CORRECTION,
             Ruling.CORRECT_BET,
             f"SEAT {seat} CANNOT CHECK: CALL {owe} MORE OR FOLD",
             seat=seat,
@@ -286,7 +287,7 @@ def _showdown_too_soon(hand: Hand, seq: int) -> None:
     hand.alerts.floor_call = True
     hand.incident(
         seq,
-        "STATION-HAND-OUT-OF-STEP",
+        Rule.STATION_HAND_OUT_OF_STEP,
         Ruling.FLOOR,
         "HANDS SHOWN BUT THE HAND IS NOT OVER FOR THE STATION: CALL THE FLOOR. THE FLOOR DECIDES "
         "HOW THE HAND GOES ON",

@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from station.engine.games import Structure
 from station.engine.profiles import HeadsUpUncap, Profile, ShortAllinOption
+from station.engine.rule_ids import Rule
 
 
 class WagerKind(StrEnum):
@@ -34,7 +35,7 @@ class WagerKind(StrEnum):
 class Correction:
     """The physical amount differs from the legal wager: the dealer must fix the zone."""
 
-    rule: str
+    rule: Rule
     text: str
     required: int  # the street total the zone must show
 
@@ -223,7 +224,7 @@ class BettingRound:
             False,
             full=False,
             correction=Correction(
-                "BET-SINGLE-OVERSIZED-CHIP",
+                Rule.BET_SINGLE_OVERSIZED_CHIP,
                 f"ONE CHIP, NO RAISE CALLED: SEAT {s.seat} CALLS {m}",
                 m,
             ),
@@ -401,7 +402,7 @@ class BettingRound:
         if total <= m:
             if total < m and not allin:
                 return Correction(
-                    "BET-UNDERSIZED-CORRECTION",
+                    Rule.BET_UNDERSIZED_CORRECTION,
                     f"SEAT {seat} SHORT {m - total}: CALL IS {m}",
                     m,
                 )
@@ -420,7 +421,7 @@ class BettingRound:
         if not self.opened and m > 0:
             kind = WagerKind.COMPLETE
         if not self.may_raise(s.seat):
-            rule = "BET-CAP-LIMIT" if self.capped else "BET-LIMIT-SHORT-ALLIN"
+            rule = Rule.BET_CAP_LIMIT if self.capped else Rule.BET_LIMIT_SHORT_ALLIN
             why = "THE BETTING IS CAPPED" if self.capped else "THE BETTING IS NOT REOPENED"
             return self._book(
                 s,
@@ -447,7 +448,7 @@ class BettingRound:
                 False,
                 full=True,
                 correction=Correction(
-                    "BET-UNDERSIZED-CORRECTION",
+                    Rule.BET_UNDERSIZED_CORRECTION,
                     f"SEAT {s.seat}: THE BET IS {target} ON THIS ROUND",
                     target,
                 ),
@@ -465,7 +466,7 @@ class BettingRound:
                     False,
                     full=True,
                     correction=Correction(
-                        "BET-FULL-PLUS-HALF",
+                        Rule.BET_FULL_PLUS_HALF,
                         f"SEAT {s.seat}: COMPLETE THE RAISE TO {target}",
                         target,
                     ),
@@ -477,7 +478,7 @@ class BettingRound:
                 False,
                 full=False,
                 correction=Correction(
-                    "BET-UNDERSIZED-CORRECTION",
+                    Rule.BET_UNDERSIZED_CORRECTION,
                     f"SEAT {s.seat} CALLS {m}: TAKE BACK {total - m}",
                     m,
                 ),
@@ -489,7 +490,7 @@ class BettingRound:
             False,
             full=True,
             correction=Correction(
-                "BET-LIMIT-STRUCTURE",
+                Rule.BET_LIMIT_STRUCTURE,
                 f"LIMIT: SEAT {s.seat} RAISES TO {target}, TAKE BACK {total - target}",
                 target,
             ),
@@ -508,7 +509,7 @@ class BettingRound:
                 False,
                 full=False,
                 correction=Correction(
-                    "BET-NL-SHORT-ALLIN-NO-REOPEN",
+                    Rule.BET_NL_SHORT_ALLIN_NO_REOPEN,
                     f"THE BETTING IS NOT REOPENED: SEAT {s.seat} CALLS {m}",
                     m,
                 ),
@@ -526,7 +527,7 @@ class BettingRound:
                     False,
                     full=True,
                     correction=Correction(
-                        "BET-PL-OVERSIZED-CHIP",
+                        Rule.BET_PL_OVERSIZED_CHIP,
                         f"ONE CHIP LARGER THAN THE POT: SEAT {s.seat} BETS THE POT, {high_pl}",
                         high_pl,
                     ),
@@ -546,7 +547,7 @@ class BettingRound:
                 False,
                 full=high >= full_min,
                 correction=Correction(
-                    "BET-PL-OVERSIZE",
+                    Rule.BET_PL_OVERSIZE,
                     f"OVER THE POT BY {total - high}: SEAT {s.seat} BETS {high}",
                     high,
                 ),
@@ -564,7 +565,7 @@ class BettingRound:
                 False,
                 full=True,
                 correction=Correction(
-                    "BET-NL-MIN-BET", f"SEAT {s.seat}: THE MINIMUM BET IS {full_min}", full_min
+                    Rule.BET_NL_MIN_BET, f"SEAT {s.seat}: THE MINIMUM BET IS {full_min}", full_min
                 ),
             )
         overcall_raises = (
@@ -578,7 +579,7 @@ class BettingRound:
                 False,
                 full=True,
                 correction=Correction(
-                    "BET-FULL-PLUS-HALF" if not declared else "BET-NL-MIN-RAISE",
+                    Rule.BET_FULL_PLUS_HALF if not declared else Rule.BET_NL_MIN_RAISE,
                     f"SEAT {s.seat}: RAISE TO AT LEAST {full_min}",
                     full_min,
                 ),
@@ -590,7 +591,7 @@ class BettingRound:
             False,
             full=False,
             correction=Correction(
-                "BET-UNDERSIZED-CORRECTION", f"SEAT {s.seat} CALLS {m}: TAKE BACK {total - m}", m
+                Rule.BET_UNDERSIZED_CORRECTION, f"SEAT {s.seat} CALLS {m}: TAKE BACK {total - m}", m
             ),
         )
 

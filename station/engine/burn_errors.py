@@ -22,6 +22,7 @@ from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.profiles import BurnErrorRule, FlopExtraCard
 from station.engine.recovery import Expect, Recovery, Step
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, Steps, StreetDealt
 
@@ -49,7 +50,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
         seats = hand.in_hand()
         hand.incident(
             seq,
-            "BURN-ERROR-STUD",
+            Rule.BURN_ERROR_STUD,
             Ruling.REPLACE,
             f"NO BURN: {_code(first_card)} IS THE BURN. MOVE EACH UP-CARD BACK ONE SEAT; SEAT "
             f"{seats[-1]} GETS THE NEXT CARD",
@@ -57,17 +58,21 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
         )
         return NOTHING
     if rule is BurnErrorRule.FLOOR:
+        rid = Rule.BURN_ERROR_FLOP if hand.street == 1 else Rule.BURN_ERROR_ANY_STREET
         hand.incident(
-            seq, "BURN-ERROR-FLOP" if hand.street == 1 else "BURN-ERROR-ANY-STREET", Ruling.FLOOR,
-            "NO BURN CARD WAS DEALT: CALL THE FLOOR", events=(first_seq, seq),
-        )  # fmt: skip
+            seq,
+            rid,
+            Ruling.FLOOR,
+            "NO BURN CARD WAS DEALT: CALL THE FLOOR",
+            events=(first_seq, seq),
+        )
         return NOTHING
     if rule is BurnErrorRule.HPT:
         # 003-HPT "Poker Dealer Errors": the card turned in error is shown and is the burn;
         # the next card is turned as usual.
         hand.incident(
             seq,
-            "BURN-ERROR-FLOP" if hand.street == 1 else "BURN-ERROR-ANY-STREET",
+            Rule.BURN_ERROR_FLOP if hand.street == 1 else Rule.BURN_ERROR_ANY_STREET,
             Ruling.BURN,
             f"NO BURN: SHOW {_code(first_card)} TO ALL, IT IS THE BURN; TURN ONE MORE CARD",
             events=(first_seq, seq),
@@ -85,7 +90,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
                 hand.deal.burns.remove(c)
         hand.deal.slots.clear()
         hand.repair.recovery = Recovery(
-            "BURN-ERROR-FLOP",
+            Rule.BURN_ERROR_FLOP,
             [
                 Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
                 Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
@@ -97,7 +102,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
         hand.alerts.stop_text = "STOP: THE FLOP WAS DEALT WITHOUT A BURN"
         hand.incident(
             seq,
-            "BURN-ERROR-FLOP",
+            Rule.BURN_ERROR_FLOP,
             Ruling.REDEAL,
             "NO BURN BEFORE THE FLOP: THE FLOP IS EXPOSED, RESHUFFLE AND DEAL A NEW FLOP",
             events=(first_seq, seq),
@@ -115,7 +120,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
         hand.repair.extra_burns += 1
     hand.incident(
         seq,
-        "BURN-ERROR-ANY-STREET",
+        Rule.BURN_ERROR_ANY_STREET,
         Ruling.PLAY_ON,
         f"NO BURN BEFORE {_code(card)}: ACTION HAS BEGUN, THE CARD STANDS"
         + ("; BURN TWO CARDS BEFORE THE NEXT CARD" if hand.repair.extra_burns else ""),
@@ -137,7 +142,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
         hand.deal.burns.append(card)
     hand.out.append(DrawRole(hand.number, seq, code, Role.BURN, None, hand.street + 1))
     hand.repair.skip_next_burn = True
-    rule = "BURN-ERROR-STUD" if hand.spec.family is Family.STUD else "BURN-ERROR-ANY-STREET"
+    rule = Rule.BURN_ERROR_STUD if hand.spec.family is Family.STUD else Rule.BURN_ERROR_ANY_STREET
     hand.incident(
         seq,
         rule,
@@ -159,7 +164,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
         hand.incident(
             seq,
-            "FLOP-TOO-MANY-CARDS",
+            Rule.FLOP_TOO_MANY_CARDS,
             Ruling.FLOOR,
             f"FOUR FLOP CARDS ({cards}): SCRAMBLE THEM FACE DOWN; THE FLOOR PICKS ONE AS THE NEXT "
             "BURN (PRESS BURN_SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
@@ -171,7 +176,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     hand.bets.round = None  # the flop round never started
     hand.phase = Phase.STREET
     hand.repair.recovery = Recovery(
-        "FLOP-TOO-MANY-CARDS",
+        Rule.FLOP_TOO_MANY_CARDS,
         [
             Step("THE BURN CARD STAYS", Expect.DONE),
             Step(f"RETURN {cards} TO THE STUB", Expect.DONE),
@@ -184,7 +189,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     hand.alerts.stop_text = "STOP: TOO MANY FLOP CARDS"
     hand.incident(
         seq,
-        "FLOP-TOO-MANY-CARDS",
+        Rule.FLOP_TOO_MANY_CARDS,
         Ruling.REDEAL,
         f"TOO MANY FLOP CARDS ({cards}): THE FLOP IS REDEALT. RETURN THEM, RESHUFFLE",
     )
@@ -203,7 +208,7 @@ def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
     hand.out.append(DrawRole(hand.number, seq, card.code, Role.BURN, None, hand.street + 1))
     hand.incident(
         seq,
-        "FLOP-TOO-MANY-CARDS",
+        Rule.FLOP_TOO_MANY_CARDS,
         Ruling.BURN,
         f"{card.code} IS THE NEXT BURN; THE FLOP IS {' '.join(c.code for c in hand.deal.board)}",
     )

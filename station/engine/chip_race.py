@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Prompt, PromptCode, Role
+from station.engine.rule_ids import Rule
 from station.engine.table_state import Race, TableState
 
 
@@ -72,7 +73,9 @@ def start(table: TableState, new_chip: int | None, seq: int) -> None:
     """CHIP_RACE with `amount` = the new chip's value: the odd chips go into the zones next."""
     if not new_chip or new_chip <= 1:
         table.out.append(
-            table.incident(seq, "TOURN-CHIP-RACE", "CHIP RACE: KEY THE NEW CHIP'S VALUE AS AMOUNT")
+            table.incident(
+                seq, Rule.TOURN_CHIP_RACE, "CHIP RACE: KEY THE NEW CHIP'S VALUE AS AMOUNT"
+            )
         )
         return
     table.race = Race(new_chip)
@@ -97,7 +100,7 @@ def zone(table: TableState, seat: int, chips: Sequence[int] | None, seq: int) ->
         table.out.append(
             table.incident(
                 seq,
-                "TOURN-CHIP-RACE",
+                Rule.TOURN_CHIP_RACE,
                 f"CHIP RACE: SEAT {seat}'S ZONE DID NOT REPORT ITS CHIPS: COUNT THEM BY HAND",
                 seat=seat,
             )

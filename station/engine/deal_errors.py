@@ -17,6 +17,7 @@ from station.engine.games import Family, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import FaceUp, Slot
 from station.engine.profiles import FaceUpPolicy
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 
 
@@ -85,7 +86,7 @@ def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immedia
     if immediate:
         hand.incident(
             seq,
-            "DECK-BOXED-SINGLE",
+            Rule.DECK_BOXED_SINGLE,
             Ruling.REPLACE,
             f"BOXED CARD {_code(card)}: MUCK IT; THE NEXT CARD GOES TO {where}",
             seat=slot.seat if slot is not None else None,
@@ -93,7 +94,7 @@ def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immedia
     else:
         hand.incident(
             seq,
-            "DECK-BOXED-LATE",
+            Rule.DECK_BOXED_LATE,
             Ruling.REPLACE,
             f"BOXED CARD {_code(card)}: MUCK IT; {where} GETS A CARD AFTER THIS ROUND OF DEALING",
             seat=slot.seat if slot is not None else None,
@@ -106,14 +107,14 @@ def _two_boxed(hand: Hand, seq: int) -> bool:
     if hand.profile.boxed_two_void_anytime:
         hand.incident(
             seq,
-            "MISDEAL-TWO-BOXED-CARDS",
+            Rule.MISDEAL_TWO_BOXED_CARDS,
             Ruling.VOID,
             "TWO BOXED CARDS: THE HAND IS VOID, EVERY WAGER GOES BACK",
             events=events,
         )
         settlement.void(hand, seq)
         return True
-    misdeal(hand, seq, "MISDEAL-TWO-BOXED-CARDS", "TWO BOXED CARDS", events=events)
+    misdeal(hand, seq, Rule.MISDEAL_TWO_BOXED_CARDS, "TWO BOXED CARDS", events=events)
     # After the cutoff each boxed card is simply replaced (DECK-BOXED-MULTIPLE): play on.
     return hand.phase is Phase.MISDEAL
 
@@ -182,7 +183,7 @@ def exposed(
     if hand.street > 0 or hand.bets.voluntary_actions > 0:
         hand.incident(
             seq,
-            "EXPOSE-GENERAL",
+            Rule.EXPOSE_GENERAL,
             Ruling.WARNING,
             f"{_code(card)} OF SEAT {seat} WAS EXPOSED: IT PLAYS",
             seat=seat,
@@ -198,7 +199,7 @@ def exposed(
         misdeal(
             hand,
             seq,
-            "MISDEAL-FIRST-SECOND-CARD-EXPOSED",
+            Rule.MISDEAL_FIRST_SECOND_CARD_EXPOSED,
             f"CARD {draw_no} OF THE DEAL ({_code(card)}) WAS EXPOSED",
             seat=seat,
         )
@@ -207,7 +208,7 @@ def exposed(
         misdeal(
             hand,
             seq,
-            "MISDEAL-TWO-CARDS-EXPOSED",
+            Rule.MISDEAL_TWO_CARDS_EXPOSED,
             "TWO CARDS EXPOSED DURING THE DEAL",
             events=tuple(s for _, _, s in hand.faults.exposed),
         )
@@ -219,7 +220,7 @@ def exposed(
         # 004-GN §VI r118 (D05): the floor decides whether the player takes it or gets another.
         hand.incident(
             seq,
-            "EXPOSE-HOLDEM-OTHER-HOLECARD",
+            Rule.EXPOSE_HOLDEM_OTHER_HOLECARD,
             Ruling.FLOOR,
             f"{_code(card)} OF SEAT {seat} WAS EXPOSED: FLOOR DECIDES WHETHER IT IS REPLACED",
             seat=seat,
@@ -234,7 +235,7 @@ def exposed(
     hand.repair.skip_next_burn = True
     hand.incident(
         seq,
-        "EXPOSE-HOLDEM-OTHER-HOLECARD",
+        Rule.EXPOSE_HOLDEM_OTHER_HOLECARD,
         Ruling.REPLACE,
         f"{_code(card)} OF SEAT {seat} WAS EXPOSED: FINISH THE DEAL, THEN SEAT {seat} GETS THE "
         "NEXT CARD; THE EXPOSED CARD IS THE BURN FOR THE FLOP",
@@ -259,7 +260,7 @@ def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None
     if card is not None and _lowball_take(hand, card):
         hand.incident(
             seq,
-            "EXPOSE-LOWBALL-BEFORE-DRAW",
+            Rule.EXPOSE_LOWBALL_BEFORE_DRAW,
             Ruling.PLAY_ON,
             f"{card.code} OF SEAT {seat} WAS EXPOSED: SEAT {seat} MUST TAKE IT",
             seat=seat,
@@ -274,7 +275,7 @@ def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None
     deal_plan.owe_after_deal(hand, seat)
     hand.incident(
         seq,
-        "EXPOSE-LOWBALL-BEFORE-DRAW",
+        Rule.EXPOSE_LOWBALL_BEFORE_DRAW,
         Ruling.REPLACE,
         f"{_code(card)} OF SEAT {seat} WAS EXPOSED: IT IS REPLACED AFTER THE DEAL",
         seat=seat,
@@ -293,7 +294,7 @@ def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> 
     hand.draws.owed.append(seat)
     hand.incident(
         seq,
-        "EXPOSE-DRAW-ON-THE-DRAW",
+        Rule.EXPOSE_DRAW_ON_THE_DRAW,
         Ruling.REPLACE,
         f"{_code(card)} TO SEAT {seat} WAS EXPOSED ON THE DRAW: FINISH THE DRAW, THEN SEAT {seat}"
         " GETS A REPLACEMENT" + ("; THE EXPOSED CARD IS THE NEXT BURN" if gn else ""),
@@ -310,7 +311,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
                 # 001-RR11 §8 r16: an all-in player's final card dealt up is kept.
                 hand.incident(
                     seq,
-                    "EXPOSE-STUD-ALLIN-FINAL",
+                    Rule.EXPOSE_STUD_ALLIN_FINAL,
                     Ruling.PLAY_ON,
                     f"ALL-IN SEAT {seat}'S LAST CARD {_code(card)} IS UP: IT PLAYS; THE OTHERS GET "
                     "THEIRS AS USUAL",
@@ -326,22 +327,26 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
                 text = f"SEAT {seat}'S SEVENTH CARD {_code(card)} IS FACE UP: IT PLAYS; DEAL THE "
                 text += "OTHERS DOWN"
             hand.stud.seventh_exposed = seat
-            hand.incident(seq, "EXPOSE-STUD-FINAL-DOWNCARD", Ruling.PLAY_ON, text, seat=seat)
+            hand.incident(seq, Rule.EXPOSE_STUD_FINAL_DOWNCARD, Ruling.PLAY_ON, text, seat=seat)
         else:
-            hand.incident(seq, "EXPOSE-GENERAL", Ruling.WARNING, "EXPOSED CARD PLAYS", seat=seat)
+            hand.incident(seq, Rule.EXPOSE_GENERAL, Ruling.WARNING, "EXPOSED CARD PLAYS", seat=seat)
         return
     hand.reveal(seat, card)
     mine = [c for s, c, _ in hand.faults.exposed if s == seat]
     if hand.profile.tournament:
         misdeal(
-            hand, seq, "MISDEAL-STUD-TOURNAMENT-UPCARD", "A DOWNCARD WAS DEALT FACE UP", seat=seat
+            hand,
+            seq,
+            Rule.MISDEAL_STUD_TOURNAMENT_UPCARD,
+            "A DOWNCARD WAS DEALT FACE UP",
+            seat=seat,
         )
         return
     if len(mine) >= 3 and hand.profile.stud_exposed_three_misdeal:
         misdeal(
             hand,
             seq,
-            "MISDEAL-STUD-ALL-INITIAL-EXPOSED",
+            Rule.MISDEAL_STUD_ALL_INITIAL_EXPOSED,
             "ALL THREE CARDS OF A PLAYER EXPOSED",
             seat=seat,
         )
@@ -349,7 +354,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
     if len(mine) == 2 and not hand.profile.stud_exposed_three_misdeal:
         hand.incident(
             seq,
-            "EXPOSE-STUD-BOTH-DOWNCARDS",
+            Rule.EXPOSE_STUD_BOTH_DOWNCARDS,
             Ruling.DEAD_HAND,
             f"BOTH DOWNCARDS OF SEAT {seat} EXPOSED: DEAD HAND, RETURN THE ANTE",
             seat=seat,
@@ -362,18 +367,18 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
             hand.stud.exposed_downcards.add(card)
         hand.incident(
             seq,
-            "EXPOSE-STUD-DOWNCARD-INITIAL",
+            Rule.EXPOSE_STUD_DOWNCARD_INITIAL,
             Ruling.PLAY_ON,
             f"{_code(card)} OF SEAT {seat} WAS EXPOSED: SEAT {seat}'S THIRD CARD IS DEALT DOWN",
             seat=seat,
         )
 
 
-def irregular_rule(card: Card) -> str:
+def irregular_rule(card: Card) -> Rule:
     """The rule of a card the game does not use: a joker (DECK-JOKER-NOT-IN-USE), or a card
     the deck does not hold, such as a deuce in a short deck (DECK-EXTRA-CARD-IN-DECK: 004-GN
     glossary "DEFECTIVE DECK"; r115, 001-RR11 §3 r9: "an irregular card or an improper joker")."""
-    return "DECK-JOKER-NOT-IN-USE" if card.is_joker else "DECK-EXTRA-CARD-IN-DECK"
+    return Rule.DECK_JOKER_NOT_IN_USE if card.is_joker else Rule.DECK_EXTRA_CARD_IN_DECK
 
 
 def kept_irregular_card(hand: Hand, seq: int) -> bool:
@@ -437,7 +442,7 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
 def misdeal(
     hand: Hand,
     seq: int,
-    rule: str,
+    rule: Rule,
     why: str,
     *,
     seat: int | None = None,
@@ -447,7 +452,7 @@ def misdeal(
     if hand.cutoff_passed():
         hand.incident(
             seq,
-            "MISDEAL-AFTER-CUTOFF",
+            Rule.MISDEAL_AFTER_CUTOFF,
             Ruling.PLAY_ON,
             f"{why}: ACTION HAS OCCURRED, NO MISDEAL. PLAY ON",
             seat=seat,
@@ -476,7 +481,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
         hand.repair.skip_next_burn = True
         hand.incident(
             seq,
-            "DEAL-EXTRA-CARD-ONE",
+            Rule.DEAL_EXTRA_CARD_ONE,
             Ruling.BURN,
             f"ONE EXTRA CARD ({_code(card)}): IT BECOMES THE BURN CARD. DO NOT BURN AGAIN",
         )
@@ -484,9 +489,9 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     hand.out.append(DrawRole(hand.number, seq, _code(card), Role.STRAY))
     extra = len(hand.faults.extra)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
-    rule = "MISDEAL-TWO-EXTRA-CARDS"
+    rule = Rule.MISDEAL_TWO_EXTRA_CARDS
     if extra == per_hand and hand.empty_seat_between():
-        rule = "MISDEAL-DEALT-TO-EMPTY-SEAT"
+        rule = Rule.MISDEAL_DEALT_TO_EMPTY_SEAT
         if hand.profile.exposed_holecard_floor:
             # D03: GN's general misdeal list omits the empty seat: the floor confirms.
             hand.incident(
@@ -512,7 +517,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
         misdeal(
             hand,
             seq,
-            "MISDEAL-ENTITLED-PLAYER-DEALT-OUT",
+            Rule.MISDEAL_ENTITLED_PLAYER_DEALT_OUT,
             "A PLAYER WAS DEALT OUT (ONE HAND SHORT)",
         )
         return False
@@ -527,7 +532,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
         seat = hand.deal.slots[0].seat
         hand.incident(
             seq,
-            "MISDEAL-WRONG-CARD-COUNT",
+            Rule.MISDEAL_WRONG_CARD_COUNT,
             Ruling.REPLACE,
             f"THE DEAL IS ONE CARD SHORT: IF SEAT {seat} IS SHORT, DEAL HIM THE TOP CARD; "
             "OTHERWISE PRESS MISDEAL",
@@ -535,7 +540,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
         )
         # Stud: the up-cards decide who acts, so the card comes before any betting.
         return hand.spec.family is not Family.STUD
-    misdeal(hand, seq, "MISDEAL-WRONG-CARD-COUNT", f"THE DEAL IS {missing} CARDS SHORT")
+    misdeal(hand, seq, Rule.MISDEAL_WRONG_CARD_COUNT, f"THE DEAL IS {missing} CARDS SHORT")
     return False
 
 
@@ -546,7 +551,7 @@ def button_check(hand: Hand, seq: int) -> bool:
     misdeal(
         hand,
         seq,
-        "MISDEAL-BUTTON-OUT-OF-POSITION",
+        Rule.MISDEAL_BUTTON_OUT_OF_POSITION,
         f"THE BUTTON IS AT SEAT {hand.deal.puck}, IT BELONGS AT SEAT {hand.button}. MOVE IT",
     )
     return hand.phase is Phase.MISDEAL

@@ -13,6 +13,7 @@ from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Role
 from station.engine.games import Family, HighEval, LowEval
 from station.engine.positions import button_layout
+from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
 
 
@@ -77,7 +78,7 @@ def not_moved(
         table.out.append(
             table.incident(
                 seq,
-                "BUTTON-MISPLACED-EARLIER",
+                Rule.BUTTON_MISPLACED_EARLIER,
                 f"BUTTON NOT MOVED: SEATS {last[0]} AND {last[1]} POSTED THE BLINDS AGAIN. "
                 f"THIS HAND IS PLAYED FROM BUTTON SEAT {old}; THE NEXT HAND PUTS IT RIGHT",
             )

@@ -17,6 +17,7 @@ from station.engine.decisions import Action, ActionKind, PromptCode, Role, Rulin
 from station.engine.events import Key
 from station.engine.hand import Hand
 from station.engine.hand_state import Refill, Slot
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, OpenRound, Steps
 
@@ -45,7 +46,7 @@ def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq
         if missing:
             hand.incident(
                 seq,
-                "DRAW-ORDER",
+                Rule.DRAW_ORDER,
                 Ruling.WARNING,
                 f"SEAT {seat} DISCARDS {' '.join(c.code for c in missing)} IT DOES NOT HOLD",
                 seat=seat,

@@ -19,9 +19,10 @@ not; the rake rule's own id names what was broken.
 from __future__ import annotations
 
 from station.engine.decisions import HandEnd, Ruling
+from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
 
-RULE = "MISC-TIME-COLLECTION"
+RULE = Rule.MISC_TIME_COLLECTION
 
 
 def reading(table: TableState, amount: int, seq: int) -> None:

@@ -15,6 +15,7 @@ from station.engine.decisions import Ruling
 from station.engine.events import Zone
 from station.engine.games import Structure
 from station.engine.positions import button_layout
+from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
 
 
@@ -33,7 +34,7 @@ def refuse_waiting_posts(table: TableState, dealt: list[int], seq: int) -> None:
             text, rule = r.text, r.rule
         else:
             text = f"SEAT {seat} IS NOT DEALT IN: WAIT UNTIL THE BUTTON PASSES (TAKE BACK {posted})"
-            rule = "BLIND-NEW-PLAYER"
+            rule = Rule.BLIND_NEW_PLAYER
         table.out.append(table.incident(seq, rule, text, seat=seat))
         table.posting.posted.pop(seat, None)
 
@@ -53,7 +54,7 @@ def kill(table: TableState, dealt: list[int], seq: int) -> tuple[int, int] | Non
         table.out.append(
             table.incident(
                 seq,
-                "KILL-POTS",
+                Rule.KILL_POTS,
                 f"SEAT {seat}: A KILL IS {2 * bb} (HALF KILL {3 * bb // 2}) IN A LIMIT GAME",
                 Ruling.CORRECT_BET,
                 seat=seat,
@@ -102,7 +103,7 @@ def straddle(
         table.out.append(
             table.incident(
                 seq,
-                "BLIND-STRADDLE",
+                Rule.BLIND_STRADDLE,
                 f"SEAT {seat}: {why}: TAKE BACK {amount}",
                 Ruling.CORRECT_BET,
                 seat=seat,
@@ -155,7 +156,9 @@ def zone_between(table: TableState, event: Zone, seq: int) -> None:
         chip_race.zone(table, seat, event.chips, seq)
         return
     if seat not in table.occupied and reading > 0:
-        table.out.append(table.incident(seq, "STATION-EMPTY-SEAT", f"CHIPS AT EMPTY SEAT {seat}"))
+        table.out.append(
+            table.incident(seq, Rule.STATION_EMPTY_SEAT, f"CHIPS AT EMPTY SEAT {seat}")
+        )
     table.posting.zone[seat] = reading
     if event.chips and reading > 0:
         table.posting.post_chips[seat] = event.chips

@@ -43,6 +43,7 @@ from station.engine.hand_state import (
 )
 from station.engine.positions import ButtonLayout, clockwise_after
 from station.engine.profiles import MisdealCutoff, Profile
+from station.engine.rule_ids import Rule
 from station.engine.rulebook import citation
 from station.engine.snapshot import Phase
 
@@ -158,7 +159,7 @@ class Hand:
     def incident(
         self,
         seq: int,
-        rule: str,
+        rule: Rule,
         ruling: Ruling,
         text: str,
         *,
@@ -168,7 +169,7 @@ class Hand:
     ) -> Incident:
         inc = Incident(
             hand=self.number,
-            rule=rule,
+            rule=rule.value,
             ruling=ruling,
             text=text,
             event=seq,
@@ -248,7 +249,7 @@ class Hand:
         if tag is not None:
             self.deal.tags.pop(tag, None)
 
-    def went_past(self, rule: str, ruling: Ruling, text: str) -> str | None:
+    def went_past(self, rule: Rule, ruling: Ruling, text: str) -> str | None:
         """A hand can always end. Called for each incident about to be shown: when the dealer
         has gone on past what the station showed about the cards - a STOP with no card placed
         and no action booked since the STOP before it (a recovery done differently from its

@@ -14,16 +14,17 @@ from station.engine.events import KeyPress
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.positions import next_seat
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.table_state import TableState
 
-DECK_DEFECTS = frozenset({"DECK-DUPLICATE-CARD", "DECK-FOREIGN-BACK"})
+DECK_DEFECTS = frozenset({Rule.DECK_DUPLICATE_CARD, Rule.DECK_FOREIGN_BACK})
 
 
 def new_hand(table: TableState, seq: int) -> None:
     """NEW_HAND: deal the next hand in, or redeal the misdealt one."""
     if table.setup is None or table.spec is None or table.profile is None:
-        table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "SET UP THE TABLE FIRST"))
+        table.out.append(table.incident(seq, Rule.STATION_UNEXPECTED_KEY, "SET UP THE TABLE FIRST"))
         return
     if table.hand is not None and table.hand.phase is Phase.MISDEAL:
         _redeal(table, seq)
@@ -32,7 +33,7 @@ def new_hand(table: TableState, seq: int) -> None:
     drop.settle(table, seq)  # the last hand's drop, if the dealer has not emptied the zone
     dealt = lineup.dealt_in(table)
     if len(dealt) < 2:
-        table.out.append(table.incident(seq, "STATION-UNEXPECTED-KEY", "FEWER THAN TWO PLAYERS"))
+        table.out.append(table.incident(seq, Rule.STATION_UNEXPECTED_KEY, "FEWER THAN TWO PLAYERS"))
         return
     table.hand_no += 1
     table.deck.hands += 1
@@ -136,7 +137,7 @@ def close_unfinished(table: TableState, seq: int) -> None:
     if hand.result is None:
         hand.incident(
             seq,
-            "STATION-HAND-ABANDONED",
+            Rule.STATION_HAND_ABANDONED,
             Ruling.FLOOR,
             f"HAND {hand.number} WAS NOT FINISHED: EVERY WAGER RETURNED, FLOOR TO CONFIRM",
         )
@@ -200,7 +201,7 @@ def forfeit(table: TableState, event: KeyPress, seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "STATION-UNEXPECTED-KEY",
+                Rule.STATION_UNEXPECTED_KEY,
                 "FORFEIT: ONLY A REFUND OF THE LAST HAND, IF IT WAS VOID, CAN BE FORFEITED",
                 seat=seat,
             )
@@ -216,7 +217,7 @@ def forfeit(table: TableState, event: KeyPress, seq: int) -> None:
     table.out.append(
         table.incident(
             seq,
-            "DECK-DEFECT-FREEROLL",
+            Rule.DECK_DEFECT_FREEROLL,
             f"SEAT {seat} FORFEITS {amount}: IT STAYS IN THE POT FOR THE NEXT DEAL",
             Ruling.FORFEIT,
             seat=seat,
@@ -246,7 +247,7 @@ def _not_entitled(table: TableState, dealt: list[int], seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "DECK-FORFEITED-MONEY-ENTITLEMENT",
+                Rule.DECK_FORFEITED_MONEY_ENTITLEMENT,
                 f"SEAT {seat} IS NOT DEALT IN: THE POT HOLDS FORFEITED MONEY OF A DEAL HE WAS "
                 f"NOT IN{back}",
                 seat=seat,

@@ -15,6 +15,7 @@ from station.engine import collection, deck_audit
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Prompt, PromptCode, Role, Ruling
 from station.engine.positions import TABLE_SEATS
+from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
 
 
@@ -62,7 +63,7 @@ def deck_checked(table: TableState, seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "DECK-MISSING-CARDS",
+                Rule.DECK_MISSING_CARDS,
                 f"DECK SHORT: {_codes(result.missing)}. HANDS PLAYED STAND; CHANGE THE DECK",
             )
         )
@@ -70,7 +71,7 @@ def deck_checked(table: TableState, seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "DECK-EXTRA-CARD-IN-DECK",
+                Rule.DECK_EXTRA_CARD_IN_DECK,
                 f"DEFECTIVE DECK, EXTRA CARDS: {_codes(result.extra)}. REPLACE THE DECK",
                 Ruling.REPLACE,
             )
@@ -91,7 +92,7 @@ def deck_change(table: TableState, back: str, seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "DECK-CHANGE",
+                Rule.DECK_CHANGE,
                 f"DECK CHANGED AFTER {table.deck.hands} HAND(S): A NEW DECK STAYS IN PLAY FOR "
                 f"A FULL ROUND ({table.deck.round} HANDS) UNLESS IT IS DEFECTIVE",
             )
@@ -113,7 +114,7 @@ def absence(table: TableState, at: float, seq: int) -> None:
             table.out.append(
                 table.incident(
                     seq,
-                    "MISC-ABSENCE",
+                    Rule.MISC_ABSENCE,
                     f"SEAT {seat} AWAY MORE THAN {table.profile.absence_pickup_minutes} "
                     "MINUTES: FLOOR MAY PICK UP THE CHIPS",
                     Ruling.FLOOR,

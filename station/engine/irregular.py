@@ -18,6 +18,7 @@ from station.engine.hand import Hand
 from station.engine.hand_state import Pending, Slot
 from station.engine.profiles import OotPolicy, StudPremature
 from station.engine.recovery import Expect
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, Check, Fold, Resume, Steps, Wager
 
@@ -32,7 +33,7 @@ def floor_closes(hand: Hand, seq: int) -> None:
         return
     hand.incident(
         seq,
-        "STATION-FLOOR-CLOSED",
+        Rule.STATION_FLOOR_CLOSED,
         Ruling.VOID,
         f"HAND {hand.number} CLOSED BY THE FLOOR: EVERY WAGER GOES BACK TO ITS OWNER",
     )
@@ -56,14 +57,14 @@ def after_hand(hand: Hand, card: Card | None, seq: int, *, back_ok: bool = True)
     if hand.alerts.after_hand_draws == 1:
         hand.incident(
             seq,
-            "DECK-NO-RABBIT-HUNT",
+            Rule.DECK_NO_RABBIT_HUNT,
             Ruling.WARNING,
             f"HAND IS OVER: {code} MUST NOT BE SHOWN (NO RABBIT HUNTING)",
         )
         return
     hand.incident(
         seq,
-        "NO-STUB-PEEK",
+        Rule.NO_STUB_PEEK,
         Ruling.WARNING,
         f"HAND IS OVER: {code} FROM THE STUB. LOOKING THROUGH THE STUB IS NOT ALLOWED",
     )
@@ -75,7 +76,7 @@ def _foreign_back_in_stub(hand: Hand, code: str, seq: int) -> None:
     if hand.profile.foreign_back_stub_needs_substantial and not hand.cutoff_passed():
         hand.incident(
             seq,
-            "DECK-FOREIGN-BACK",
+            Rule.DECK_FOREIGN_BACK,
             Ruling.FLOOR,
             f"{code} WITH A FOREIGN BACK IN THE STUB, NO SUBSTANTIAL ACTION: FLOOR DECIDES "
             "WHETHER THE RESULT STANDS. CHANGE THE DECK",
@@ -83,7 +84,7 @@ def _foreign_back_in_stub(hand: Hand, code: str, seq: int) -> None:
         return
     hand.incident(
         seq,
-        "DECK-FOREIGN-BACK",
+        Rule.DECK_FOREIGN_BACK,
         Ruling.WARNING,
         f"{code} WITH A FOREIGN BACK FOUND IN THE STUB: THE RESULT STANDS. CHANGE THE DECK",
     )
@@ -94,7 +95,7 @@ def foreign_back(hand: Hand, card: Card | None, seq: int) -> None:
     code = card.code if card is not None else "A CARD"
     hand.incident(
         seq,
-        "DECK-FOREIGN-BACK",
+        Rule.DECK_FOREIGN_BACK,
         Ruling.VOID,
         f"VOID HAND: {code} HAS A FOREIGN BACK. RETURN EVERY WAGER; CHANGE THE DECK",
     )
@@ -106,7 +107,7 @@ def duplicate(hand: Hand, card: Card, seq: int) -> None:
     first = hand.deal.seen[card]
     hand.incident(
         seq,
-        "DECK-DUPLICATE-CARD",
+        Rule.DECK_DUPLICATE_CARD,
         Ruling.VOID,
         f"VOID HAND: DUPLICATE {card.code}. RETURN EVERY WAGER; CHANGE THE DECK",
         events=(first, seq),
@@ -186,12 +187,12 @@ def _before_any_action(hand: Hand) -> bool:
     return hand.spec.family is not Family.DRAW and not hand.repair.extra_street_seen(hand.street)
 
 
-def _premature_rule(hand: Hand) -> str:
+def _premature_rule(hand: Hand) -> Rule:
     if hand.spec.family is Family.FLOP:
-        return ("PREMATURE-FLOP", "PREMATURE-TURN", "PREMATURE-RIVER")[min(hand.street, 2)]
+        return (Rule.PREMATURE_FLOP, Rule.PREMATURE_TURN, Rule.PREMATURE_RIVER)[min(hand.street, 2)]
     if hand.spec.family is Family.STUD:
-        return "PREMATURE-STUD-STREET"
-    return "PREMATURE-GENERAL"
+        return Rule.PREMATURE_STUD_STREET
+    return Rule.PREMATURE_GENERAL
 
 
 def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> None:
@@ -200,7 +201,7 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
         hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
         hand.incident(
             seq,
-            "MISDEAL-PROCEDURE",
+            Rule.MISDEAL_PROCEDURE,
             Ruling.STOP,
             f"MISDEAL: {code} DOES NOT PLAY. RESHUFFLE, THEN PRESS NEW HAND TO REDEAL",
         )
@@ -218,13 +219,13 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
     if hand.phase is Phase.DRAWING:
         hand.incident(
             seq,
-            "DRAW-ORDER",
+            Rule.DRAW_ORDER,
             Ruling.STOP,
             f"STOP: NO DRAW ANNOUNCED YET. SEAT {hand.draws.pending[0]} DRAWS FIRST",
             seat=hand.draws.pending[0] if hand.draws.pending else None,
         )
         return
-    hand.incident(seq, "PREMATURE-GENERAL", Ruling.STOP, f"STOP: NO CARD IS DUE ({code})")
+    hand.incident(seq, Rule.PREMATURE_GENERAL, Ruling.STOP, f"STOP: NO CARD IS DUE ({code})")
 
 
 def premature(hand: Hand, card: Card | None, seq: int) -> None:
@@ -334,7 +335,7 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
     what = key.value if key is not None else f"CHIPS TO {total}"
     hand.incident(
         seq,
-        "BET-OUT-OF-TURN",
+        Rule.BET_OUT_OF_TURN,
         Ruling.WARNING,
         f"OUT OF TURN ({what}) BY SEAT {seat}: ACTION IS ON SEAT {to_act}",
         seat=seat,
@@ -346,7 +347,7 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
         hand.alerts.floor_call = True
         hand.incident(
             seq,
-            "BET-RIGHT-TO-ACT",
+            Rule.BET_RIGHT_TO_ACT,
             Ruling.FLOOR,
             f"SEAT {to_act} DID NOT CALL TIME AND {behind} PLAYERS ACTED BEHIND: FLOOR DECIDES "
             "IF HE KEEPS THE RIGHT TO ACT",
@@ -381,7 +382,7 @@ def apply_pending_oot(hand: Hand, seq: int) -> Steps:
             rnd.seat(seat).no_raise = True
         hand.incident(
             seq,
-            "BET-OUT-OF-TURN",
+            Rule.BET_OUT_OF_TURN,
             Ruling.PLAY_ON,
             f"ACTION CHANGED: SEAT {seat} MAY ACT AGAIN (OUT-OF-TURN ACTION NOT BINDING)",
             seat=seat,
@@ -399,7 +400,7 @@ def withdrawal(hand: Hand, seat: int, amount: int, booked: int, seq: int) -> Non
     """BET-RELEASED-CHIPS: chips released into the pot are binding."""
     hand.incident(
         seq,
-        "BET-RELEASED-CHIPS",
+        Rule.BET_RELEASED_CHIPS,
         Ruling.CORRECT_BET,
         f"SEAT {seat} TOOK BACK {booked - amount}: RELEASED CHIPS ARE BINDING, ZONE MUST SHOW "
         f"{booked}",
@@ -412,14 +413,14 @@ def chips_out_of_round(hand: Hand, seat: int, total: int, seq: int) -> None:
         text = f"SEAT {seat} HAS FOLDED: RETURN {total}"
     else:
         text = f"NO BETTING NOW: SEAT {seat} TAKE BACK {total}"
-    hand.incident(seq, "BET-OUT-OF-TURN", Ruling.CORRECT_BET, text, seat=seat)
+    hand.incident(seq, Rule.BET_OUT_OF_TURN, Ruling.CORRECT_BET, text, seat=seat)
 
 
 def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
     where = f" FOR SEAT {seat}" if seat is not None else ""
     hand.incident(
         seq,
-        "STATION-UNEXPECTED-KEY",
+        Rule.STATION_UNEXPECTED_KEY,
         Ruling.WARNING,
         f"{key.value}{where} DOES NOT APPLY NOW",
         seat=seat,
@@ -435,14 +436,14 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
     match k.key:
         case Key.MISDEAL:
             rule = (
-                "MISDEAL-CUTOFF-STUD"
+                Rule.MISDEAL_CUTOFF_STUD
                 if hand.spec.family is Family.STUD
-                else ("MISDEAL-CUTOFF-BUTTON")
+                else (Rule.MISDEAL_CUTOFF_BUTTON)
             )
             if hand.cutoff_passed():
                 hand.incident(
                     seq,
-                    "MISDEAL-AFTER-CUTOFF",
+                    Rule.MISDEAL_AFTER_CUTOFF,
                     Ruling.PLAY_ON,
                     "ACTION HAS OCCURRED: NO MISDEAL, PLAY ON",
                 )
@@ -471,7 +472,7 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
             floor_closes(hand, seq)
         case Key.FLOOR:
             hand.alerts.floor_call = True
-            hand.incident(seq, "STATION-FLOOR-CALL", Ruling.FLOOR, "CALL FLOOR")
+            hand.incident(seq, Rule.STATION_FLOOR_CALL, Ruling.FLOOR, "CALL FLOOR")
         case Key.TIME if seat is not None:
             hand.conduct.time_called.add(seat)  # BET-RIGHT-TO-ACT: he stopped the action
         case Key.CLOCK if seat is not None:
@@ -512,7 +513,7 @@ def clock_tick(hand: Hand, seq: int) -> Steps:
     if rnd.max_bet > rnd.seat(seat).bet:
         hand.incident(
             seq,
-            "DEAD-CLOCK-EXPIRED",
+            Rule.DEAD_CLOCK_EXPIRED,
             Ruling.DEAD_HAND,
             f"TIME: SEAT {seat}'S CLOCK EXPIRED FACING A BET: HAND DEAD",
             seat=seat,
@@ -520,7 +521,7 @@ def clock_tick(hand: Hand, seq: int) -> Steps:
         return (Fold(seat, seq),)
     hand.alerts.floor_call = True
     hand.incident(
-        seq, "MISC-CLOCK", Ruling.FLOOR, f"TIME: SEAT {seat}'S CLOCK EXPIRED: FLOOR", seat=seat
+        seq, Rule.MISC_CLOCK, Ruling.FLOOR, f"TIME: SEAT {seat}'S CLOCK EXPIRED: FLOOR", seat=seat
     )
     return NOTHING
 

@@ -23,6 +23,7 @@ from station.engine.positions import (
     next_seat,
 )
 from station.engine.profiles import ButtonMethod
+from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
 
 
@@ -180,7 +181,7 @@ def seat_change(table: TableState, event: KeyPress, seq: int) -> None:
         table.out.append(
             table.incident(
                 seq,
-                "BLIND-SEAT-CHANGE",
+                Rule.BLIND_SEAT_CHANGE,
                 f"SEAT CHANGE {frm} TO {to} NOT POSSIBLE: CHECK THE SEATS",
                 seat=frm,
             )

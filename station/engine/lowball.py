@@ -18,6 +18,7 @@ from station.engine.cards import Card
 from station.engine.decisions import Ruling
 from station.engine.games import Family, LowEval, Structure
 from station.engine.hand import Hand
+from station.engine.rule_ids import Rule
 from station.engine.showdown import Reader
 
 
@@ -46,7 +47,7 @@ def check_raise(hand: Hand, seat: int, total: int, seq: int) -> int:
     call = rnd.max_bet
     hand.incident(
         seq,
-        "LOWBALL-CHECK-RAISE",
+        Rule.LOWBALL_CHECK_RAISE,
         Ruling.CORRECT_BET,
         f"SEAT {seat} CHECKED: CHECK-RAISE IS NOT PERMITTED. ONLY A CALL OF {call} STANDS, "
         f"TAKE BACK {total - call}",
@@ -100,7 +101,7 @@ def sevens_rule(hand: Hand, contenders: set[int], seq: int) -> dict[int, int]:
         return {}
     hand.incident(
         seq,
-        "LOWBALL-SEVENS-RULE",
+        Rule.LOWBALL_SEVENS_RULE,
         Ruling.CORRECT_BET,
         f"SEVENS RULE: SEAT {offender} CHECKED A SEVEN OR BETTER AND HAS THE BEST HAND. ACTION "
         "AFTER THE DRAW IS VOID: THOSE BETS GO BACK; SEAT "

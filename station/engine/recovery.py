@@ -15,6 +15,7 @@ from enum import StrEnum
 from station.engine.cards import Card
 from station.engine.games import Family
 from station.engine.profiles import PrematureTurn, Profile, StudPremature
+from station.engine.rule_ids import Rule
 
 
 class Expect(StrEnum):
@@ -35,7 +36,7 @@ class Step:
 
 @dataclass(slots=True)
 class Recovery:
-    rule: str
+    rule: Rule
     steps: list[Step]
     at: int = 0
     reshuffle: list[Card] = field(default_factory=list)  # cards going back in with a reshuffle
@@ -80,7 +81,7 @@ def premature(
     family: Family,
     street: int,
     profile: Profile,
-    rule: str,
+    rule: Rule,
     to_act: int | None,
     exposed: list[Card],
     active: int,

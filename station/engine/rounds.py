@@ -19,6 +19,7 @@ from station.engine.games import Family, Structure
 from station.engine.hand import Hand
 from station.engine.profiles import AbsentKill
 from station.engine.recovery import Expect
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, Steps, TellNotReopened
 
@@ -35,7 +36,7 @@ def check_blinds(hand: Hand, seq: int) -> None:
         if seat is not None and seat in hand.seats and seat not in hand.chips.posts:
             hand.incident(
                 seq,
-                "BLIND-POSITIONS",
+                Rule.BLIND_POSITIONS,
                 Ruling.CORRECT_BET,
                 f"SEAT {seat} MUST POST THE {name} ({amount}) BEFORE THE DEAL",
                 seat=seat,
@@ -105,7 +106,7 @@ def _absent_policy(hand: Hand) -> AbsentKill:
 def _kill_absent(hand: Hand, seat: int, seq: int) -> None:
     """DEAD-ABSENT / TOURN-ABSENT: the absent player's hand is dead; his forced bets stay in
     the pot and the action goes on as if he had folded."""
-    rule = "TOURN-ABSENT" if hand.profile.tournament else "DEAD-ABSENT"
+    rule = Rule.TOURN_ABSENT if hand.profile.tournament else Rule.DEAD_ABSENT
     hand.incident(
         seq,
         rule,

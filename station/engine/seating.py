@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from station.engine.games import Family, GameSpec, HighEval, LowEval, Structure
 from station.engine.positions import ButtonLayout, clockwise_after
 from station.engine.profiles import Profile
+from station.engine.rule_ids import Rule
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """A post the rules do not allow: the rule it breaks, the seat, and what the dealer says."""
 
-    rule: str
+    rule: Rule
     seat: int
     text: str
 
@@ -122,7 +123,7 @@ def newcomer_due(
 
 def lowball_refusal(seat: int, posted: int, bb: int) -> Refusal:
     return Refusal(
-        "LOWBALL-BLINDS",
+        Rule.LOWBALL_BLINDS,
         seat,
         f"SEAT {seat}: A NEW PLAYER IN LOWBALL KILLS FOR {2 * bb} OR WAITS FOR THE BIG BLIND "
         f"(TAKE BACK {posted})",

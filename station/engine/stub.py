@@ -19,6 +19,7 @@ from station.engine.cards import Card
 from station.engine.decisions import PromptCode, Role, Ruling
 from station.engine.hand import Hand
 from station.engine.recovery import Expect, Recovery, Step
+from station.engine.rule_ids import Rule
 
 
 def deck_size(hand: Hand) -> int:
@@ -41,7 +42,7 @@ def _muck(hand: Hand) -> list[Card]:
     return [c for s in hand.dealt if hand.seats[s].folded for c, _ in hand.deal.cards[s]]
 
 
-def _start(hand: Hand, rule: str, pile: list[Card], what: str, seq: int) -> None:
+def _start(hand: Hand, rule: Rule, pile: list[Card], what: str, seq: int) -> None:
     hand.repair.recovery = Recovery(
         rule,
         [
@@ -72,7 +73,7 @@ def draw_shortage(hand: Hand, seat: int, count: int, now: int, seq: int) -> None
     """The incident when a seat's draw cannot be completed from the stub."""
     hand.incident(
         seq,
-        "DRAW-LAST-CARD-RESHUFFLE",
+        Rule.DRAW_LAST_CARD_RESHUFFLE,
         Ruling.WARNING,
         f"{left(hand)} CARD(S) LEFT: SEAT {seat} GETS {now} OF {count} FROM THE STUB; THEN "
         "SHUFFLE THE EARLIER DISCARDS, THE MUCK AND THE BURNS (NOT THIS ROUND'S DISCARDS) FOR "
@@ -88,7 +89,7 @@ def draw_reshuffle(hand: Hand, seq: int) -> None:
     pile = earlier + _muck(hand) + list(hand.deal.burns)
     _start(
         hand,
-        "DRAW-LAST-CARD-RESHUFFLE",
+        Rule.DRAW_LAST_CARD_RESHUFFLE,
         pile,
         "THE DISCARDS OF THE EARLIER DRAWS, THE MUCK AND THE BURNS",
         seq,
@@ -122,7 +123,7 @@ def rit_agreed(hand: Hand, seq: int) -> None:
         return
     hand.incident(
         seq,
-        "RIT-CARD-SHORTAGE",
+        Rule.RIT_CARD_SHORTAGE,
         Ruling.WARNING,
         f"{hand.show.runs} BOARDS NEED {need} CARDS, {n} ARE LEFT: WHEN ONE CARD IS LEFT, "
         "SHUFFLE THE BURNS IN WITH IT (THE MUCK TOO IF THAT IS NOT ENOUGH)",
@@ -146,7 +147,7 @@ def rit_check(hand: Hand, seq: int) -> None:
         )
         hand.incident(
             seq,
-            "RIT-CARD-SHORTAGE",
+            Rule.RIT_CARD_SHORTAGE,
             Ruling.WARNING,
             "ONE CARD LEFT: DEAL IT AS THE LAST BOARD CARD WITHOUT BURNING",
         )
@@ -159,9 +160,9 @@ def rit_check(hand: Hand, seq: int) -> None:
         what = "THE BURNS AND THE MUCK"
     hand.incident(
         seq,
-        "RIT-CARD-SHORTAGE",
+        Rule.RIT_CARD_SHORTAGE,
         Ruling.WARNING,
         f"ONE CARD LEFT, {need} NEEDED: SHUFFLE {what} IN WITH IT AND COMPLETE THE BOARDS "
         f"({_cards(pile)})",
     )
-    _start(hand, "RIT-CARD-SHORTAGE", pile, what, seq)
+    _start(hand, Rule.RIT_CARD_SHORTAGE, pile, what, seq)

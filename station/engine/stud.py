@@ -22,6 +22,7 @@ from station.engine.games import BringIn, GameSpec, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import Shortage, ShortageStage
 from station.engine.recovery import Expect, Recovery, Step
+from station.engine.rule_ids import Rule
 from station.engine.steps import NOTHING, AfterAction, Steps
 
 
@@ -255,7 +256,7 @@ def refuse_check(hand: Hand, seat: int, seq: int) -> None:
     choice = "FOLD, BRING IN" if hand.stud.opener_option else "BRING IN"
     hand.incident(
         seq,
-        "STUD-BRINGIN",
+        Rule.STUD_BRINGIN,
         Ruling.CORRECT_BET,
         f"NO CHECK ON THIRD STREET: SEAT {seat} MUST {choice} {bring} OR COMPLETE TO {full}",
         seat=seat,
@@ -312,7 +313,7 @@ def wrong_bring_in_stands(hand: Hand, seat: int, seq: int) -> bool:
     low = hand.stud.bring_in_seat
     hand.incident(
         seq,
-        "STUD-BRINGIN-WRONG-PLAYER",
+        Rule.STUD_BRINGIN_WRONG_PLAYER,
         Ruling.PLAY_ON,
         f"SEAT {seat} ACTED AFTER SEAT {wrong}'S BRING-IN: IT STANDS, ACTION CONTINUES; SEAT "
         f"{low} HAS NO OBLIGATION",
@@ -344,7 +345,7 @@ def bring_in(hand: Hand, seat: int, total: int, seq: int) -> Steps | None:
             return None  # the wrong bring-in stands: `seat` acts in turn after it
         hand.incident(
             seq,
-            "STUD-BRINGIN-WRONG-PLAYER",
+            Rule.STUD_BRINGIN_WRONG_PLAYER,
             Ruling.CORRECT_BET,
             f"SEAT {seat} IS NOT LOW: SEAT {hand.stud.bring_in_seat} BRINGS IN. TAKE BACK {total}",
             seat=seat,
@@ -477,10 +478,10 @@ def check_shortage(hand: Hand, seq: int) -> None:
 def _start_shortage(
     hand: Hand, steps: list[Step], pool: Sequence[Card], text: str, seq: int
 ) -> None:
-    hand.repair.recovery = Recovery("STUD-CARD-SHORTAGE", steps).start()
+    hand.repair.recovery = Recovery(Rule.STUD_CARD_SHORTAGE, steps).start()
     if steps[0].expect is Expect.RESHUFFLE:
         _return_to_stub(hand, pool)
-    hand.incident(seq, "STUD-CARD-SHORTAGE", Ruling.PLAY_ON, text)
+    hand.incident(seq, Rule.STUD_CARD_SHORTAGE, Ruling.PLAY_ON, text)
 
 
 def _scramble_step(pool: Sequence[Card]) -> Step:

@@ -44,6 +44,7 @@ from station.engine.events import (
 )
 from station.engine.games import game_spec
 from station.engine.profiles import profile
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
 from station.engine.table_state import Deck, TableState
 from station.engine.view import table_snapshot
@@ -154,7 +155,7 @@ class Table(TableState):
                 self.out.append(
                     self.incident(
                         seq,
-                        "STATION-UNKNOWN-TAG",
+                        Rule.STATION_UNKNOWN_TAG,
                         f"UNKNOWN CARD TAG {event.tag}: SHOW THE CARD TO THE FLOOR",
                         ruling=Ruling.FLOOR,
                     )
@@ -181,7 +182,9 @@ class Table(TableState):
             code = card.code if card is not None else "??"
             self.out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
             self.out.append(
-                self.incident(seq, "STATION-UNEXPECTED-KEY", "NO HAND IN PROGRESS: PRESS NEW HAND")
+                self.incident(
+                    seq, Rule.STATION_UNEXPECTED_KEY, "NO HAND IN PROGRESS: PRESS NEW HAND"
+                )
             )
             return
         board_before = len(hand.deal.board)
@@ -220,7 +223,7 @@ class Table(TableState):
             case Key.FLOOR:
                 self.floor_call = True
                 self.out.append(
-                    self.incident(seq, "STATION-FLOOR-CALL", "CALL FLOOR", Ruling.FLOOR)
+                    self.incident(seq, Rule.STATION_FLOOR_CALL, "CALL FLOOR", Ruling.FLOOR)
                 )
             case (
                 Key.NEW_HAND
@@ -250,7 +253,7 @@ class Table(TableState):
             ):
                 self.out.append(
                     self.incident(
-                        seq, "STATION-UNEXPECTED-KEY", f"{event.key.value}: NO HAND IN PROGRESS"
+                        seq, Rule.STATION_UNEXPECTED_KEY, f"{event.key.value}: NO HAND IN PROGRESS"
                     )
                 )
             case _:

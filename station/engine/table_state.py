@@ -19,6 +19,7 @@ from station.engine.games import GameSpec
 from station.engine.hand import Hand
 from station.engine.profiles import Profile
 from station.engine.rake import TimeCollection
+from station.engine.rule_ids import Rule
 from station.engine.rulebook import citation
 
 
@@ -175,7 +176,7 @@ class TableState:
     def incident(
         self,
         seq: int,
-        rule: str,
+        rule: Rule,
         text: str,
         ruling: Ruling = Ruling.WARNING,
         *,
@@ -187,7 +188,7 @@ class TableState:
         source = self.profile.citation_source if self.profile is not None else "001-RR11"
         return Incident(
             hand=self.hand_no if hand is None else hand,
-            rule=rule,
+            rule=rule.value,
             ruling=ruling,
             text=text,
             event=seq,

@@ -201,7 +201,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     if to_act is not None and hand.bring_in_pending() and to_act == hand.stud.bring_in_seat:
         to_call = hand.terms.stakes.bring_in or to_call  # STUD-BRINGIN: the forced bet is owed
     rec = hand.repair.recovery if hand.result is None else None  # a hand over has no recovery
-    recovery = RecoveryView(rec.rule, rec.texts(), rec.at) if rec is not None else None
+    recovery = RecoveryView(rec.rule.value, rec.texts(), rec.at) if rec is not None else None
     return TableSnapshot(
         hand=t.hand_number(),
         game=hand.spec.name,

@@ -19,6 +19,7 @@ from station.engine.events import KeyPress, VerbalAction
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import LastWager
+from station.engine.rule_ids import Rule
 from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, ShortDeal, Steps, Then, then
 
@@ -62,7 +63,7 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
         hand.chips.chips_due.pop(seat, None)
         hand.incident(
             seq,
-            "BET-VERBAL-BINDING",
+            Rule.BET_VERBAL_BINDING,
             Ruling.CORRECT_BET,
             f"SEAT {seat} SAID CALL: THE CALL OF {booked} STANDS. TAKE BACK {total - booked}",
             seat=seat,
@@ -81,7 +82,7 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
         hand.chips.chips_due.pop(seat, None)
         hand.incident(
             seq,
-            "BET-STRING-RAISE",
+            Rule.BET_STRING_RAISE,
             Ruling.CORRECT_BET,
             f"STRING RAISE: ONLY SEAT {seat}'S CALL OF {booked} STANDS. TAKE BACK {total - booked}",
             seat=seat,
@@ -165,7 +166,7 @@ def _string_bet(hand: Hand, seat: int, total: int, base: int, seq: int) -> Steps
     target = min(total, rnd.max_bet + rnd.min_raise_size())
     hand.incident(
         seq,
-        "TOURN-STRING-BET",
+        Rule.TOURN_STRING_BET,
         Ruling.CORRECT_BET,
         f"STRING BET: 'RAISE' WITHOUT AN AMOUNT IS ONE MOTION. SEAT {seat} RAISES TO "
         f"{target}, TAKE BACK {total - target}",
@@ -190,7 +191,7 @@ def _smallest_chip(
     hand.chips.offset[seat] = hand.chips.offset.get(seat, 0) + small
     hand.incident(
         seq,
-        "BET-SMALLEST-CHIP",
+        Rule.BET_SMALLEST_CHIP,
         Ruling.CORRECT_BET,
         f"CHIPS SMALLER THAN {floor} DO NOT PLAY: SEAT {seat} WAGERS {plays}, TAKE BACK {small}",
         seat=seat,
@@ -278,7 +279,7 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> Steps | None:
         if rng is not None:
             hand.incident(
                 seq,
-                "BET-UNDERSIZED-CORRECTION",
+                Rule.BET_UNDERSIZED_CORRECTION,
                 Ruling.CORRECT_BET,
                 f"SEAT {owner} SAID RAISE: HIS RAISE IS {target}. BRING IT UP TO {target}",
                 seat=owner,
@@ -297,7 +298,7 @@ def settle_owed(hand: Hand, actor: int, seq: int) -> Steps | None:
         hand.alerts.floor_call = True
         hand.incident(
             seq,
-            "BET-NL-GROSS-MISUNDERSTANDING",
+            Rule.BET_NL_GROSS_MISUNDERSTANDING,
             Ruling.FLOOR,
             f"SEAT {owner} PUT IN {put} TO CALL {required}: FLOOR DECIDES WHETHER HE IS BOUND TO "
             "THE CALL",
@@ -335,7 +336,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             call = max(rnd.max_bet, rnd.seat(seat).bet)
             hand.incident(
                 seq,
-                "BET-VERBAL-BINDING",
+                Rule.BET_VERBAL_BINDING,
                 Ruling.CORRECT_BET,
                 f"SEAT {seat} SAID CALL: HE CALLS {call}. TAKE BACK {chips - call}",
                 seat=seat,
@@ -353,7 +354,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             if k.amount is None and rng is not None:
                 hand.incident(
                     seq,
-                    "BET-UNDERSIZED-CORRECTION",
+                    Rule.BET_UNDERSIZED_CORRECTION,
                     Ruling.CORRECT_BET,
                     f"SEAT {seat} SAID RAISE: HIS RAISE IS {target}. BRING IT UP TO {target}",
                     seat=seat,
@@ -361,7 +362,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             elif k.amount is not None and k.amount != chips:
                 hand.incident(
                     seq,
-                    "BET-VERBAL-BINDING",
+                    Rule.BET_VERBAL_BINDING,
                     Ruling.CORRECT_BET,
                     f"SEAT {seat} SAID {k.amount}: THE WAGER IS CORRECTED TO {k.amount}",
                     seat=seat,
@@ -376,7 +377,7 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             whole = rnd.seat(seat).bet + (rnd.seat(seat).stack or 0)
             hand.incident(
                 seq,
-                "BET-VERBAL-BINDING",
+                Rule.BET_VERBAL_BINDING,
                 Ruling.CORRECT_BET,
                 f"SEAT {seat} SAID ALL IN: THE WAGER IS HIS WHOLE STACK, {whole}",
                 seat=seat,
