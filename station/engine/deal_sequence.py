@@ -9,6 +9,8 @@ The slots themselves are planned, and a drawn card placed, in `deal_plan`.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from station.engine import deal_errors, deal_plan, draw_round, irregular, rounds, stub, stud
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Role
@@ -96,20 +98,31 @@ def _not_in_the_deck(hand: Hand, card: Card) -> bool:
 def _slots_done(hand: Hand, seq: int) -> Steps:
     """Every expected card of the current step has been drawn: the betting of the starting
     hands or of a street opens, or the next cards of the draw are queued."""
-    if hand.phase is Phase.DEALING:
-        deal_errors.settle_face_up(hand, seq)
-        if hand.phase is not Phase.DEALING or hand.deal.slots:
-            return NOTHING  # the answer misdealt the hand or owes a replacement card first
-        hand.phase = Phase.BETTING
-        if hand.bets.round is not None:
-            return NOTHING  # a replacement card came in before the betting went on
-        hand.street = 0
-        return rounds.open_round(hand, seq)
-    if hand.phase is Phase.DRAWING:
-        return draw_round.plan_draws(hand, seq)
-    if hand.phase is Phase.STREET:
-        if hand.spec.family is Family.STUD and stud.street_paused(hand, seq):
-            return NOTHING  # STUD-CARD-SHORTAGE: the rest of the street comes after a scramble
-        irregular.street_cards_done(hand)
-        return rounds.open_round(hand, seq)
-    return NOTHING
+    match hand.phase:
+        case Phase.DEALING:
+            deal_errors.settle_face_up(hand, seq)
+            if hand.phase is not Phase.DEALING or hand.deal.slots:
+                return NOTHING  # the answer misdealt the hand or owes a replacement card first
+            hand.phase = Phase.BETTING
+            if hand.bets.round is not None:
+                return NOTHING  # a replacement card came in before the betting went on
+            hand.street = 0
+            return rounds.open_round(hand, seq)
+        case Phase.DRAWING:
+            return draw_round.plan_draws(hand, seq)
+        case Phase.STREET:
+            if hand.spec.family is Family.STUD and stud.street_paused(hand, seq):
+                return NOTHING  # STUD-CARD-SHORTAGE: the rest of the street after a scramble
+            irregular.street_cards_done(hand)
+            return rounds.open_round(hand, seq)
+        case (
+            Phase.BETTING
+            | Phase.SHOWDOWN
+            | Phase.ENDED
+            | Phase.MISDEAL
+            | Phase.IDLE
+            | Phase.BETWEEN
+        ):
+            return NOTHING  # a card owed to a seat while the betting goes on (a short deal)
+        case _:
+            assert_never(hand.phase)

@@ -8,6 +8,7 @@ data, never exceptions.
 from __future__ import annotations
 
 from collections import deque
+from typing import assert_never
 
 from station.engine import burn_errors, deal_errors, recovery, settlement
 from station.engine.cards import Card
@@ -479,8 +480,32 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
             start_clock(hand, seat, seq)
         case Key.CONFIRM | Key.CANCEL | Key.TIME | Key.CLOCK:
             pass  # acknowledgements with nothing pending: nothing to do
-        case _:
+        case (
+            Key.NEW_HAND
+            | Key.FOLD
+            | Key.CHECK
+            | Key.VERBAL
+            | Key.ALLIN
+            | Key.EXPOSED
+            | Key.FLASH
+            | Key.DRAW
+            | Key.DISCARD
+            | Key.STRADDLE
+            | Key.KILL
+            | Key.TABLED
+            | Key.MUCK
+            | Key.RUN_IT
+            | Key.CHOP
+            | Key.SEAT_CHANGE
+            | Key.DECK_CHECK
+            | Key.CHIP_RACE
+            | Key.FORFEIT
+        ):
+            # Keys of the betting without a seat (`actions`), and keys of the time between
+            # hands: they do not apply during a hand.
             unexpected_key(hand, k.key, seat, seq)
+        case _:
+            assert_never(k.key)
     return NOTHING
 
 
