@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from station.engine.games import Structure
 from station.engine.profiles import HeadsUpUncap, Profile, ShortAllinOption
@@ -40,8 +41,7 @@ class Correction:
     required: int  # the street total the zone must show
 
 
-@dataclass(frozen=True, slots=True)
-class Wager:
+class Wager(NamedTuple):
     kind: WagerKind
     total: int  # booked street total after the wager
     allin: bool
@@ -49,8 +49,7 @@ class Wager:
     correction: Correction | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RoundMark:
+class RoundMark(NamedTuple):
     """A round as it stood before one seat's wager: `BettingRound.restore` takes the wager
     back (a verbal declaration made just after the chips, BET-VERBAL-BINDING)."""
 
@@ -143,6 +142,10 @@ class BettingRound:
         """The seat whose turn it is, or None when the round is complete."""
         if self.complete():
             return None
+        return self.next_to_act()
+
+    def next_to_act(self) -> int | None:
+        """`to_act` of a round known not to be complete."""
         order = self._order
         by_seat = self._by_seat
         start = 0 if self.last_actor is None else order.index(self.last_actor) + 1

@@ -27,55 +27,64 @@ def on_draw(
     if hand.result is not None:
         irregular.after_hand(hand, card, seq, back_ok=back_ok)
         return NOTHING
-    if tag is not None and tag in hand.deal.tags:
+    deal = hand.deal
+    if tag is not None and tag in deal.tags:
         return NOTHING  # the same tag read again: a sensor re-read, not a second card
     if not back_ok:
         irregular.foreign_back(hand, card, seq)
         return NOTHING
-    if card is not None and card in hand.deal.seen:
-        irregular.duplicate(hand, card, seq)
-        return NOTHING
     if card is not None:
-        hand.deal.seen[card] = seq
+        if card in deal.seen:
+            irregular.duplicate(hand, card, seq)
+            return NOTHING
+        deal.seen[card] = seq
     if tag is not None:
-        hand.deal.tags[tag] = seq
+        deal.tags[tag] = seq
         if card is not None:
-            hand.deal.card_tags[card] = tag
-    if card is not None and _not_in_the_deck(hand, card):
+            deal.card_tags[card] = tag
+    if card is not None and card.rank < 6 and _not_in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return NOTHING
     if hand.repair.awaiting_reshuffle:
         irregular.wrong_recovery(hand, card, seq)
         return NOTHING
-    if face_up or hand.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(hand):
+    faults = hand.faults
+    if faults.faceup is not None and (
+        face_up or hand.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(hand)
+    ):
         # During the deal the dealer may still answer BOXED after the next card
         # (DECK-BOXED-LATE); another face-up card or a later street settles the question.
         deal_errors.settle_face_up(hand, seq)
-    first = hand.deal.last_draw_seq == 0
-    hand.deal.last_draw_seq = seq
-    if first and deal_errors.button_check(hand, seq):
+    first = deal.last_draw_seq == 0
+    deal.last_draw_seq = seq
+    if first and deal.puck is not None and deal_errors.button_check(hand, seq):
         hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", Role.STRAY))
         return NOTHING
-    if hand.phase is Phase.MISDEAL or hand.result is not None:
+    slots = deal.slots
+    if hand.phase is Phase.MISDEAL or hand.result is not None or not slots:
         irregular.unexpected_draw(hand, card, face_up, seq)
         return NOTHING
-    if not hand.deal.slots:
-        irregular.unexpected_draw(hand, card, face_up, seq)
-        return NOTHING
-    slot = hand.deal.slots[0]
+    slot = slots[0]
     if face_up and deal_errors.face_up(hand, slot, card, seq):
         return NOTHING
-    hand.deal.slots.popleft()
+    slots.popleft()
     deal_plan.place(hand, slot, card, seq)
-    holder = hand.faults.holder
+    holder = faults.holder
     if holder is not None and slot.role is Role.REPLACEMENT and slot.seat == holder[0]:
-        hand.faults.holder = None  # the irregular card is replaced before he acted
-    if slot.street == 0 and slot.role in (Role.HOLE, Role.DOWN, Role.UP):
-        hand.deal.deal_draws.append(seq)
-    if not hand.deal.slots:
-        return then(_slots_done(hand, seq), lambda: _rit_check(hand, seq))
-    stub.rit_check(hand, seq)
+        faults.holder = None  # the irregular card is replaced before he acted
+    if slot.street == 0 and slot.role in _STARTING:
+        deal.deal_draws.append(seq)
+    if not slots:
+        steps = _slots_done(hand, seq)
+        if hand.show.runs < 2:
+            return steps  # no run-it-more-than-once to count the stub for
+        return then(steps, lambda: _rit_check(hand, seq))
+    if hand.show.runs > 1:
+        stub.rit_check(hand, seq)
     return NOTHING
+
+
+_STARTING = frozenset({Role.HOLE, Role.DOWN, Role.UP})
 
 
 def _rit_check(hand: Hand, seq: int) -> Steps:

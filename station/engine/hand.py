@@ -187,12 +187,19 @@ class Hand:
         self.out.append(inc)
         return inc
 
-    def drain(self) -> list[Decision]:
-        out, self.out = self.out, []
-        return out
-
     def in_hand(self) -> list[int]:
         return [s for s in self.dealt if not self.seats[s].folded]
+
+    def one_left(self) -> bool:
+        """`len(self.in_hand()) == 1`, without the list."""
+        seats = self.seats
+        left = 0
+        for s in self.dealt:
+            if not seats[s].folded:
+                left += 1
+                if left > 1:
+                    return False
+        return left == 1
 
     def street_name(self, street: int | None = None) -> str:
         r = self.street if street is None else street

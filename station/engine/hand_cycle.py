@@ -260,9 +260,15 @@ def absorb(table: TableState) -> None:
     hand = table.hand
     if hand is None:
         return
-    decisions = hand.drain()
-    table.out.extend(decisions)
-    if hand.result is not None and any(d is hand.result for d in decisions):
-        hand_ended(table, hand)
+    decisions = hand.out
+    if decisions:
+        hand.out = []
+        if table.out:
+            table.out.extend(decisions)
+        else:
+            table.out = decisions
+        result = hand.result
+        if result is not None and any(d is result for d in decisions):
+            hand_ended(table, hand)
     if hand.alerts.floor_call:
         table.floor_call = True

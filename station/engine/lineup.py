@@ -67,15 +67,17 @@ def _entitled(table: TableState, seat: int, *, commit: bool = True) -> bool:
     who changed seats away from the big blind after his wait or a big-blind post."""
     if table.stacks.get(seat, None) == 0:
         return False
+    lineup = table.lineup
+    waits = lineup.seat_wait.get(seat)
+    if not waits and seat not in lineup.newcomers and not lineup.missed.get(seat):
+        return True  # a regular: seated, with chips
     assert table.setup is not None
     assert table.spec is not None
     assert table.profile is not None
     st = table.setup.stakes
     posted = table.posting.posted.get(seat, 0) + table.posting.antes.get(seat, 0)
-    if table.lineup.seat_wait.get(seat):
+    if waits:
         return posted >= (st.bb or 0)
-    if seat not in table.lineup.newcomers and not table.lineup.missed.get(seat):
-        return True
     due: int | None = st.bb or st.ante or 0
     if seat in table.lineup.newcomers and table.spec.family is not Family.STUD:
         due = seating.newcomer_due(

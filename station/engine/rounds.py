@@ -198,25 +198,29 @@ def after_action(hand: Hand, seq: int) -> Steps:
     if rnd is None or hand.phase is not Phase.BETTING:
         return NOTHING
     hand.alerts.progress += 1
-    irregular.irregular_card_acted_on(hand, seq)
-    if len(hand.in_hand()) == 1:
+    if hand.faults.holder is not None:
+        irregular.irregular_card_acted_on(hand, seq)
+    if hand.one_left():
         settlement.collect(hand)
         settlement.end(hand, seq)
         return NOTHING
     if hand.bring_in_pending():
         return NOTHING
-    if not rnd.complete() and _absent_policy(hand) is AbsentKill.TURN:
+    complete = rnd.complete()
+    if not complete and hand.bets.absent and _absent_policy(hand) is AbsentKill.TURN:
         while (seat := rnd.to_act()) is not None and seat in hand.bets.absent:
             _kill_absent(hand, seat, seq)  # USPA §3.3.2.12: absent when his turn comes
-        if len(hand.in_hand()) == 1:
+        if hand.one_left():
             settlement.collect(hand)
             settlement.end(hand, seq)
             return NOTHING
-    if not rnd.complete():
-        held = irregular.apply_pending_oot(hand, seq)
-        if held:
-            return (*held, TellNotReopened(seq))
-        tell_not_reopened(hand, seq)
+        complete = rnd.complete()
+    if not complete:
+        if hand.conduct.pending:
+            held = irregular.apply_pending_oot(hand, seq)
+            if held:
+                return (*held, TellNotReopened(seq))
+        _tell_not_reopened(hand, rnd, seq)
         return NOTHING
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
@@ -232,9 +236,13 @@ def tell_not_reopened(hand: Hand, seq: int) -> None:
     to know whether a wager is big enough to reopen the betting; the station says it when it is
     not, as the action reaches him."""
     rnd = hand.bets.round
-    if rnd is None or hand.phase is not Phase.BETTING or rnd.complete():
-        return
-    seat = rnd.to_act()
+    if rnd is not None and hand.phase is Phase.BETTING and not rnd.complete():
+        _tell_not_reopened(hand, rnd, seq)
+
+
+def _tell_not_reopened(hand: Hand, rnd: BettingRound, seq: int) -> None:
+    """`tell_not_reopened` for the round in progress, known to be incomplete."""
+    seat = rnd.next_to_act()
     if seat is None or not rnd.not_reopened(seat):
         return
     told = (hand.street, seat, rnd.max_bet)

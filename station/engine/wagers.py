@@ -10,7 +10,7 @@ big-bet tournament (TOURN-STRING-BET), chips smaller than the smallest chip of t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from station.engine import burn_errors, deal_errors, irregular, lowball, rounds, stud
 from station.engine.betting import BettingRound, Correction, Wager, WagerKind
@@ -96,8 +96,7 @@ def on_zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, s
     return _during_a_street(hand, reading)
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
+class _Reading(NamedTuple):
     """A zone reading on its way to a wager: its seat, the chips beyond the earlier streets'
     (`total`), those earlier chips, the bet already booked, and the round it was read in."""
 
