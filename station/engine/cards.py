@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import ClassVar, Final
+from typing import Final
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"  # ascending suit rank: clubs, diamonds, hearts, spades
@@ -24,16 +24,27 @@ class CardError(ValueError):
     """A card code that names no card."""
 
 
-@dataclass(frozen=True, slots=True)
+_BY_CODE: dict[str, Card] = {}  # every card there is, by its code
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One playing card. `rank` is 2..14 (ace high), 0 for the joker; `suit` is one of "cdhs"."""
+    """One playing card. `rank` is 2..14 (ace high), 0 for the joker; `suit` is one of "cdhs".
+
+    Interned: building (or unpickling) a card that exists gives the existing one, so equality is
+    identity and the hash is the object's own (the engine looks cards up on every draw)."""
 
     code: str
     rank: int
     suit: str
     index: int  # 0..51 for the standard deck (rank-major), 52 for the joker
 
-    _by_code: ClassVar[dict[str, Card]] = {}
+    def __new__(cls, code: str, rank: int, suit: str, index: int) -> Card:
+        known = _BY_CODE.get(code)
+        return known if known is not None else object.__new__(cls)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, int, str, int]]:
+        return (Card, (self.code, self.rank, self.suit, self.index))
 
     @property
     def is_joker(self) -> bool:
@@ -58,7 +69,7 @@ class Card:
     @staticmethod
     def parse(text: str) -> Card:
         """Parse "Ah", "td", "10h" or "JOKER"; raise CardError otherwise."""
-        card = Card._by_code.get(text)
+        card = _BY_CODE.get(text)
         if card is not None:
             return card
         norm = text.strip()
@@ -69,7 +80,7 @@ class Card:
         if len(norm) != 2:
             raise CardError(f"not a card: {text!r} (expected rank+suit such as 'Ah', or 'JOKER')")
         rank_ch, suit_ch = norm[0].upper(), norm[1].lower()
-        card = Card._by_code.get(rank_ch + suit_ch)
+        card = _BY_CODE.get(rank_ch + suit_ch)
         if card is None:
             raise CardError(f"not a card: {text!r} (expected rank+suit such as 'Ah', or 'JOKER')")
         return card
@@ -81,10 +92,10 @@ def _build_cards() -> tuple[tuple[Card, ...], Card]:
         for s_ch in SUITS:
             code = r_ch + s_ch
             card = Card(code=code, rank=r_i + 2, suit=s_ch, index=len(cards))
-            Card._by_code[code] = card
+            _BY_CODE[code] = card
             cards.append(card)
     joker = Card(code=JOKER_CODE, rank=0, suit="", index=52)
-    Card._by_code[JOKER_CODE] = joker
+    _BY_CODE[JOKER_CODE] = joker
     return tuple(cards), joker
 
 

@@ -125,7 +125,7 @@ def flop_named(table: TableState, seat: int, seq: int) -> None:
         return
     house.flop_pending = False
     amount = time.per_seat * len(hand.dealt)
-    hand.terms.time_charged[seat] = hand.terms.time_charged.get(seat, 0) + amount
+    hand.chips.time_charged[seat] = hand.chips.time_charged.get(seat, 0) + amount
     table.out.append(
         Prompt(
             table.hand_no,

@@ -20,6 +20,7 @@ up, so the modules import only downwards:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import assert_never
 
 from station.engine import actions, deal_plan, deal_sequence, irregular, rounds, settlement, wagers
@@ -100,7 +101,7 @@ def start(
     min_chip: int | None = None,
     carry: int = 0,
     rake: RakeSchedule | None = None,
-    time_paid: dict[int, int] | None = None,
+    time_paid: Mapping[int, int] | None = None,
     time_owed: int = 0,
 ) -> Hand:
     """NEW_HAND: the hand with its forced bets, and its starting hands planned."""
@@ -162,17 +163,23 @@ def draw(
     hand: Hand, card: Card | None, tag: str | None, face_up: bool, back_ok: bool, seq: int
 ) -> None:
     """A card left the shoe. `card` is None for a tag no deck knows."""
-    run(hand, deal_sequence.on_draw(hand, card, tag, face_up, back_ok, seq))
+    steps = deal_sequence.on_draw(hand, card, tag, face_up, back_ok, seq)
+    if steps:
+        run(hand, steps)
 
 
 def zone(hand: Hand, seat: int, amount: int, chips: tuple[int, ...] | None, seq: int) -> None:
     """A bet-zone reading (with the chips' denominations, when the sensor reports them)."""
-    run(hand, wagers.on_zone(hand, seat, amount, chips, seq))
+    steps = wagers.on_zone(hand, seat, amount, chips, seq)
+    if steps:
+        run(hand, steps)
 
 
 def key(hand: Hand, k: KeyPress, seq: int) -> None:
     """A key pressed during the hand."""
-    run(hand, actions.key(hand, k, seq))
+    steps = actions.key(hand, k, seq)
+    if steps:
+        run(hand, steps)
 
 
 def tick(hand: Hand, at: float | None, seq: int) -> None:

@@ -10,8 +10,11 @@ of that module), or returns what happens next to the dispatcher (`station.engine
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
+from typing import NamedTuple
 
 from station.engine.betting import BettingRound, RoundMark
 from station.engine.cards import Card
@@ -23,8 +26,7 @@ from station.engine.recovery import Recovery
 # --- set at the deal ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Terms:
+class Terms(NamedTuple):
     """What the table settled before the first card (`hand_cycle`): the stakes, the forced bets
     that play, the chip unit and the house's terms. Fixed for the hand and its redeal."""
 
@@ -34,10 +36,8 @@ class Terms:
     min_chip: int | None = None  # BET-SMALLEST-CHIP: smallest chip in the forced bets, if seen
     carry: int = 0  # DECK-FORFEITED-MONEY-ENTITLEMENT: forfeited money of the previous deal
     rake: RakeSchedule | None = None  # the house's take (MISC-TIME-COLLECTION / RAKE)
-    time_paid: dict[int, int] = field(default_factory=dict)  # time collected at this deal
+    time_paid: Mapping[int, int] = MappingProxyType({})  # time collected at this deal
     time_owed: int = 0  # GN time-pot: the table's time, to come out of this hand's pot
-    # GN time-flop (`collection`): a seat's time for everyone, from his stack at the end
-    time_charged: dict[int, int] = field(default_factory=dict)
 
 
 # --- the cards ----------------------------------------------------------------------------------
@@ -99,6 +99,8 @@ class Chips:
     zone: dict[int, int] = field(default_factory=dict)  # physical zone readings
     offset: dict[int, int] = field(default_factory=dict)  # earlier streets' chips still in zones
     chips_due: dict[int, int] = field(default_factory=dict)  # booked but not yet in the zone
+    # GN time-flop (`collection`): a seat's time for everyone, from his stack at the end
+    time_charged: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -188,7 +188,7 @@ def _finish(
     for s in hand.dealt:
         st = hand.seats[s].stack
         after = None if st is None else st + payouts.get(s, 0)
-        due = hand.terms.time_charged.get(s, 0)  # GN time-flop: the payer's time, from his stack
+        due = hand.chips.time_charged.get(s, 0)  # GN time-flop: the payer's time, from his stack
         if due:
             charged[s] = due if after is None else min(due, after)
             after = None if after is None else after - charged[s]
