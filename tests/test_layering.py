@@ -41,6 +41,7 @@ ENGINE_ALLOWED = {
     "math",
     "operator",
     "re",
+    "types",
     "typing",
 }
 
