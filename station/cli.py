@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
 
 from station import __version__
 
-# name -> (module, one-line help). The README's CLI reference lists the same commands; a test
-# checks that every one is documented there.
+# name -> (module, one-line help). `station --help` lists the commands whose module loads; a test
+# fails when one does not (a missing or misspelt module), and another when the README's CLI
+# reference (generated from these parsers: `python -m station.cli_reference`) drifts from them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("station.daemon.cli", "run the station daemon on a config file"),
     "demo": ("station.demo.cli", "run an emulated table dealing real hands"),
@@ -40,13 +42,24 @@ class CommandModule(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-def _load(module: str) -> CommandModule | None:
+def load_command(module: str) -> CommandModule | None:
+    """The command's module, or None when the module itself is not there (a broken build: the
+    command is left out of the parser rather than offered and failing). A module that is there
+    but fails to import raises, as any other bug does."""
     try:
-        return cast(CommandModule, importlib.import_module(module))
+        loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name is not None and module.startswith(exc.name):
-            return None  # the command's own module is not there (yet)
+            return None
         raise
+    if not (callable(getattr(loaded, "add_arguments", None)) and callable(loaded.run)):
+        return None
+    return cast(CommandModule, loaded)
+
+
+def missing_commands() -> list[str]:
+    """The registered commands that cannot run in this build (a test keeps this empty)."""
+    return [name for name, (module, _) in COMMANDS.items() if load_command(module) is None]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,11 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"station {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
-        module = _load(module_name)
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        module = load_command(module_name)
         if module is None:
-            p.set_defaults(_module=None)
             continue
+        p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
@@ -69,15 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    module = cast(CommandModule | None, args._module)
-    if module is None:
-        print(f"station {args.command}: not available in this build", file=sys.stderr)
-        return 2
+    module = cast(CommandModule, args._module)
     try:
         return module.run(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # The reader went away (`station hands show 1 | head`): a quiet exit 0, and stdout
+        # pointed at /dev/null so that the interpreter's final flush does not complain.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
         return 0
 
 

@@ -61,7 +61,13 @@ KINDS = ("shoe", "betzones", "key", "puck", "setup")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=10_000, help="hands to deal (default 10000)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=200,
+        help="hands to deal (default 200, about 7 minutes at the table's timing; the README's "
+        "long run is --hands 10000 --time-scale 0.1)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="hand choice seed (default 1)")
     parser.add_argument(
         "--warmup",

@@ -24,13 +24,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from station.journal.cli_common import (
-    DEFAULT_JOURNAL,
-    ENV_JOURNAL,
     EXIT_OK,
     UsageError,
     guarded,
 )
 from station.journal.clock import SystemClock
+from station.journal.locate import locate_journal
 from station.journal.rake_report import (
     CODES,
     DIMENSIONS,
@@ -66,9 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--journal",
         metavar="PATH",
         action="append",
-        help=f"a station's journal; repeat for several tables (default: ${ENV_JOURNAL} or "
-        f"./{DEFAULT_JOURNAL})",
+        help="a station's journal; repeat for several tables (default: the journal of "
+        "--config, $STATION_JOURNAL or the installed config, as the floor commands find it)",
     )
+    p.add_argument("--config", metavar="FILE", help="station config whose journal to use")
     p.add_argument("--from", dest="start", metavar="WHEN", help="a gaming day or date and time")
     p.add_argument("--to", dest="end", metavar="WHEN", help="a gaming day or date and time")
     p.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. America/Los_Angeles")
@@ -100,7 +100,7 @@ def _run(args: argparse.Namespace) -> int:
     if unknown or len(set(by)) != len(by):
         raise UsageError(f"--by: use each of {', '.join(DIMENSIONS)} at most once")
     window = Window(_when(args.start, calendar, end=False), _when(args.end, calendar, end=True))
-    paths = [Path(p) for p in args.journal or [os.environ.get(ENV_JOURNAL) or DEFAULT_JOURNAL]]
+    paths = [Path(p) for p in args.journal or [locate_journal(None, args.config).path]]
     items: list[Take] = []
     tables = []
     for path in paths:

@@ -2,13 +2,15 @@
 without starting play. Edge adapter (CLI).
 
 Exit status: 0 and one `ok:` line per file when everything is valid; 2 and every problem as
-`FILE: KEY: problem` on stderr when not (bad input, README's convention). Without `--config`
+`FILE: KEY: problem` on stderr when not (bad input, README's convention). `--json` prints one
+object on stdout instead, with the same exit status. Without `--config`
 the embedded pin map and registry are checked.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -38,11 +40,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="pin map TOML to check (default: the one the config names, else the embedded "
         "revision A map)",
     )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object on stdout: ok, and each check's summary and problems",
+    )
+
+    over = sub.add_parser(
+        "overlays",
+        help="print the /boot/firmware/config.txt lines the pin map needs",
+        description="Print the Raspberry Pi boot settings (config.txt lines) the pin map needs: "
+        "I2C on, an mcp23017 overlay per expander, SPI and the UART off when their pins are "
+        "inputs.",
+    )
+    over.add_argument(
+        "--config", type=Path, default=None, metavar="FILE", help="the station.toml whose pin map"
+    )
+    over.add_argument(
+        "--pinmap", type=Path, default=None, metavar="FILE", help="a pin map TOML (default: the "
+        "one the config names, else the embedded revision A map)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.config_command == "overlays":
+        return _overlays(args)
     results = run_checks(CheckInputs(pinmap=args.pinmap, station=args.config))
     problems = [p for r in results for p in r.problems]
+    if args.json:
+        report = {
+            "ok": not problems,
+            "checks": [
+                {
+                    "name": r.name,
+                    "ok": r.ok,
+                    "summary": r.summary,
+                    "problems": [
+                        {"file": p.file, "key": p.key, "message": p.message} for p in r.problems
+                    ],
+                }
+                for r in results
+            ],
+        }
+        print(json.dumps(report))
+        return 2 if problems else 0
     if problems:
         for problem in problems:
             print(problem, file=sys.stderr)
@@ -51,4 +92,30 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         if result.summary:
             print(f"ok: {result.summary}")
+    return 0
+
+
+def _overlays(args: argparse.Namespace) -> int:
+    from hardware.inputs.exc import PinMapError  # noqa: PLC0415 (the CLI parser stays light)
+    from hardware.inputs.pinmap_load import default_pinmap, load_pinmap  # noqa: PLC0415
+    from station.config.overlays import BEGIN, END, boot_config_lines  # noqa: PLC0415
+    from station.config.station_check import named_files  # noqa: PLC0415
+
+    path: Path | None = args.pinmap
+    if path is None and args.config is not None:
+        named = named_files(args.config)
+        for problem in named.problems:
+            print(problem, file=sys.stderr)
+        if named.pinmap_missing is not None:
+            print(named.pinmap_missing, file=sys.stderr)
+        if named.problems or named.pinmap_missing is not None:
+            return 2
+        path = named.pinmap
+    try:
+        pinmap = default_pinmap() if path is None else load_pinmap(path)
+    except PinMapError as exc:
+        for p in exc.problems:
+            print(f"{exc.source}: {p.key}: {p.message}", file=sys.stderr)
+        return 2
+    print("\n".join([BEGIN, *boot_config_lines(pinmap), END]))
     return 0

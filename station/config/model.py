@@ -125,13 +125,27 @@ class StationConfig:
     shoe: DeviceConfig
     betzones: BetZoneConfig
     inputs: InputsConfig
-    registry: Path | None  # None: the embedded emulated registry
+    registry: Path | None  # None: `enrolled_registry` when it exists, else the embedded one
     display: DisplayConfig
     journal: Path
     log_level: LogLevel = LogLevel.INFO
     people: PeopleConfig = PeopleConfig()
     fleet: FleetConfig | None = None
     journal_group_read: bool = False  # journal files 0640 (a group of floor tools reads them)
+
+    @property
+    def enrolled_registry(self) -> Path:
+        """Where decks enrolled on the screen go when the config names no registry file:
+        `decks.toml` beside the journal (the state folder the service may write)."""
+        return self.journal.parent / "decks.toml"
+
+    @property
+    def registry_in_use(self) -> Path | None:
+        """The registry file the station reads: the configured one, else the enrolled decks'
+        file when there is one; None: the embedded emulated registry."""
+        if self.registry is not None:
+            return self.registry
+        return self.enrolled_registry if self.enrolled_registry.is_file() else None
 
     @property
     def journal_mode(self) -> int:

@@ -23,6 +23,7 @@ in at most one deck.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -155,6 +156,49 @@ def format_deck(deck_id: str, back: str, tags: Mapping[str, str]) -> str:
     lines = ["[[deck]]", f'id = "{deck_id}"', f'back = "{back}"', "[deck.tags]"]
     lines += [f'"{normalise_tag(tag)}" = "{code}"' for tag, code in tags.items()]
     return "\n".join(lines) + "\n"
+
+
+def save_deck(path: Path, deck_id: str, back: str, tags: Mapping[str, str]) -> DeckRegistry:
+    """Put one enrolled deck into the registry file at `path` (a new file when there is none):
+    a deck with the same id is replaced, the others kept as written. The result is validated
+    before it replaces the file (atomically: a temporary file renamed over it, the previous
+    version kept as `FILE.bak`), so the station never reads a half-written or invalid registry.
+    Raise RegistryError (the file untouched) when the merged registry is not valid."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    kept = _without_deck(old, deck_id)
+    text = (kept.rstrip() + "\n\n" if kept.strip() else "") + format_deck(deck_id, back, tags)
+    registry = parse_registry(text, str(path))  # raises RegistryError: nothing written
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    with tmp.open("rb") as f:
+        os.fsync(f.fileno())
+    if old:
+        path.with_name(path.name + ".bak").write_text(old, encoding="utf-8")
+    os.replace(tmp, path)
+    return registry
+
+
+def _without_deck(text: str, deck_id: str) -> str:
+    """The registry text without the `[[deck]]` block whose id is `deck_id` (blocks run from
+    one `[[deck]]` line to the next)."""
+    blocks: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip() == "[[deck]]":
+            blocks.append([])
+        blocks[-1].append(line)
+    kept = [b for b in blocks if not _names(b, deck_id)]
+    return "\n".join(line for b in kept for line in b)
+
+
+def _names(block: list[str], deck_id: str) -> bool:
+    if not block or block[0].strip() != "[[deck]]":
+        return False
+    try:
+        doc = tomllib.loads("\n".join(block))
+    except tomllib.TOMLDecodeError:
+        return False
+    decks = doc.get("deck")
+    return isinstance(decks, list) and bool(decks) and decks[0].get("id") == deck_id
 
 
 def describe(registry: DeckRegistry) -> str:

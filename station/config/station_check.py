@@ -43,7 +43,7 @@ def named_files(path: Path) -> NamedFiles:
     except ConfigError as exc:
         return NamedFiles(None, tuple(exc.problems), None, None)
     pin = config.inputs.pinmap
-    reg = config.registry
+    reg = config.registry_in_use
     pin_missing = None
     if pin is not None and not pin.is_file():
         pin_missing = Problem(str(path), "inputs.pinmap", f"no such file: {pin}")

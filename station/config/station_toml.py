@@ -456,7 +456,7 @@ def _pinmap(config: StationConfig, override: Path | None, out: list[Problem]) ->
 
 
 def _registry(config: StationConfig, out: list[Problem]) -> DeckRegistry | None:
-    path = config.registry
+    path = config.registry_in_use
     if path is None:
         return default_registry()
     if not path.is_file():

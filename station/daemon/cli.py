@@ -61,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except WrongStationError as exc:  # the config names another station's journal
         print(f"{args.config}: station_id: {exc}", file=sys.stderr)
+        print(
+            renamed_station_advice(loaded.config.journal, loaded.config.station_id), file=sys.stderr
+        )
         return 2
     except JournalInUseError as exc:  # a second daemon on one journal
         print(f"station run: {exc}", file=sys.stderr)
@@ -75,3 +78,15 @@ def run(args: argparse.Namespace) -> int:
         daemon.close()
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+def renamed_station_advice(journal: Path, wanted: str) -> str:
+    """What to do when the config's station_id is not the one the journal belongs to."""
+    return (
+        f"A journal is the record of one station and keeps the id it was created with. If "
+        f"this table was renamed to {wanted}: either set station_id back to the id the journal "
+        f"names, or keep the old journal as that station's record (move it aside with its "
+        f'companion files: for f in {journal}*; do mv "$f" "$f.old"; done) and start '
+        f"again: a new journal for {wanted} is created at the next start. A journal's station id "
+        f"is never edited (the hash chain covers it)."
+    )

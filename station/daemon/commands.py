@@ -14,12 +14,13 @@ the `Recorder` like a panel key, as the person `signed_in` names.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from station.config.model import PeopleConfig
-from station.config.registry import format_deck
+from station.config.registry import DECK_ID, RegistryError, describe, save_deck
 from station.display.nav import (
     AcknowledgeIncident,
     ClearFloorCall,
@@ -58,13 +59,15 @@ class DisplayCommands:
         people: PeopleConfig,
         *,
         deck_scan: Callable[[], None] | None = None,
-        enrol_dir: Path | None = None,
+        registry_file: Path | None = None,
+        deck_back: str = "",
     ) -> None:
         self.ops = ops
         self.journal = ops.journal
         self.people = people
         self.deck_scan = deck_scan
-        self.enrol_dir = enrol_dir
+        self.registry_file = registry_file  # where enrolled decks go (the one the station reads)
+        self.deck_back = deck_back  # the back colour of the decks in play
         self.sessions: dict[Role, ScreenSession] = {}
         self.changed = False  # the floor's view of incidents changed (refresh it)
 
@@ -158,11 +161,40 @@ class DisplayCommands:
         log.warning("no incident %s of hand %d at input %d to rule", rule_id, hand, event)
 
     def _save_deck(self, deck: str, cards: tuple[tuple[str, str], ...]) -> None:
-        if self.enrol_dir is None:
-            log.warning("deck %s enrolled but no registry folder is configured", deck)
+        """Enrolment on the DIAG screen: the deck goes into the registry file the station reads
+        (`StationConfig.registry_in_use`), validated and replaced atomically; the running engine
+        keeps the registry it started with (a journal replays with one registry), so the deck is
+        in use from the next start."""
+        path = self.registry_file
+        if path is None:
+            log.warning("deck %s enrolled but the station has no registry file to write", deck)
             return
-        path = self.enrol_dir / f"enrolled-{deck}.toml"
-        path.write_text(format_deck(deck, deck, dict(cards)), encoding="utf-8")
-        log.info(
-            "deck %s (%d cards) saved to %s: add it to the registry file", deck, len(cards), path
+        back = self.deck_back or deck
+        deck_id = deck if DECK_ID.match(deck) else _free_id(path, back)
+        try:
+            registry = save_deck(path, deck_id, back, dict(cards))
+        except RegistryError as exc:
+            log.error("deck %s not saved in the registry %s: %s", deck_id, path, exc)
+            return
+        except OSError as exc:
+            log.error("deck %s not saved in the registry %s: %s", deck_id, path, exc.strerror)
+            return
+        log.warning(
+            "deck %s (%d cards, back %s) saved in the registry %s (%s); in use from the next "
+            "start (systemctl restart dealer-station)",
+            deck_id,
+            len(cards),
+            back,
+            path,
+            describe(registry),
         )
+
+
+def _free_id(path: Path, back: str) -> str:
+    """`BACK-N`, the first N no deck of the registry file uses."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", back).strip("-") or "deck"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    n = 1
+    while f'id = "{stem}-{n}"' in text:
+        n += 1
+    return f"{stem}-{n}"

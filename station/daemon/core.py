@@ -97,6 +97,7 @@ from station.daemon.translate import (
     zone_event,
 )
 from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
+from station.diag.server import LiveStatus, StatusServer
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
@@ -158,6 +159,7 @@ class CoreParts:
     gpio_pending: threading.Event | None = None  # a GpioEdges item is queued (one is enough)
     fleet: FleetPort | None = None  # forwarding to the central store; None: not configured
     storage_reserve_bytes: int = STORAGE_RESERVE_BYTES  # less free than this: no new hands
+    status: StatusServer | None = None  # the read-only status socket of `station diag`
 
 
 class Core:
@@ -187,6 +189,7 @@ class Core:
         self._next_storage = self.started_at
         self._next_touch = self.started_at + WITNESS_TOUCH_S
         self._panel = PanelStatus(None, PanelMode.IDLE, None, "", 0.0)  # the key panel's entry
+        self._shown: TableSnapshot | None = None
         tilts = parts.recorder.op_state().tilts
         self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
 
@@ -477,6 +480,7 @@ class Core:
             self.record(setup, "config", self.p.clock(), ActorRole.STATION)
 
     def _publish(self, snapshot: TableSnapshot) -> None:
+        self._shown = snapshot
         self.p.display.publish(snapshot)
         attention = bool(self.recorder.op_state().tilts) or any(
             up is False for up in self.link_up.values()
@@ -615,21 +619,36 @@ class Core:
         return "PLAY BLOCKED"
 
     def _refresh_diag(self, now: float) -> None:
+        """The diagnostics screen's records, and the same data (with every link counter) for
+        the status socket of `station diag`: one source for both."""
         views = []
+        stats = {d: link.stats() for d, link in self.p.links.items()}
         for device in (Device.SHOE, Device.BETZONES):
-            link = self.p.links.get(device)
-            views.append(link_view(device, link.stats(), now) if link else absent_link(device))
+            found = stats.get(device)
+            views.append(link_view(device, found, now) if found else absent_link(device))
         levels = self.p.inputs.believed() if self.p.inputs is not None else {}
-        self.p.display.publish_diagnostics(
-            diagnostics(
-                self.recorder,
-                tuple(views),
-                levels,
-                self.enrolment,
-                self.fleet_view(),
-                self._journal_words(),
-            )
+        data = diagnostics(
+            self.recorder,
+            tuple(views),
+            levels,
+            self.enrolment,
+            self.fleet_view(),
+            self._journal_words(),
         )
+        self.p.display.publish_diagnostics(data)
+        if self.p.status is not None:
+            snapshot = self._shown
+            self.p.status.publish(
+                LiveStatus(
+                    at=now,
+                    links={d.value: stats.get(d) for d in (Device.SHOE, Device.BETZONES)},
+                    gpio=levels,
+                    data=data,
+                    hand=snapshot.hand if snapshot is not None else 0,
+                    phase=snapshot.phase.value if snapshot is not None else "",
+                    status=self._status(snapshot) if snapshot is not None else "",
+                )
+            )
 
     def fleet_view(self) -> FleetView | None:
         """Forwarding to the central store, for the screens (None: no `[fleet]`)."""

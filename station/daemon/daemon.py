@@ -61,6 +61,7 @@ from station.daemon.news import LinkPort, Observer
 from station.daemon.notify import Notifier
 from station.daemon.resume import device_cursors, last_input_t, setup_differs
 from station.daemon.sink import DisplaySink, FanOut, NullSink
+from station.diag.server import StatusServer, socket_path
 from station.display.nav import Command
 from station.display.pinpad import Role
 from station.fleet.forwarder import FleetState, FleetStatus, Forwarder
@@ -143,11 +144,21 @@ class Daemon:
         log.info("journal %s recovered to seq %d", cfg.journal, head)
         fleet = self._open_fleet(journal)
 
+        status = StatusServer(
+            socket_path(cfg.journal),
+            __version__,
+            self.o.clock,
+            mode=0o660 if cfg.journal_mode & 0o040 else 0o600,
+        )
+        if status.start():
+            stack.callback(status.stop)
+
         commands = DisplayCommands(
             ops,
             cfg.people,
             deck_scan=self._deck_scan,
-            enrol_dir=cfg.registry.parent if cfg.registry is not None else cfg.journal.parent,
+            registry_file=cfg.registry or cfg.enrolled_registry,
+            deck_back=cfg.table.deck or self.loaded.registry.decks[0].back,
         )
         self.display = self._open_display()
 
@@ -193,6 +204,7 @@ class Daemon:
             initial_inputs=initial,
             gpio_pending=self._gpio_pending,
             fleet=fleet,
+            status=status if status.listening else None,
         )
         if self.o.storage_reserve_bytes is not None:
             parts.storage_reserve_bytes = self.o.storage_reserve_bytes

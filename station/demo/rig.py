@@ -144,7 +144,8 @@ class Rig:
         )
         self.factories: Mapping[str, PinFactory] = {}
         self.panel: InputEmulator | None = None
-        self.floor_pin = ""  # in memory only: the emulated floor supervisor knows it
+        self.floor_pin = ""  # the emulated floor supervisor's; printed as demo credentials
+        self.admin_pin = ""
 
     def start(self) -> None:
         self.shoe.start()
@@ -154,7 +155,9 @@ class Rig:
         self.panel.idle()
 
     def enrol_people(self) -> None:
-        """An admin and a floor supervisor with fresh random PINs (never printed)."""
+        """An admin and a floor supervisor with fresh random PINs, printed by the demo so that
+        whoever runs it can sign in (floor screen, `station incidents rule`, `journal export`):
+        a demo table's credentials, new with each demo journal."""
         journal = Journal.open(
             self.loaded.config.journal,
             clock=SystemClock(),
@@ -162,9 +165,9 @@ class Rig:
             create=True,
         )
         try:
-            admin_pin, self.floor_pin = _pin(), _pin()
-            add_person(journal, ADMIN_NAME, ActorRole.ADMIN, admin_pin, by=None)
-            admin = authenticate(journal, ADMIN_NAME, admin_pin, purpose="enrol the floor")
+            self.admin_pin, self.floor_pin = _pin(), _pin()
+            add_person(journal, ADMIN_NAME, ActorRole.ADMIN, self.admin_pin, by=None)
+            admin = authenticate(journal, ADMIN_NAME, self.admin_pin, purpose="enrol the floor")
             add_person(journal, FLOOR_NAME, ActorRole.FLOOR, self.floor_pin, by=admin)
         finally:
             journal.close()

@@ -23,7 +23,7 @@ from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
-from station.demo.rig import FLOOR_NAME, Rig, RigOptions
+from station.demo.rig import ADMIN_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
 from station.journal import verify_file
 
@@ -69,6 +69,11 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
             display = rig.loaded.config.display
             frames = FrameSink(opts.out, display.panel, display.table)
         rig.enrol_people()
+        livelog.line(
+            f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "
+            f"{FLOOR_NAME} (floor) PIN {rig.floor_pin}; e.g. station hands show 1 --reveal "
+            f"--person {FLOOR_NAME} --journal {rig.loaded.config.journal}"
+        )
         extra: DisplaySink | None = frames
         if watch is not None:
             extra = watch if frames is None else FanOut(frames, watch)

@@ -1,5 +1,6 @@
-"""Shared pieces of the journal's commands: the `--journal` option, credentials from stdin or
-the terminal, and turning errors into exit codes. Edge adapter (environment, stdin, tty).
+"""Shared pieces of the journal's commands: the `--journal`/`--config` options (how the journal
+is found: `station.journal.locate`), credentials from stdin or the terminal, and turning errors
+into exit codes. Edge adapter (environment, stdin, tty).
 
 PINs never come from the command line (argv is visible to every user of the machine): they are
 read from stdin with `--pin-stdin` (one per line, in the order the command asks for them) or
@@ -10,20 +11,22 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Final
 
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
 from station.journal.exc import AuthError, JournalError, WorkflowError
+from station.journal.locate import (
+    ENV_JOURNAL,
+    INSTALLED_CONFIG,
+    JournalNotLocatedError,
+    locate_journal,
+)
 from station.journal.people import Authenticated, authenticate
 from station.journal.store import Journal
 
-ENV_JOURNAL: Final = "STATION_JOURNAL"
-DEFAULT_JOURNAL: Final = "station-journal.sqlite3"
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -36,7 +39,14 @@ def add_journal_argument(parser: argparse.ArgumentParser) -> None:
         "--journal",
         metavar="PATH",
         default=None,
-        help=f"journal file (default: ${ENV_JOURNAL} or ./{DEFAULT_JOURNAL})",
+        help="journal file (default: the [journal] path of --config, else "
+        f"${ENV_JOURNAL}, else that of {INSTALLED_CONFIG})",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="station config whose journal to use",
     )
 
 
@@ -47,9 +57,12 @@ def add_credential_arguments(parser: argparse.ArgumentParser, *, required: bool)
     )
 
 
-def journal_path(args: argparse.Namespace) -> Path:
-    given = getattr(args, "journal", None)
-    return Path(given or os.environ.get(ENV_JOURNAL) or DEFAULT_JOURNAL)
+def journal_path(args: argparse.Namespace, *, must_exist: bool = True) -> Path:
+    """The journal named by --journal, --config, $STATION_JOURNAL or the installed config."""
+    found = locate_journal(
+        getattr(args, "journal", None), getattr(args, "config", None), must_exist=must_exist
+    )
+    return found.path
 
 
 def open_journal(args: argparse.Namespace) -> Journal:
@@ -90,7 +103,9 @@ def guarded(
     failed check is not an error: the body returns 1 itself.)"""
     try:
         return body(args)
-    except (UsageError, AuthError, WorkflowError, JournalError) as exc:
+    except (UsageError, AuthError, WorkflowError, JournalError, JournalNotLocatedError) as exc:
         return fail(command, str(exc))
+    except BrokenPipeError:
+        raise  # the reader went away: `station.cli.main` exits quietly
     except OSError as exc:
         return fail(command, str(exc.strerror or exc))

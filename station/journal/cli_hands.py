@@ -1,6 +1,6 @@
 """`station hands list|show`: recall finished hands step by step. Edge adapter (CLI).
 
-    station hands list [--last 100]
+    station hands list [--last 100] [--json]
     station hands show N [--reveal --person FLOOR [--pin-stdin]] [--json]
 
 Hole cards print as [hidden]. `--reveal` shows them to a floor person, technician or admin and
@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--last", type=int, default=RECALL_DEPTH, help=f"how many (default {RECALL_DEPTH})"
     )
+    p.add_argument("--json", action="store_true", help="a JSON array, oldest first")
     p = sub.add_parser("show", help="one hand, step by step")
     add_journal_argument(p)
     p.add_argument("hand", type=int)
@@ -50,8 +51,12 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     with open_journal(args) as journal:
         if args.action == "list":
-            for line in render_list(recent_hands(journal, args.last)):
-                print(line)
+            hands = recent_hands(journal, args.last)
+            if args.json:
+                print(json.dumps([asdict(h) for h in hands]))
+            else:
+                for line in render_list(hands):
+                    print(line)
             return EXIT_OK
         recall = load_hand(journal, args.hand)
         if recall is None:

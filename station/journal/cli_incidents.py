@@ -7,7 +7,7 @@ Edge adapter (CLI).
                            [--asked-before-next-deal yes|no] [--pin-stdin]
     station incidents review ID --person NAME [--note "..."] [--pin-stdin]
     station incidents close ID --person NAME [--note "..."] [--pin-stdin]
-    station incidents export --format csv|json [--out FILE] [--state ...]
+    station incidents export --format csv|json [--out FILE] [--state ...] [--excel]
 
 An incident's ID is the journal sequence number of the row that opened it.
 """
@@ -75,8 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="every incident as CSV or JSON")
     add_journal_argument(p)
     p.add_argument("--format", choices=["csv", "json"], required=True)
-    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
     p.add_argument("--state", choices=STATES, default="all")
+    p.add_argument(
+        "--excel",
+        action="store_true",
+        help="CSV for spreadsheet programs: UTF-8 with a byte-order mark, CRLF line ends",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,9 +109,14 @@ def _run(args: argparse.Namespace) -> int:
                 _print_one(rec)
         elif action == "export":
             records = _selected(incidents(journal), args.state)
-            text = (to_csv if args.format == "csv" else to_json)(records, journal.station_id)
+            if args.excel and args.format != "csv":
+                raise UsageError("--excel applies to --format csv")
+            if args.format == "csv":
+                text = to_csv(records, journal.station_id, excel=args.excel)
+            else:
+                text = to_json(records, journal.station_id)
             if args.out:
-                Path(args.out).write_text(text, encoding="utf-8")
+                Path(args.out).write_text(text, encoding="utf-8", newline="")
             else:
                 sys.stdout.write(text)
         elif action == "rule":

@@ -4,14 +4,15 @@
     station journal verify [--json] [--witness FILE] [--head SEQ:HASH]
                                                     exit 1 and the first bad seq on tampering,
                                                     2 when the file cannot be read
-    station journal status
+    station journal status [--json]
     station journal export --phh --person FLOOR [--pin-stdin] [--out FILE] [--hand N]
                                                     hole and burn cards: a floor, technician
                                                     or admin credential; journaled
     station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
-    station journal users list | pin NAME | role NAME --role ROLE | disable NAME
+    station journal users list [--json] | pin NAME | role NAME --role ROLE | disable NAME
 
-Every command takes `--journal PATH` (default $STATION_JOURNAL or ./station-journal.sqlite3).
+Every command takes `--journal PATH` or `--config FILE` (see `station.journal.locate` for how the
+journal is found without them).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import secrets
 import sys
 from pathlib import Path
 
@@ -37,9 +39,10 @@ from station.journal.cli_common import (
 )
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
+from station.journal.exc import WeakPinError
 from station.journal.files import GROUP_READ, OWNER_ONLY
 from station.journal.hands import load_hand
-from station.journal.ops import OpsTracker
+from station.journal.opstate import op_state
 from station.journal.people import (
     add_person,
     change_pin,
@@ -48,6 +51,7 @@ from station.journal.people import (
     set_role,
 )
 from station.journal.phh_export import hand_to_phh, phh_document
+from station.journal.pins import check_pin_policy
 from station.journal.queries import ended_hands
 from station.journal.recall import HandRecall
 from station.journal.store import Journal
@@ -90,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     p = sub.add_parser("status", help="head, mode, sessions, CALL FLOOR and open tilts")
     add_journal_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p = sub.add_parser("export", help="export finished hands")
     add_journal_argument(p)
     p.add_argument("--phh", action="store_true", required=True, help="as PHH hand histories")
@@ -102,9 +107,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_journal_argument(p)
     p.add_argument("name")
     p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    p.add_argument(
+        "--generate-pin",
+        action="store_true",
+        help="make up a random 8-digit PIN the policy accepts and print it once (the first "
+        "admin of a new table: systemd/install.sh)",
+    )
     add_credential_arguments(p, required=False)
     p = usub.add_parser("list", help="enrolled people")
     add_journal_argument(p)
+    p.add_argument("--json", action="store_true", help="a JSON array")
     p = usub.add_parser("pin", help="change a PIN (your own, or anyone's as admin)")
     add_journal_argument(p)
     p.add_argument("name")
@@ -132,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    path = journal_path(args)
+    path = journal_path(args, must_exist=False)
     if path.exists():
         raise UsageError(f"{path} already exists")
     if not path.parent.is_dir():
@@ -202,11 +214,41 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     with open_journal(args) as journal:
-        ops = OpsTracker()
-        for row in journal.rows():
-            ops.apply(row)
-        state = ops.state()
+        state = op_state(journal.conn)
         head_seq, head_hash = journal.head()
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "station_id": journal.station_id,
+                        "head_seq": head_seq,
+                        "head_hash": head_hash,
+                        "mode": state.mode.value,
+                        "logged_in": [
+                            {"person": s.person, "role": s.role, "since_seq": s.since_seq}
+                            for s in state.sessions.values()
+                        ],
+                        "floor_call": None
+                        if state.floor_call is None
+                        else {
+                            "seq": state.floor_call.seq,
+                            "hand": state.floor_call.hand,
+                            "reason": state.floor_call.reason,
+                        },
+                        "tilts": [
+                            {
+                                "key": t.key,
+                                "critical": t.critical,
+                                "seq": t.seq,
+                                "detail": t.detail,
+                            }
+                            for t in state.tilts.values()
+                        ],
+                        "play_blocked": list(state.play_blocked),
+                    }
+                )
+            )
+            return EXIT_OK
         print(f"station {journal.station_id}  head seq {head_seq} hash {head_hash[:16]}")
         print(f"mode {state.mode.value}")
         sessions = ", ".join(f"{s.person} ({s.role})" for s in state.sessions.values())
@@ -256,7 +298,15 @@ def _users(args: argparse.Namespace) -> int:
     with open_journal(args) as journal:
         action = args.users_action
         if action == "list":
-            for person in list_people(journal):
+            people = list_people(journal)
+            if args.json:
+                print(
+                    json.dumps(
+                        [{"name": p.name, "role": p.role.value, "active": p.active} for p in people]
+                    )
+                )
+                return EXIT_OK
+            for person in people:
                 state = "" if person.active else "  (disabled)"
                 print(f"{person.name:<24} {person.role.value}{state}")
             return EXIT_OK
@@ -264,9 +314,15 @@ def _users(args: argparse.Namespace) -> int:
             by = None
             if args.person:
                 by = credential(journal, args, f"enrol {args.name}", {ActorRole.ADMIN})
-            pin = _new_pin(args, args.name)
+            generated = args.generate_pin
+            pin = _random_pin(journal.station_id) if generated else _new_pin(args, args.name)
             add_person(journal, args.name, ActorRole(args.role), pin, by=by)
             print(f"{args.name} enrolled as {args.role}")
+            if generated:
+                print(
+                    f"PIN of {args.name}: {pin}  (shown this once: note it, or change it with "
+                    f"`station journal users pin {args.name}`)"
+                )
         elif action == "pin":
             by = credential(journal, args, f"change PIN of {args.name}")
             change_pin(journal, args.name, _new_pin(args, args.name), by=by)
@@ -280,6 +336,17 @@ def _users(args: argparse.Namespace) -> int:
             disable_person(journal, args.name, by=by)
             print(f"{args.name} disabled")
     return EXIT_OK
+
+
+def _random_pin(station_id: str) -> str:
+    """Eight random digits the PIN policy accepts."""
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(8))
+        try:
+            check_pin_policy(pin, station_id)
+        except WeakPinError:
+            continue
+        return pin
 
 
 def _new_pin(args: argparse.Namespace, name: str) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from station.bench.report import Bar, report
+from station.bench.report import Bar, report, say
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
 from station.journal.crashcheck import derived_by_input, snapshot_digest
@@ -276,6 +276,13 @@ def crashtest(rounds: int, seed: int, workdir: Path, hands: int | None = None) -
             result.kills[mode] = result.kills.get(mode, 0) + 1
             if ref.phases[min(inputs, len(ref.phases) - 1)] not in BETWEEN_HANDS:
                 result.mid_hand_kills += 1
+        if not done and (rounds <= 20 or result.rounds % 10 == 0 or result.rounds == rounds):
+            say(
+                f"crashtest: round {result.rounds}/{rounds}: kill -9 ({mode}) after "
+                f"{inputs} journaled input(s); so far {result.lost_events} lost, "
+                f"{result.integrity_failures} integrity failures, {result.state_mismatches} "
+                "state mismatches"
+            )
         if done:  # the script ran out before the rounds did: start a new journal
             _compare_all(journal, ref, result)
             epoch += 1

@@ -1,5 +1,9 @@
 """Loading hands from the journal for recall and export. Edge adapter (reads the journal).
 
+A hand's rows are those `station.journal.hand_rows` assigns to it, the one definition every view
+uses; its incident count in the hand list is the number of incident rows naming it, which that
+definition puts in its recall.
+
 The journal keeps every hand; the index on `(hand, seq)` makes any one of them, and so the last
 100, quick to load.
 """
@@ -11,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from station.journal.codes import INPUT_CODES, Code
+from station.journal.hand_rows import candidates, rows_of_hand
 from station.journal.queries import count, ended_hands, latest, rows_of_hands
-from station.journal.recall import HandRecall, hand_span, recall_hand
+from station.journal.recall import HandRecall, recall_hand
 from station.journal.rows import LogRow
 from station.journal.store import Journal
 
@@ -55,8 +60,7 @@ def load_hand(journal: Journal, hand: int) -> HandRecall | None:
 
 def recall_from(source: RowSource, hand: int) -> HandRecall | None:
     """The recall of `hand` from its rows, wherever they are kept."""
-    rows = source.rows_of_hands([hand - 1, hand])
-    span = hand_span(rows, hand)
+    span = rows_of_hand(source.rows_of_hands(candidates(hand)), hand)
     if not span:
         return None
     own = next((r.seq for r in span if r.hand == hand and r.code in INPUT_CODES), span[-1].seq)

@@ -139,13 +139,16 @@ def _flat(rec: IncidentRecord, station_id: str) -> dict[str, object]:
     }
 
 
-def to_csv(records: Iterable[IncidentRecord], station_id: str) -> str:
+def to_csv(records: Iterable[IncidentRecord], station_id: str, *, excel: bool = False) -> str:
+    """RFC 4180 CSV, UTF-8. With `excel`, the form spreadsheet programs open as UTF-8 without an
+    import dialog: a byte-order mark first and CRLF line ends (Excel reads a BOM-less file in
+    the system's legacy code page, which garbles the rule citations' section signs)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n" if excel else "\n")
     writer.writeheader()
     for rec in records:
         writer.writerow(_flat(rec, station_id))
-    return out.getvalue()
+    return ("\ufeff" if excel else "") + out.getvalue()
 
 
 def fleet_to_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:

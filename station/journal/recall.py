@@ -2,9 +2,11 @@
 (burns, board, every action, collections, pots, incidents, prompts, floor calls, rulings).
 Pure: the floor screen, `station hands show` and the PHH export all start from this.
 
-A hand's rows are those whose `hand` column is the hand's number, preceded by the rows between
-the previous hand's end and this hand's NEW_HAND (forced bets, puck moves). Hole-card identities
-are marked `private`; whoever renders a recall decides whether to reveal them.
+A hand's rows are those `station.journal.hand_rows` assigns to it (the one definition every view
+uses): its preparation (setup, puck, forced bets), its deal and play, what its ending input
+derived, and the station rows that name it (rulings on its incidents). A bet-zone report that
+changes nothing (a zone reporting 0 again) is no step. Hole-card identities are marked
+`private`; whoever renders a recall decides whether to reveal them.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class HandRecall:
     seats: tuple[int, ...]  # seats dealt in, in seat order
     starting_stacks: Mapping[int, int | None]
     posts: Mapping[int, int]  # live forced bets in front at NEW_HAND (blinds, straddles)
-    antes: Mapping[int, int]  # forced bets taken in before NEW_HAND (dead money)
+    antes: Mapping[int, int]  # forced bets taken in before NEW_HAND (antes, dead blinds)
     steps: tuple[RecallStep, ...]
     start_utc: str
     end_utc: str
@@ -90,38 +92,14 @@ class HandRecall:
     draws: tuple[DrawRole, ...] = ()
     discards: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # DRAW key seq -> cards
     notes: tuple[str, ...] = ()
+    blinds: Mapping[int, str] = field(default_factory=dict)  # seat -> "SB" "BB" "BI" at the start
+    straddles: tuple[int, ...] = ()  # seats whose post a STRADDLE or KILL key made a straddle
 
     @property
     def finished(self) -> bool:
         return self.hand_end is not None
 
 
-def hand_span(rows: Sequence[LogRow], hand: int) -> list[LogRow]:
-    """The rows of `hand` out of rows of hands `hand - 1` and `hand` (in seq order).
-
-    A hand starts with the inputs after the previous hand's last card, action or end (its
-    forced bets, the puck) and ends, once it has a hand end, with the rows derived from the
-    input that ended it; inputs after that belong to the next hand. Station rows that name the
-    hand later (a ruling on one of its incidents) stay with it."""
-    boundary = max(
-        (i for i, r in enumerate(rows) if r.hand == hand - 1 and r.code in _HAND_BOUNDARY),
-        default=-1,
-    )
-    start = boundary + 1
-    while start < len(rows) and rows[start].code not in _INPUTS and rows[start].hand != hand:
-        start += 1  # the rest of the previous hand's last input (its prompts)
-    span = [r for r in rows[start:] if r.hand in (hand - 1, hand)]
-    end = max((i for i, r in enumerate(span) if r.code == Code.DECISION_HAND_END), default=None)
-    if end is None:
-        return span
-    cut = end + 1
-    while cut < len(span) and span[cut].code not in _INPUTS and span[cut].ref is not None:
-        cut += 1  # the rest of what the ending input derived
-    later = [r for r in span[cut:] if r.hand == hand and r.code not in _INPUTS and r.ref is None]
-    return span[:cut] + later
-
-
-_HAND_BOUNDARY = frozenset({Code.DECISION_HAND_END, Code.DECISION_ACTION, Code.DECISION_DRAW})
 _INPUTS = frozenset(
     {
         Code.INPUT_SETUP,
@@ -141,9 +119,10 @@ def recall_hand(
     setup: Mapping[str, Any] | None = None,
     previous_stacks: Mapping[int, int | None] | None = None,
 ) -> HandRecall | None:
-    """Build the recall of `hand` from its rows (see `hand_span`). `setup` is the payload of the
-    last setup line before the hand, `previous_stacks` the stacks the hand started from (the
-    previous hand's end or the setup); both come from the journal via `hands.load_hand`."""
+    """Build the recall of `hand` from its rows (`hand_rows.rows_of_hand`). `setup` is the
+    payload of the last setup line before the hand, `previous_stacks` the stacks the hand started
+    from (the previous hand's end or the setup); both come from the journal via
+    `hands.load_hand`."""
     if not any(r.hand == hand for r in span):
         return None
     b = _Builder(hand)
@@ -154,12 +133,15 @@ def recall_hand(
     dealt = sorted(int(s) for s, v in seats_info.items() if v.get("status") in ("active", "allin"))
     if not dealt:
         dealt = sorted({d.seat for d in b.draws if d.seat is not None})
-    if previous_stacks is not None:
-        starting = {s: previous_stacks.get(s) for s in dealt}
-    else:
-        starting = {s: _stack_plus_bet(seats_info.get(str(s), {})) for s in dealt}
     setup = setup or {}
     posts, antes = forced_bets(span, hand)
+    starting: dict[int, int | None] = {}
+    for s in dealt:
+        if previous_stacks is not None and previous_stacks.get(s) is not None:
+            starting[s] = previous_stacks[s]
+        else:  # not in the last hand's stacks (was away): its stack at the start, before posts
+            at_start = _stack_plus_bet(seats_info.get(str(s), {}))
+            starting[s] = None if at_start is None else at_start + antes.get(s, 0)
     return HandRecall(
         hand=hand,
         game=str(start.get("game") or setup.get("game", "")),
@@ -180,6 +162,12 @@ def recall_hand(
         draws=tuple(b.draws),
         discards=dict(b.discards),
         notes=tuple(b.notes),
+        blinds={
+            int(seat): str(v["blind"])
+            for seat, v in seats_info.items()
+            if v.get("blind") and int(seat) in dealt
+        },
+        straddles=tuple(sorted(b.straddles & set(dealt))),
     )
 
 
@@ -197,8 +185,8 @@ def forced_bets(span: Sequence[LogRow], hand: int) -> tuple[dict[int, int], dict
         if "seat" not in d:
             continue  # the rake zone
         seat, amount = int(d["seat"]), int(d["amount"])
-        if amount == 0 and zone.get(seat, 0) > 0:
-            antes[seat] = antes.get(seat, 0) + zone[seat]
+        if amount < zone.get(seat, 0):  # taken in by the dealer: an ante, or a dead blind
+            antes[seat] = antes.get(seat, 0) + zone[seat] - amount
         zone[seat] = amount
     return {s: a for s, a in zone.items() if a > 0}, antes
 
@@ -220,6 +208,8 @@ class _Builder:
         self.draws: list[DrawRole] = []
         self.notes: list[str] = []
         self.discards: dict[int, tuple[str, ...]] = {}
+        self.straddles: set[int] = set()  # STRADDLE / KILL keys before the hand started
+        self._zones: dict[int, int] = {}  # each bet zone's total as the inputs reported it
         self._input: LogRow | None = None  # the input whose derived rows follow
         self._input_index = -1  # where its own step sits, until a draw role or action explains it
 
@@ -230,11 +220,25 @@ class _Builder:
     def row(self, row: LogRow) -> None:
         if row.code in _INPUTS:
             self._input, self._input_index = row, len(self._steps)
+            if row.code == Code.INPUT_ZONE:
+                d = row.data()
+                seat = -1 if d.get("zone") is not None else int(d["seat"])  # -1: the rake zone
+                amount = int(d["amount"])
+                if self._zones.get(seat, 0) == amount:
+                    self._input_index = -1  # reports what the zone already held: no step
+                    return
+                self._zones[seat] = amount
             self._steps.append(_input_step(row))
             if row.code == Code.INPUT_KEY and '"cards"' in row.payload:
                 self.discards[row.seq] = tuple(str(c) for c in row.data().get("cards", ()))
+            if row.code == Code.INPUT_KEY and self.hand_start is None:
+                d = row.data()
+                if d.get("key") in ("STRADDLE", "KILL") and isinstance(d.get("seat"), int):
+                    self.straddles.add(int(d["seat"]))
             return
         if row.code.startswith("decision."):
+            if self._input is not None and row.ref != self._input.seq:
+                self._input = None  # derived from an input of another hand
             self._decision(row)
             return
         self._input = None

@@ -1,4 +1,4 @@
-"""`station import-phh PATH... -o DIR [--seed S]`: PHH hand histories -> recorded sessions. Edge
+"""`station import-phh PATH... --out DIR [--seed S]`: PHH hand histories -> recorded sessions. Edge
 adapter (files, stdout, stderr).
 
 Each hand becomes one session file under DIR, mirroring the path under the directory given (a
@@ -18,7 +18,11 @@ from station.phh.reader import PhhError, find_phh_files, read_phh
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help=".phh/.phhs files or folders")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder")
+    # `--out`, as every command that writes files spells it (`-o` and `--output` still work).
+    parser.add_argument(
+        "--out", "-o", "--output", dest="output", required=True, metavar="DIR",
+        help="output folder",
+    )  # fmt: skip
     parser.add_argument(
         "--seed", type=int, default=0, help="seed for burns and unknown cards (default 0)"
     )

@@ -223,6 +223,9 @@ def test_station_run_on_another_stations_journal_exits_2(tmp_path: Path) -> None
     )  # fmt: skip
     assert proc.returncode == 2
     assert f"{config}: station_id: " in proc.stderr and "not T07" in proc.stderr
+    # ... and says what to do about a renamed table.
+    assert "If this table was renamed to T07: either set station_id back" in proc.stderr
+    assert f"for f in {tmp_path / 'journal.sqlite'}*; do mv" in proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -156,14 +156,23 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
     config = write_config(
         tmp_path, shoe=f'port = "{tmp_path / "shoe"}"', zones=f'port = "{tmp_path / "zones"}"'
     )
-    env = dict(os.environ, NOTIFY_SOCKET=str(notify.path), WATCHDOG_USEC="2000000")
+    # stderr as systemd gives it to the service: the journal stream $JOURNAL_STREAM names
+    # (device:inode), so the lines carry journald's priority prefix.
+    journal_stream = (tmp_path / "stderr").open("w")
+    st = os.fstat(journal_stream.fileno())
+    env = dict(
+        os.environ,
+        NOTIFY_SOCKET=str(notify.path),
+        WATCHDOG_USEC="2000000",
+        JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}",
+    )
     started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=journal_stream,
         text=True,
     )
     try:
@@ -177,9 +186,11 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
         notify.until("WATCHDOG=1", 3.0)
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        journal_stream.close()
         shoe.stop()
         zones.stop()
+    err = (tmp_path / "stderr").read_text(encoding="utf-8")
     assert proc.returncode == 0, err
     lines = err.splitlines()
     assert lines and all(re.match(r"<[0-7]>", line) for line in lines), err

@@ -89,6 +89,7 @@ def test_the_unit_has_what_the_station_relies_on() -> None:
         "RestartPreventExitStatus=2",
         "StartLimitBurst=5",
         "User=dealer",
+        "Group=dealer-floor",
         "SupplementaryGroups=dialout gpio video input",
         "ProtectSystem=strict",
         "StateDirectory=dealer-station",
@@ -126,3 +127,28 @@ def test_the_install_script_is_valid_shell() -> None:
     proc = subprocess.run(["sh", "-n", str(script)], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert script.stat().st_mode & 0o111, "install.sh is executable"
+
+
+def test_the_install_script_sets_up_a_first_day_table() -> None:
+    """What install.sh must do on a new table (it needs root, apt and systemd, so it is read
+    here, not run): the floor group, a config whose journal the group reads, the pin map's
+    boot settings, a journal with its first admin, the station-id check of an old journal, and
+    no service started on the example table without asking."""
+    script = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    for needed in (
+        "groupadd --system dealer-floor",
+        "s/^# group_read = true /group_read = true   /",
+        'config overlays --config "$CONF/station.toml"',
+        'cp -p "$BOOT" "$BOOT.dealer-station.bak"',
+        "station journal init --station",
+        "--generate-pin",
+        "--pin-stdin",
+        "is the journal of station $OWNER, but",
+        '^station_id = "T01"',
+        '"${ENABLE:-}" != yes',
+        "runuser -u dealer -g dealer-floor",
+    ):
+        assert needed in script, needed
+    example = (ROOT / "station" / "config" / "example.toml").read_text(encoding="utf-8")
+    assert "\n# group_read = true " in example  # the line install.sh turns on
+    assert '\nstation_id = "T01"' in example  # the example table install.sh will not start

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 from dataclasses import replace
+from pathlib import Path
 
 from hardware.inputs.events import KeyPressed
 from hardware.inputs.signals import Signal
 from station.config.model import LogLevel
 from station.daemon.items import Device, Inbox, Stop
-from station.daemon.logsetup import JournaldFormatter, configure, priority
+from station.daemon.logsetup import JournaldFormatter, configure, priority, under_journald
 from station.daemon.translate import Provenance, key_event, parse_actor, status_line, wanted_signals
 from station.demo.steps import buttons, chip_split, chip_unit, forced_bet_chips
 from station.engine.events import Key, KeyPress, VerbalAction
@@ -20,7 +22,7 @@ from station.engine.snapshot import Phase, StopView, TableSnapshot
 
 def test_log_lines_carry_a_syslog_priority_and_no_timestamp() -> None:
     stream = io.StringIO()
-    handler = configure(LogLevel.INFO, stream)
+    handler = configure(LogLevel.INFO, stream, journald=True)
     try:
         log = logging.getLogger("station.test")
         log.warning("link to %s lost", "shoe")
@@ -39,6 +41,25 @@ def test_log_lines_carry_a_syslog_priority_and_no_timestamp() -> None:
     assert all(line.startswith("<") for line in lines)
     assert [priority(x) for x in (50, 40, 30, 20, 10, 5)] == [2, 3, 4, 6, 7, 7]
     assert isinstance(handler.formatter, JournaldFormatter)
+
+
+def test_the_priority_prefix_only_goes_to_journald(tmp_path: Path) -> None:
+    """Under systemd stderr is the journal stream `$JOURNAL_STREAM` names (device:inode); in a
+    terminal (the demo) log lines carry their level as a word, no `<4>`."""
+    log_file = tmp_path / "stderr"
+    with log_file.open("w") as err:
+        st = os.fstat(err.fileno())
+        assert under_journald(err, {"JOURNAL_STREAM": f"{st.st_dev}:{st.st_ino}"})
+        assert not under_journald(err, {"JOURNAL_STREAM": f"{st.st_dev}:{st.st_ino + 1}"})
+        assert not under_journald(err, {})
+    stream = io.StringIO()  # no file descriptor: a terminal's stand-in
+    handler = configure(LogLevel.WARNING, stream)
+    try:
+        logging.getLogger("station.journal.operations").warning("link to %s lost", "shoe")
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger().setLevel(logging.WARNING)
+    assert stream.getvalue() == "WARNING station.journal.operations: link to shoe lost\n"
 
 
 def test_device_provenance_round_trips_and_people_are_not_devices() -> None:

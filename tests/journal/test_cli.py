@@ -15,6 +15,7 @@ import pytest
 from station.cli import COMMANDS
 from station.journal.clock import ManualClock
 from station.journal.codes import Code
+from station.journal.locate import INSTALLED_CONFIG
 from station.journal.store import Journal
 
 from .conftest import COMMAND_MODULES, PINS, station
@@ -159,14 +160,39 @@ def test_hands_list_show_and_a_journaled_reveal(
     assert station("hands", "show", "5") == 2
 
 
-def test_a_missing_journal_is_bad_input(
+def test_a_missing_journal_is_bad_input_and_says_where_it_looked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("STATION_JOURNAL", str(tmp_path / "none.sqlite3"))
     assert station("incidents", "list") == 2
     assert station("hands", "list") == 2
-    assert "no journal at" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"$STATION_JOURNAL names {tmp_path / 'none.sqlite3'}, which does not exist" in err
     monkeypatch.delenv("STATION_JOURNAL")
     monkeypatch.chdir(tmp_path)
-    assert station("journal", "init", "--station", "T01") == 0
-    assert (tmp_path / "station-journal.sqlite3").is_file()
+    if not INSTALLED_CONFIG.exists():  # a development machine, not an installed table
+        assert station("journal", "status") == 2
+        err = capsys.readouterr().err
+        assert "no --journal or --config option; $STATION_JOURNAL not set; " in err
+        assert f"no installed config at {INSTALLED_CONFIG}" in err
+        assert station("journal", "init", "--station", "T01") == 2  # no silent ./default
+    assert station("journal", "init", "--station", "T01", "--journal", "new.sqlite") == 0
+    assert (tmp_path / "new.sqlite").is_file()
+
+
+def test_the_first_admin_can_get_a_generated_pin_shown_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """install.sh on a table with nobody to type a PIN: the first admin gets a random PIN the
+    policy accepts, printed once, and it signs in."""
+    from station.journal.people import authenticate
+
+    path = tmp_path / "new.sqlite"
+    assert station("journal", "init", "--station", "T07", "--journal", str(path)) == 0
+    args = ("users", "add", "boss", "--role", "admin", "--generate-pin", "--journal", str(path))
+    assert station("journal", *args) == 0
+    out = capsys.readouterr().out
+    pin = out.split("PIN of boss: ")[1].split()[0]
+    assert len(pin) == 8 and pin.isdigit()
+    with Journal.open(path, clock=ManualClock()) as journal:
+        assert authenticate(journal, "boss", pin, purpose="test").person == "boss"

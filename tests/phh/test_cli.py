@@ -41,7 +41,7 @@ def test_a_folder_converts_into_mirrored_sessions(
 ) -> None:
     src = _tree(tmp_path)
     out = tmp_path / "out"
-    assert main(["import-phh", str(src), "-o", str(out)]) == 0
+    assert main(["import-phh", str(src), "--out", str(out)]) == 0
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.jsonl")) == [
         "dwan.jsonl",
         "wsop/stud.jsonl",
