@@ -167,6 +167,9 @@ class DeckRegistry:
                     )
                 self._index[key] = TagInfo(key, card, deck.deck_id, deck.back)
 
+    def __reduce__(self) -> tuple[type[DeckRegistry], tuple[tuple[RegisteredDeck, ...]]]:
+        return (DeckRegistry, (self.decks,))  # the index is built again from the decks
+
     def lookup(self, tag: str) -> TagInfo | None:
         """The card behind a tag, or None for a tag no enrolled deck knows."""
         return self._index.get(normalise_tag(tag))

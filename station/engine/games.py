@@ -150,7 +150,7 @@ GAMES: Final[dict[str, GameSpec]] = {
 }  # fmt: skip
 
 
-class UnknownGameError(KeyError):
+class UnknownGameError(ValueError):
     pass
 
 

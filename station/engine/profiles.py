@@ -255,7 +255,7 @@ PROFILES: Final[dict[str, Profile]] = {
 }
 
 
-class UnknownProfileError(KeyError):
+class UnknownProfileError(ValueError):
     pass
 
 

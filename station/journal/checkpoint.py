@@ -20,6 +20,7 @@ arrives at with the checkpoint's (`same_state`), with the hash chain on the way.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import logging
@@ -36,6 +37,7 @@ from typing import Any
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.table import Table
 from station.journal.ops import OpsTracker
+from station.native import engine_kind
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +89,7 @@ def code_digest() -> str:
     engine = Path(station.engine.__file__).parent
     journal = Path(station.journal.__file__).parent
     files = [*sorted(engine.rglob("*.py")), journal / "ops.py", journal / "codes.py"]
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(engine_kind().encode() + b"\0")  # compiled or pure: never mixed
     try:
         for path in files:
             digest.update(str(path.relative_to(engine.parent)).encode() + b"\0")
@@ -99,7 +101,25 @@ def code_digest() -> str:
 
 
 def dump_state(state: RecorderState) -> bytes:
-    return pickle.dumps((state.table, state.ops, state.hand), protocol=PROTOCOL)
+    buf = io.BytesIO()
+    _Pickler(buf, protocol=PROTOCOL).dump((state.table, state.ops, state.hand))
+    return buf.getvalue()
+
+
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        """A frozen dataclass is rebuilt by its constructor: the compiled engine's classes
+        (station.native) cannot have their fields set after construction."""
+        cls = type(obj)
+        params = getattr(cls, "__dataclass_params__", None)
+        if params is None or not params.frozen or isinstance(obj, type):
+            return NotImplemented
+        if "__reduce__" in cls.__dict__:
+            return NotImplemented  # the class says how it is rebuilt (Card, DeckRegistry)
+        fields = dataclasses.fields(obj)
+        if any(not f.init for f in fields):
+            return NotImplemented
+        return type(obj), tuple(getattr(obj, f.name) for f in fields)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -247,6 +267,8 @@ def _compare(a: object, b: object, path: str, seen: set[tuple[int, int]]) -> str
 def _fields(value: object) -> list[str] | None:
     if isinstance(value, type | Enum | FunctionType | BuiltinFunctionType):
         return None
+    if dataclasses.is_dataclass(value):  # also the compiled engine's, which have no slots
+        return sorted(f.name for f in dataclasses.fields(value)) or None
     names: list[str] = []
     for cls in type(value).__mro__:
         slots = getattr(cls, "__slots__", ())

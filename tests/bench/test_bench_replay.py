@@ -9,6 +9,7 @@ import pytest
 
 from station.cli import main
 from station.data import phh_sample
+from station.native import engine_kind
 
 
 def test_bench_replay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -24,12 +25,14 @@ def test_bench_replay_prints_one_json_line(capsys: pytest.CaptureFixture[str]) -
         "pokerkit_seconds",
         "pokerkit_hands_per_s",
         "ratio",
+        "engine",
         "bar",
         "ok",
     }
     assert figures["bench"] == "replay"
-    assert figures["bar"] == {"hands_per_s": ">= 2000"}
-    assert figures["ok"] == (figures["hands_per_s"] >= 2000)
+    assert figures["engine"] == engine_kind()
+    assert figures["bar"] == {"hands_per_s": ">= 5000", "ratio": ">= 2.8"}
+    assert figures["ok"] == (figures["hands_per_s"] >= 5000 and figures["ratio"] >= 2.8)
     assert figures["hands"] == sum(1 for _ in phh_sample("pluribus/30"))
     assert figures["hands_per_s"] > 0
     assert figures["pokerkit_hands_per_s"] > 0

@@ -1,0 +1,97 @@
+"""`station bench history [--hands N]`: the history check after READY, per hand of journal.
+Edge adapter (a journal file in a temporary folder, the clock).
+
+A restart recovers from the newest checkpoint and checks what it skipped after READY, on a
+thread of its own (`station.journal.history.check_history`: the hash chain, every input row
+replayed through the engine and every derived row compared, the operational state folded, the
+state compared with the checkpoint's, SQLite's quick_check). That check is linear in the
+journal, and so is the first start after an upgrade of the engine, which replays everything.
+
+The bench writes a journal of N hands of the scripted four-seat hold'em table
+(`station.journal.scripted`, the crash test's table) through the recorder, with a checkpoint at
+its end (the journal is written with `synchronous = OFF`, which only speeds up the writing:
+the check reads it back the same), then runs the check three times and reports the best, per
+hand and per row, and which engine ran (`engine`: station.native). The bar is the issue's: at
+most 0.3 ms per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from station.bench.report import Bar, emit
+from station.journal.clock import SystemClock
+from station.journal.codes import ActorRole
+from station.journal.history import check_history
+from station.journal.recorder import Recorder
+from station.journal.scripted import nlhe_session
+from station.journal.store import Journal
+from station.native import engine_kind
+
+BARS = (Bar("history_ms_per_hand", "<=", 0.3), Bar("mismatches", "==", 0))
+STATION = "bench-history"
+RUNS = 3
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=int, default=200, help="hands in the journal (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="the scripted table's seed")
+
+
+def _write(path: Path, hands: int, seed: int) -> None:
+    session = nlhe_session(hands, seed)
+    with Journal.open(path, clock=SystemClock(), station_id=STATION, create=True) as journal:
+        journal.conn.execute("PRAGMA synchronous = OFF")  # the writing is not what is measured
+        recorder = Recorder(journal)
+        recorder.recover()
+        for n, item in enumerate(session.events, 1):
+            recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
+            if n % 2000 == 0:
+                print(f"written {n} of {len(session.events)} events", file=sys.stderr)
+        recorder.save_checkpoint()
+
+
+def measure(folder: Path, hands: int, seed: int) -> dict[str, object]:
+    path = folder / "journal.sqlite3"
+    _write(path, hands, seed)
+    with Journal.open(path, clock=SystemClock(), station_id=STATION) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()  # from the checkpoint at the end: the history is everything before it
+        found = recorder.history
+        rows = int(journal.conn.execute("SELECT COUNT(*) FROM log").fetchone()[0])
+    if found is None:
+        raise RuntimeError("the recovery did not start from the checkpoint")
+    best = float("inf")
+    report = None
+    for run in range(RUNS):
+        started = time.perf_counter()
+        report = check_history(path, STATION, None, found)
+        took = time.perf_counter() - started
+        best = min(best, took)
+        print(f"run {run + 1}: {took:.3f} s", file=sys.stderr)
+    assert report is not None
+    return {
+        "hands": hands,
+        "rows": rows,
+        "rows_checked": report.rows,
+        "history_check_s": round(best, 3),
+        "history_ms_per_hand": round(best * 1000 / hands, 3),
+        "history_us_per_row": round(best * 1e6 / max(report.rows, 1), 2),
+        "mismatches": report.mismatch_count,
+        "history_ok": report.ok,
+        "engine": engine_kind(),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hands < 1:
+        print("station bench history: --hands must be at least 1", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="station-bench-history-") as tmp:
+        figures = measure(Path(tmp), args.hands, args.seed)
+    emit("history", figures, BARS)
+    return 0
