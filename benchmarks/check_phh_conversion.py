@@ -29,9 +29,9 @@ from typing import Any
 
 from pokerkit import Automation, HandHistory, Mode
 
+from station.formats.session import SessionFormatError, parse_session
 from station.phh.convert import ConvertError, chip_scale, convert_hand
 from station.phh.reader import PhhError, find_phh_files, read_phh
-from station.session_format import SessionFormatError, parse_session
 
 DEFAULT_PATH = "/work/shared/data/phh"
 EXPECTED_FAILURES = {"wsop/2023/43/5/03-50-24": "PokerKit >= 0.7.4 min-raise rule (razz)"}

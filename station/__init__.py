@@ -1,7 +1,8 @@
 """Dealer Station: the application (rules engine, journal, display, daemon, CLI)."""
 
 from station import native as _native
+from station.version import VERSION
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 _native.activate()  # the compiled engine, when built from this source

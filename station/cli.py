@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hands": ("station.journal.cli_hands", "recall a finished hand step by step"),
     "journal": ("station.journal.cli_journal", "verify or export the journal"),
     "report": ("station.commands.report", "reports from the journal: the house's rake"),
-    "crashtest": ("station.journal.crashtest", "kill -9 a scripted table at random and check"),
+    "crashtest": ("station.bench.crashtest", "kill -9 a scripted table at random and check"),
     "diag": ("station.diag.cli", "print link, GPIO and journal diagnostics"),
     "central": ("station.central.cli", "the site's central store: ingest, certificates, broker"),
     "bench": ("station.bench.cli", "measure the quality bars (latency, link, replay, ...)"),

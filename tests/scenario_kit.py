@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from station.decision_json import decision_to_dict
-from station.runner import replay_lines
-from station.session_format import read_session
+from station.commands.replay import replay_lines
+from station.formats.decisions import decision_to_dict
+from station.formats.session import read_session
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 

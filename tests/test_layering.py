@@ -3,6 +3,10 @@
 - `station.engine` (the rules engine) is pure: it imports only an allow-list of standard-library
   modules with no I/O, and nothing from the rest of `station`.
 - `firmware_bridge` and `hardware` import nothing from `station`.
+- `station.journal` imports, of `station`, only the engine, the formats (`station.formats`: the
+  session, decision and payload codecs), the version, the engine selector (`station.native`)
+  and the PHH exporter (`station.phh`, for `station journal export --phh`): never the station's
+  root (the CLI, `station/__init__`) nor the benches (the crash test lives in `station.bench`).
 - The fleet's client library stays optional: `paho` is imported by
   `station.fleet.paho_transport` only (which is imported lazily, when a `[fleet]` is
   configured); `psycopg` and `station.central` (the central services) by `station.central`,
@@ -101,6 +105,12 @@ def layering_violations(root: Path) -> list[Violation]:
                     out.append(
                         Violation(str(rel), line, name, "the rules engine must stay free of I/O")
                     )
+            elif module.startswith("station.journal") and top == "station":
+                central_only = name.startswith("station.central")  # its own rule, below
+                if not central_only and not name.startswith(JOURNAL_MAY_USE):
+                    out.append(
+                        Violation(str(rel), line, name, "the journal imports no app or bench")
+                    )
             elif rel.parts[0] in ("firmware_bridge", "hardware") and top == "station":
                 out.append(
                     Violation(str(rel), line, name, f"{rel.parts[0]} must not import station")
@@ -112,6 +122,13 @@ def layering_violations(root: Path) -> list[Violation]:
                 out.append(Violation(str(rel), line, name, "central-only: never on a station"))
     return out
 
+
+# What of `station` the journal may import (a name equal to one or below it).
+JOURNAL_MAY_USE = tuple(
+    f"station.{p}{end}"
+    for p in ("engine", "formats", "journal", "version", "native", "phh")
+    for end in ("", ".")
+)
 
 # Modules that may import the central side (psycopg, the web libraries, station.central).
 CENTRAL_USERS = ("station.central", "station.bench")
@@ -156,6 +173,24 @@ def test_the_engine_reaching_into_the_app_is_caught(tmp_path: Path) -> None:
     _write(tmp_path, "station/engine/bad.py", "from ..journal import store\n")
     violations = layering_violations(tmp_path)
     assert [v.module for v in violations] == ["station.journal"]
+
+
+def test_the_journal_reaching_into_the_app_is_caught(tmp_path: Path) -> None:
+    _write(tmp_path, "station/journal/recorder.py", "from station import __version__\n")
+    _write(tmp_path, "station/journal/crashtest.py", "from station.bench.report import Bar\n")
+    _write(tmp_path, "station/journal/replay.py", "from station.runner import TableRunner\n")
+    _write(
+        tmp_path,
+        "station/journal/ok.py",
+        "from station.version import VERSION\nfrom station.formats.payload import x\n"
+        "from station.engine.table import Table\nfrom station.journal import rows\n",
+    )
+    violations = layering_violations(tmp_path)
+    assert sorted((v.path, v.module) for v in violations) == [
+        ("station/journal/crashtest.py", "station.bench.report"),
+        ("station/journal/recorder.py", "station"),
+        ("station/journal/replay.py", "station.runner"),
+    ]
 
 
 def test_hardware_importing_station_is_caught(tmp_path: Path) -> None:

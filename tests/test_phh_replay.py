@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
+from station.commands.replay import replay_lines
 from station.data import phh_sample
-from station.decision_json import decision_to_dict
+from station.formats.decisions import decision_to_dict
+from station.formats.session import parse_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh
-from station.runner import replay_lines
-from station.session_format import parse_session
 
 HANDS = list(phh_sample())
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from station.session_format import read_session
+from station.formats.session import read_session
 from tests.scenario_kit import Scenario, all_scenarios, check
 
 SCENARIOS = all_scenarios()

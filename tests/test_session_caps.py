@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from station.cli import main
-from station.session_format import MAX_AMOUNT, SessionFormatError, parse_session, read_session
+from station.formats.session import MAX_AMOUNT, SessionFormatError, parse_session, read_session
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = '{"type":"setup","game":"nlhe","stakes":{"sb":1,"bb":2},"seats":{"1":200,"2":200}}'

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from station.engine.cards import Card
 from station.engine.events import Draw, Key, KeyPress, Puck, SeatSensor, Setup, VerbalAction, Zone
-from station.session_format import (
+from station.formats.session import (
     SessionFormatError,
     format_session,
     parse_session,

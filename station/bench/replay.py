@@ -24,10 +24,10 @@ from station.bench.report import Bar, emit
 from station.data import phh_sample
 from station.engine.events import InputEvent
 from station.engine.table import Table
+from station.formats.session import parse_session
 from station.native import engine_kind
 from station.phh.convert import ConvertError, convert_hand
 from station.phh.reader import PhhError, find_phh_files, loads_phh
-from station.session_format import parse_session
 
 BARS = (Bar("hands_per_s", ">=", 5000), Bar("ratio", ">=", 2.8))
 

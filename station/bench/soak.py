@@ -180,9 +180,9 @@ class Journaled:
 def read_journal(path: Path) -> Journaled:
     """The journal's input rows, streamed, in the same terms as what was sent."""
     from station.daemon.translate import parse_actor  # noqa: PLC0415
+    from station.formats.session import event_from_dict  # noqa: PLC0415
     from station.journal import Journal, SystemClock  # noqa: PLC0415
     from station.journal.codes import INPUT_CODES  # noqa: PLC0415
-    from station.session_format import event_from_dict  # noqa: PLC0415
 
     tally = Tally()
     last_id: dict[str, int] = {}

@@ -290,7 +290,7 @@ def witness_deleted_older_copy(path: Path, scratch: Path) -> None:
 def _live_child(journal: Path, hands: int, acks: int) -> subprocess.Popen[str]:
     """The crash-test child recording a scripted table, stopped (not killed) after `acks`."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "station.journal.crash_child", "--journal", str(journal),
+        [sys.executable, "-m", "station.bench.crash_child", "--journal", str(journal),
          "--hands", str(hands), "--seed", "3"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -50,7 +50,7 @@ from station.engine.rake import (
     schedule_from_dict,
     schedule_to_dict,
 )
-from station.session_format import MAX_SEAT, STAKE_KEYS, SessionFormatError, event_from_dict
+from station.formats.session import MAX_SEAT, STAKE_KEYS, SessionFormatError, event_from_dict
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 TOPIC_LEVEL = STATION_ID  # the fleet's site id: one MQTT topic level

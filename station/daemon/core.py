@@ -671,7 +671,7 @@ class Core:
         """The seat and puck sensors at start, journaled where they differ from the table the
         journal rebuilt (a player left while the station was down)."""
         occupied = {v.seat for v in snapshot.seats if v.status is not SeatStatus.EMPTY}
-        puck = self.recorder.runner.table.puck
+        puck = self.recorder.table.puck
         for ev in self.p.initial_inputs:
             seat_moved = isinstance(ev, SeatChanged) and (ev.seat in occupied) != ev.occupied
             puck_moved = isinstance(ev, PuckMoved) and ev.seat != puck

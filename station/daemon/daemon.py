@@ -306,7 +306,7 @@ class Daemon:
         # Start from what the engine holds, so a board that reports the same totals after a
         # restart settles nothing new.
         now = self.o.clock()
-        for seat, amount in recorder.runner.table.posting.zone.items():
+        for seat, amount in recorder.table.posting.zone.items():
             settler.reading(seat, amount, now)
         settler.advance(now + cfg.settle_s)
         return settler

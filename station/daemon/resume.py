@@ -15,8 +15,8 @@ import json
 
 from station.daemon.items import Device
 from station.engine.events import Setup
+from station.formats.session import event_to_dict
 from station.journal import Code, Journal, Recorder
-from station.session_format import event_to_dict
 
 
 def device_cursors(recorder: Recorder) -> dict[Device, dict[str, int]]:

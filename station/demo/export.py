@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from station.decision_json import decision_to_dict, is_public
 from station.engine.cards import DeckRegistry
+from station.engine.table import Table
+from station.formats.decisions import decision_to_dict, is_public
+from station.formats.session import parse_session
 from station.journal import Code, Journal, SystemClock, authenticate
 from station.journal.access import REVEAL_ROLES, journal_reveal
 from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODES
 from station.journal.queries import ended_hands
-from station.runner import TableRunner
-from station.session_format import parse_session
 
 _PUBLIC = frozenset(DECISION_CODE_BY_TYPE[t] for t in ("incident", "prompt", "hand_end"))
 _IGNORED = frozenset({"event", "events", "citation"})  # line numbers differ from journal seqs
@@ -82,11 +82,11 @@ def export_session(
     text = header + "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
     out.write_text(text, encoding="utf-8")
     session = parse_session(text, str(out))
-    runner = TableRunner()  # the embedded registry, as `station replay` uses
+    table = Table()  # the embedded registry, as `station replay` uses
     replayed = [
         _comparable(decision_to_dict(d))
         for line in session.lines
-        for d in runner.feed(line.event, seq=line.line, at=line.t)
+        for d in table.feed(line.event, seq=line.line, at=line.t)
         if is_public(d)
     ]
     difference = ""

@@ -47,9 +47,9 @@ from station.demo.steps import (
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.events import Draw, Key, KeyPress, Setup, Zone
 from station.engine.rake import RakeSchedule, schedule_from_dict
+from station.formats.session import event_from_dict
 from station.phh.convert import ConvertError, convert_hand
 from station.phh.reader import PhhError, loads_phh
-from station.session_format import event_from_dict
 
 # The demo's house rule: 004-GN §I r28 "House Rake is 10%, up to $6 maximum", the $6 cap of a
 # $1-$2 game being three big blinds, at the demo hands' 50-100 blinds.

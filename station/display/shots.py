@@ -87,17 +87,17 @@ def play_demo(folder: Path) -> Recording:
 def side_pot_showdown() -> TableSnapshot:
     """The PHH sample's hand with side pots, replayed to its end."""
     from station.data import phh_sample  # noqa: PLC0415
+    from station.engine.table import Table  # noqa: PLC0415
+    from station.formats.session import parse_session  # noqa: PLC0415
     from station.phh.convert import convert_hand  # noqa: PLC0415
     from station.phh.reader import loads_phh  # noqa: PLC0415
-    from station.runner import TableRunner  # noqa: PLC0415
-    from station.session_format import parse_session  # noqa: PLC0415
 
     text = dict(phh_sample())[SIDE_POT_HAND]
     (hand,) = loads_phh(text, SIDE_POT_HAND, SIDE_POT_HAND)
-    runner = TableRunner()
+    table = Table()
     for line in parse_session(convert_hand(hand, seed=0).text(), SIDE_POT_HAND).lines:
-        if any(isinstance(d, HandEnd) for d in runner.feed(line.event, seq=line.line, at=line.t)):
-            return runner.snapshot()
+        if any(isinstance(d, HandEnd) for d in table.feed(line.event, seq=line.line, at=line.t)):
+            return table.snapshot()
     raise RuntimeError(f"{SIDE_POT_HAND} never ended")
 
 

@@ -5,7 +5,7 @@ The daemon's core uses, in order:
 
     journal = Journal.open(path, clock=SystemClock(), station_id="T01", create=True)
     recorder = Recorder(journal, registry=registry)
-    runner, last_seq = recorder.recover()          # replay; CALL FLOOR and tilts come back
+    table, last_seq = recorder.recover()           # replay; CALL FLOOR and tilts come back
     ops = StationOps(recorder)                     # logins, modes, CALL FLOOR, tilts, links
     decisions = recorder.record(event, actor="shoe", role=ActorRole.DEVICE, at=t)
     snapshot = recorder.snapshot()                 # only after record() returned (committed)

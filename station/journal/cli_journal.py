@@ -50,13 +50,13 @@ from station.journal.people import (
     list_people,
     set_role,
 )
-from station.journal.phh_export import hand_to_phh, phh_document
 from station.journal.pins import check_pin_policy
 from station.journal.queries import ended_hands
 from station.journal.recall import HandRecall
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 from station.journal.witness import Head, witness_path
+from station.phh.export import hand_to_phh, phh_document
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # as station.toml's station_id
 

@@ -12,7 +12,7 @@ from typing import Final
 class Code(StrEnum):
     """What a journal row records. The prefix names the family."""
 
-    # Input events, exactly as the table produced them (payload: session_format.event_to_dict).
+    # Input events, exactly as the table produced them (payload: formats.session.event_to_dict).
     INPUT_SETUP = "input.setup"
     INPUT_SEAT = "input.seat"
     INPUT_PUCK = "input.puck"
@@ -20,7 +20,7 @@ class Code(StrEnum):
     INPUT_DRAW = "input.draw"
     INPUT_ZONE = "input.zone"
     INPUT_END = "input.end"  # end of input (Table.finish); payload {"type": "end"}
-    # Decisions of the rules engine (payload: decision_json.decision_to_dict), ref = input seq.
+    # Decisions of the rules engine (payload: formats.decisions.decision_to_dict), ref = input seq.
     DECISION_INCIDENT = "decision.incident"
     DECISION_PROMPT = "decision.prompt"
     DECISION_HAND_END = "decision.hand_end"

@@ -98,7 +98,7 @@ def check_history(
         state: str | None = str(exc)
     else:
         state = same_state(
-            (replay.runner.table, replay.ops, replay.hand), (saved.table, saved.ops, saved.hand)
+            (replay.table, replay.ops, replay.hand), (saved.table, saved.ops, saved.hand)
         )
     return HistoryReport(
         found.seq,

@@ -17,8 +17,8 @@ from enum import StrEnum
 from typing import Any
 
 from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt, Role
+from station.formats.payload import PayloadError, decision_from_dict
 from station.journal.codes import Code
-from station.journal.decode import PayloadError, decision_from_dict
 from station.journal.rows import LogRow
 
 PRIVATE_ROLES = frozenset({Role.HOLE, Role.DOWN, Role.DRAW, Role.REPLACEMENT})

@@ -31,11 +31,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from station import __version__
 from station.engine.cards import DeckRegistry
 from station.engine.decisions import Decision
 from station.engine.events import InputEvent
 from station.engine.snapshot import TableSnapshot
+from station.engine.table import Table
+from station.formats.payload import END_PAYLOAD, input_from_dict
+from station.formats.session import event_to_dict
 from station.journal import checkpoint
 from station.journal.checkpoint import Checkpoint, RecorderState
 from station.journal.clock import format_utc, parse_utc
@@ -47,7 +49,6 @@ from station.journal.codes import (
     Code,
     TiltCode,
 )
-from station.journal.decode import END_PAYLOAD, input_from_dict
 from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
 from station.journal.history import HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
@@ -56,8 +57,7 @@ from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import Entry, LogRow
 from station.journal.store import CLOCK_STEP_S, Journal
 from station.journal.verify import Problem, people_problems
-from station.runner import TableRunner
-from station.session_format import event_to_dict
+from station.version import VERSION
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class RecoveryReport:
 
 
 class Recorder:
-    """Wraps a TableRunner: the engine, fed only through the journal. Call `recover()` once
+    """Holds the `Table`: the engine, fed only through the journal. Call `recover()` once
     before the first `record()` (on a new journal it returns at once)."""
 
     def __init__(
@@ -100,7 +100,7 @@ class Recorder:
         self.history: Checkpoint | None = None  # recovery started here: check what it skipped
         self.last_history: HistoryReport | None = None  # what that check found
         self._checkpoint_hand = 0  # the hand the last checkpoint was taken in
-        self.runner = TableRunner(registry)
+        self.table = Table(registry)
         self.ops = OpsTracker()
         self.sinks: list[DecisionSink] = []  # told after the commit, never before
         self.last_recovery: RecoveryReport | None = None
@@ -118,7 +118,7 @@ class Recorder:
         self, event: InputEvent, *, actor: str, role: ActorRole, at: float | None
     ) -> list[Decision]:
         """Journal one input event and everything the engine derives from it, then return the
-        decisions (committed). Runner sinks are not used: attach display sinks to `sinks`."""
+        decisions (committed); the `sinks` are told after the commit."""
         payload = event_to_dict(event, at)
         fed, fed_at = input_from_dict(payload)
         return self._record(payload, fed, fed_at, actor, role)
@@ -145,7 +145,7 @@ class Recorder:
             with self.journal.transaction() as txn:
                 seq = txn.next_seq
                 self._broken = "the engine was fed but the journal did not commit"
-                entries, decisions, hand = derive(self.runner, fed, seq, at, self._hand)
+                entries, decisions, hand = derive(self.table, fed, seq, at, self._hand)
                 txn.add(Entry(code, payload, actor, role, hand=hand))
                 for entry in entries:
                     txn.add(entry)
@@ -184,7 +184,7 @@ class Recorder:
         except sqlite3.DatabaseError as exc:
             log.error("cannot rebuild the engine from the journal after a failed commit: %s", exc)
             return
-        self.runner, self.ops, self._hand = replay.runner, replay.ops, replay.hand
+        self.table, self.ops, self._hand = replay.table, replay.ops, replay.hand
         self._broken = None
         log.warning("engine rebuilt from the journal (seq %d) after a failed commit", head_seq)
 
@@ -194,7 +194,7 @@ class Recorder:
         head_seq, head_hash = self.journal.head()
         if self.ops.last_seq != head_seq or self._broken or self._foreign:
             return False
-        state = RecorderState(self.runner.table, self.ops, self._hand)
+        state = RecorderState(self.table, self.ops, self._hand)
         try:
             checkpoint.save(self.journal.conn, checkpoint.make(head_seq, head_hash, state))
         except (sqlite3.Error, pickle.PicklingError, TypeError, AttributeError) as exc:
@@ -205,7 +205,7 @@ class Recorder:
 
     def snapshot(self) -> TableSnapshot:
         """The engine's snapshot, with CALL FLOOR as the journal holds it."""
-        snap = self.runner.snapshot()
+        snap = self.table.snapshot()
         held = self.ops.floor_call is not None
         return snap if snap.floor_call == held else replace(snap, floor_call=held)
 
@@ -220,10 +220,8 @@ class Recorder:
 
     # --- restart ------------------------------------------------------------------------------
 
-    def recover(
-        self, *, strict: bool = False, use_checkpoint: bool = True
-    ) -> tuple[TableRunner, int]:
-        """Rebuild engine and operational state from the journal. Returns (runner, seq of the
+    def recover(self, *, strict: bool = False, use_checkpoint: bool = True) -> tuple[Table, int]:
+        """Rebuild engine and operational state from the journal. Returns (table, seq of the
         journal head afterwards). Details are in `last_recovery`.
 
         The pass over the journal only reads; everything recovery has to say (boot, tilts for
@@ -253,8 +251,8 @@ class Recorder:
         walk_problem = replay.chain.problem  # the anchor is compared (and recorded) by the store
         chain_problem = replay.chain.finish(self.journal.anchor())
         duration_s = round((clock.monotonic_ns() - started_ns) / 1e9, 3)
-        runner = replay.runner
-        self.runner, self.ops, self._hand = runner, replay.ops, replay.hand
+        table = replay.table
+        self.table, self.ops, self._hand = table, replay.ops, replay.hand
         self._recovered, self._broken, self._foreign = True, None, None
         self.history = found if start is not None else None
         self._checkpoint_hand = start[2].hand if start is not None else 0
@@ -276,7 +274,7 @@ class Recorder:
             first = report.mismatches[0].seq if report.mismatches else None
             seq = chain_problem.seq if chain_problem is not None else first
             raise RecoveryMismatchError(_describe(report), seq)
-        return runner, self.journal.head()[0]
+        return table, self.journal.head()[0]
 
     def _journal_recovery(
         self, report: RecoveryReport, head_seq: int, walk_problem: Problem | None
@@ -284,7 +282,7 @@ class Recorder:
         entries = [
             Entry(
                 Code.BOOT,
-                {"version": __version__, "previous_head_seq": head_seq, "down_s": report.down_s},
+                {"version": VERSION, "previous_head_seq": head_seq, "down_s": report.down_s},
                 STATION_ACTOR,
                 ActorRole.STATION,
             )

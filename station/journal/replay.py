@@ -14,11 +14,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from station.decision_json import decision_to_dict
 from station.engine.cards import DeckRegistry
 from station.engine.decisions import Decision
 from station.engine.events import InputEvent
 from station.engine.snapshot import TableSnapshot
+from station.engine.table import Table
+from station.formats.decisions import decision_to_dict
+from station.formats.payload import PayloadError, input_from_dict
 from station.journal.checkpoint import RecorderState
 from station.journal.codes import (
     DECISION_CODE_BY_TYPE,
@@ -28,11 +30,9 @@ from station.journal.codes import (
     ActorRole,
     Code,
 )
-from station.journal.decode import PayloadError, input_from_dict
 from station.journal.ops import OpsTracker
 from station.journal.rows import Entry, LogRow, canonical_json
 from station.journal.verify import ChainChecker
-from station.runner import TableRunner
 
 MAX_REPORTED = 20
 
@@ -44,18 +44,18 @@ class Mismatch:
 
 
 def derive(
-    runner: TableRunner, event: InputEvent | None, seq: int, at: float | None, hand: int
+    table: Table, event: InputEvent | None, seq: int, at: float | None, hand: int
 ) -> tuple[list[Entry], list[Decision], int]:
     """Feed one input to the engine: (derived rows, decisions, hand after). An exception from
     the engine is a bug, not a table irregularity: it becomes an engine-fault row (a critical
     tilt) and replays identically, since the engine is deterministic."""
     try:
         if event is None:
-            decisions = runner.table.finish(seq=seq)
+            decisions = table.finish(seq=seq)
         else:
-            decisions = runner.table.feed(event, seq=seq, at=at)
-        number = runner.table.hand_number()
-        snap = runner.table.snapshot() if number != hand and number > 0 else None
+            decisions = table.feed(event, seq=seq, at=at)
+        number = table.hand_number()
+        snap = table.snapshot() if number != hand and number > 0 else None
     except Exception as exc:
         fault = {"error": type(exc).__name__, "message": str(exc)[:300], "input": seq}
         entry = Entry(Code.ENGINE_FAULT, fault, ENGINE_ACTOR, ActorRole.ENGINE, hand=hand, ref=seq)
@@ -122,7 +122,7 @@ class Replay:
         station_id: str,
         start: tuple[int, str, RecorderState] | None = None,
     ) -> None:
-        self.runner = TableRunner(registry)
+        self.table = Table(registry)
         self.ops = OpsTracker()
         self.chain = ChainChecker(station_id)
         self.mismatches: list[Mismatch] = []
@@ -131,7 +131,7 @@ class Replay:
         self.cause = self.inputs = self.last_input = self.rows = self.hand = 0
         if start is not None:
             seq, row_hash, state = start
-            self.runner.table, self.ops, self.hand = state.table, state.ops, state.hand
+            self.table, self.ops, self.hand = state.table, state.ops, state.hand
             self.chain.expected, self.chain.prev_hash = seq + 1, row_hash
 
     def mismatch(self, seq: int, text: str) -> None:
@@ -157,7 +157,7 @@ class Replay:
         except (PayloadError, ValueError) as exc:
             self.mismatch(row.seq, f"input payload cannot be replayed: {exc}")
             return
-        entries, _, self.hand = derive(self.runner, event, row.seq, at, self.hand)
+        entries, _, self.hand = derive(self.table, event, row.seq, at, self.hand)
         if row.hand != self.hand:
             self.mismatch(row.seq, f"input row says hand {row.hand}, replay says {self.hand}")
         self.expected.extend(entries)

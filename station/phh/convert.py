@@ -44,10 +44,10 @@ from typing import Any
 from station.engine.cards import Card
 from station.engine.events import Setup, Stakes
 from station.engine.games import Family, GameSpec, Structure, game_spec
+from station.formats.session import event_to_dict
 from station.phh.actions import Act, Action
 from station.phh.deal import CardPlan, PlanError, plan_cards
 from station.phh.reader import PhhHand
-from station.session_format import event_to_dict
 
 MAX_CHIP_SCALE = 10**6
 Line = dict[str, Any]

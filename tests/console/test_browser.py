@@ -27,7 +27,7 @@ import pytest
 from station.journal import Journal, SystemClock, load_hand
 from station.journal.codes import Code
 from station.journal.incident_export import CSV_COLUMNS
-from station.journal.phh_export import hand_to_phh
+from station.phh.export import hand_to_phh
 from tests.console.fleet import Fleet
 from tests.fleet.conftest import wait_until
 

@@ -79,7 +79,7 @@ def replay_output(path: Path) -> list[str]:
 def snapshot_digest(path: Path) -> str:
     """Digest of the table snapshot after every event of the session, and after its end."""
     from station.engine.table import Table
-    from station.session_format import read_session
+    from station.formats.session import read_session
 
     table = Table()
     h = hashlib.sha256()

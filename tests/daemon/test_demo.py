@@ -19,8 +19,8 @@ from station.demo.plan import DEMO_RAKE, EXPECTED_RULES, ORDER, Injection, plan_
 from station.demo.steps import Deal, DropRake, FloorClears, demo_registry, expected_events
 from station.engine.cards import default_registry
 from station.engine.decisions import HandEnd, Incident
-from station.runner import TableRunner
-from station.session_format import read_session
+from station.engine.table import Table
+from station.formats.session import read_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def test_every_injection_is_caught_by_the_engine_alone() -> None:
     each injected hand raises the incident its rule id names, and every hand ends."""
     hands = plan_hands(7, seed=1)
     assert [h.injection for h in hands] == [*ORDER, None]
-    runner = TableRunner(demo_registry(default_registry()))
+    table = Table(demo_registry(default_registry()))
     seq = 0
     for hand in hands:
         rules: list[str] = []
@@ -38,7 +38,7 @@ def test_every_injection_is_caught_by_the_engine_alone() -> None:
         for step in hand.steps:
             for event in expected_events(step):
                 seq += 1
-                for d in runner.feed(event, seq=seq):
+                for d in table.feed(event, seq=seq):
                     rules += [d.rule] if isinstance(d, Incident) else []
                     ends += isinstance(d, HandEnd)
         assert ends == 1, f"hand {hand.number} ends once"
@@ -54,7 +54,7 @@ def test_with_a_rake_the_same_incidents_and_every_hand_raked_within_the_cap() ->
     """The demo's default: 004-GN r28 at its blinds, 10% up to 300. The injections are caught
     as before; each hand that is not void pays 10% of its pot, never more than 300."""
     hands = plan_hands(7, seed=1, rake=DEMO_RAKE)
-    runner = TableRunner(demo_registry(default_registry()))
+    table = Table(demo_registry(default_registry()))
     seq = 0
     for hand in hands:
         rules: list[str] = []
@@ -62,7 +62,7 @@ def test_with_a_rake_the_same_incidents_and_every_hand_raked_within_the_cap() ->
         for step in hand.steps:
             for event in expected_events(step):
                 seq += 1
-                for d in runner.feed(event, seq=seq):
+                for d in table.feed(event, seq=seq):
                     rules += [d.rule] if isinstance(d, Incident) else []
                     ends += [d] if isinstance(d, HandEnd) else []
         expected = EXPECTED_RULES[hand.injection] if hand.injection else ()

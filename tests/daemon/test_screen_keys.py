@@ -27,6 +27,7 @@ from station.display.nav import SignedIn, SignedOut
 from station.display.pinpad import Role
 from station.engine.events import Key, KeyPress
 from station.engine.snapshot import TableSnapshot
+from station.formats.session import read_session
 from station.journal import (
     ActorRole,
     Code,
@@ -38,7 +39,6 @@ from station.journal import (
     authenticate,
 )
 from station.journal.rows import LogRow
-from station.session_format import read_session
 
 ROOT = Path(__file__).resolve().parents[1]
 FORFEIT_SCENARIO = (

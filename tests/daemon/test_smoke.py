@@ -22,15 +22,15 @@ from hardware.emulator.zones import EmulatedBetZones
 from station.daemon.daemon import Overrides
 from station.daemon.news import News, Recorded
 from station.daemon.sink import NullSink
-from station.decision_json import decision_to_dict
 from station.demo.dealer import Dealer, Watcher
 from station.demo.livelog import LiveLog
 from station.demo.plan import plan_hands
 from station.demo.rig import Rig
 from station.demo.steps import Reseat
 from station.engine.snapshot import Phase, TableSnapshot
+from station.formats.decisions import decision_to_dict
+from station.formats.session import event_to_dict
 from station.journal import Code, Journal, Recorder, SystemClock, verify_file
-from station.session_format import event_to_dict
 from tests.daemon.conftest import NotifyListener, Running, start_daemon, write_config
 
 ROOT = Path(__file__).resolve().parents[2]

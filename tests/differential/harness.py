@@ -49,7 +49,7 @@ from pokerkit import Automation
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
-from station.session_format import event_from_dict
+from station.formats.session import event_from_dict
 from tests.differential import allowlist, known_bugs, settle
 from tests.differential.rr_model import RRRound, Structure, new_round
 

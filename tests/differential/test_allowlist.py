@@ -20,7 +20,7 @@ from pokerkit import Automation, BettingStructure
 
 from station.engine.decisions import HandEnd
 from station.engine.table import Table
-from station.session_format import event_from_dict
+from station.formats.session import event_from_dict
 from tests.differential import allowlist
 from tests.differential.allowlist import PK_ACTED, PK_CAPPED, PK_SHORT_ALLIN
 from tests.differential.harness import Deal, Lockstep

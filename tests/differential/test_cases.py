@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from station.engine.table import Table
-from station.session_format import parse_session
+from station.formats.session import parse_session
 from tests.differential.known_bugs import KNOWN_BUGS
 
 CASES = Path(__file__).parent / "cases"

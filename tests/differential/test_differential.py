@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from station.engine.table import Table
-from station.session_format import parse_session
+from station.formats.session import parse_session
 from tests.differential import harness
 from tests.differential.harness import Summary, dump, play, random_deal, run_many
 

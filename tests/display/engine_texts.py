@@ -12,10 +12,10 @@ from pathlib import Path
 from station.data import phh_sample
 from station.engine.decisions import Incident, Prompt
 from station.engine.snapshot import AlertOwner, AlertView, PromptView, TableSnapshot
+from station.engine.table import Table
+from station.formats.session import Session, parse_session, read_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh
-from station.runner import TableRunner
-from station.session_format import Session, parse_session, read_session
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -73,11 +73,11 @@ def harvest() -> tuple[list[Said], int]:
             out.append(Said(kind, text, where, snap))
 
     for name, session in sessions():
-        runner = TableRunner()
+        table = Table()
         for line in session.lines:
-            decisions = runner.feed(line.event, seq=line.line, at=line.t)
+            decisions = table.feed(line.event, seq=line.line, at=line.t)
             inputs += 1
-            snap = runner.snapshot()
+            snap = table.snapshot()
             where = f"{name}:{line.line}"
             for d in decisions:
                 if isinstance(d, Prompt):
@@ -89,7 +89,7 @@ def harvest() -> tuple[list[Said], int]:
                 keep(Kind.STOP, snap.stop.text, where, snap)
             if snap.recovery is not None and snap.recovery.current < len(snap.recovery.steps):
                 keep(Kind.STEP, snap.recovery.steps[snap.recovery.current], where, snap)
-        runner.finish(seq=len(session.lines) + 1)
+        table.finish(seq=len(session.lines) + 1)
     return out, inputs
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from station.engine.decisions import Decision
 from station.engine.snapshot import TableSnapshot
-from station.runner import TableRunner
-from station.session_format import event_from_dict, read_session
+from station.engine.table import Table
+from station.formats.session import event_from_dict, read_session
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -21,16 +21,16 @@ def steps(
 ) -> Iterator[tuple[int, list[Decision], TableSnapshot]]:
     """(line, decisions, snapshot) after each input of a scenario (by its path under
     tests/scenarios) or of session lines given as dictionaries."""
-    runner = TableRunner()
+    table = Table()
     if isinstance(session, str):
         for line in read_session(SCENARIOS / session).lines:
-            out = runner.feed(line.event, seq=line.line, at=line.t)
-            yield line.line, out, runner.snapshot()
+            out = table.feed(line.event, seq=line.line, at=line.t)
+            yield line.line, out, table.snapshot()
         return
     for number, obj in enumerate(session, start=1):
         t, event = event_from_dict(obj)
-        out = runner.feed(event, seq=number, at=t)
-        yield number, out, runner.snapshot()
+        out = table.feed(event, seq=number, at=t)
+        yield number, out, table.snapshot()
 
 
 def at_line(session: str | list[dict[str, Any]], line: int) -> TableSnapshot:

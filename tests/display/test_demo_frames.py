@@ -18,8 +18,8 @@ from station.display import shots
 from station.display.panel import PANEL_7, PANEL_10_1
 from station.display.table_shape import table_for
 from station.engine.decisions import HandEnd
-from station.runner import TableRunner
-from station.session_format import read_session
+from station.engine.table import Table
+from station.formats.session import read_session
 from tests.display.screen_check import problems, reads
 
 pytestmark = pytest.mark.slow
@@ -47,12 +47,12 @@ def _truth(folder: Path) -> tuple[dict[int, set[tuple[str, ...]]], dict[int, dic
     """What the recorded session says: each hand's boards street by street, and its payouts."""
     boards: dict[int, set[tuple[str, ...]]] = {}
     paid: dict[int, dict[str, int]] = {}
-    runner = TableRunner()
+    table = Table()
     for line in read_session(folder / "session.jsonl").lines:
-        for d in runner.feed(line.event, seq=line.line, at=line.t):
+        for d in table.feed(line.event, seq=line.line, at=line.t):
             if isinstance(d, HandEnd):
                 paid[d.hand] = {str(s): c for s, c in d.payouts.items() if c}
-        snap = runner.snapshot()
+        snap = table.snapshot()
         if snap.board:
             boards.setdefault(snap.hand, set()).add(snap.board)
     return boards, paid

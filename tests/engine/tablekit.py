@@ -6,12 +6,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from station.decision_json import decision_to_dict
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import Decision
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
-from station.session_format import event_from_dict
+from station.formats.decisions import decision_to_dict
+from station.formats.session import event_from_dict
 
 
 def setup(game: str, seats: dict[int, int | None], **kw: Any) -> dict[str, Any]:

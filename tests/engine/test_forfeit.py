@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from station.session_format import SessionFormatError, parse_session
+from station.formats.session import SessionFormatError, parse_session
 from tests.engine.tablekit import Run, cards, draw, key, setup, zone
 
 HOLDEM = {"sb": 1, "bb": 2}

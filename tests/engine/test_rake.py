@@ -28,7 +28,7 @@ from station.engine.rake import (
     schedule_to_dict,
     take_from_pots,
 )
-from station.session_format import SessionFormatError, format_session, parse_session
+from station.formats.session import SessionFormatError, format_session, parse_session
 from tests.daemon.conftest import write_config
 from tests.engine.tablekit import Run, cards, key, setup, zone
 from tests.engine.test_engine_properties import GAMES, _dealt_hand, _setup, event

@@ -17,8 +17,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from station.runner import replay_lines
-from station.session_format import SessionFormatError, parse_session, read_session
+from station.commands.replay import replay_lines
+from station.formats.session import SessionFormatError, parse_session, read_session
 from tests.fuzz.budget import budget, hang_guard
 
 ROOT = Path(__file__).resolve().parents[2]

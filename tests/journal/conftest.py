@@ -75,7 +75,7 @@ COMMAND_MODULES = {
     "journal": "station.journal.cli_journal",
     "incidents": "station.journal.cli_incidents",
     "hands": "station.journal.cli_hands",
-    "crashtest": "station.journal.crashtest",
+    "crashtest": "station.bench.crashtest",
 }
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from station.commands.replay import replay_lines
 from station.engine.cards import default_registry
 from station.engine.decisions import HandEnd
+from station.formats.session import read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
-from station.runner import replay_lines
-from station.session_format import read_session
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

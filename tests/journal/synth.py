@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from station.decision_json import decision_to_dict
 from station.engine.cards import Card
 from station.engine.decisions import (
     Action,
@@ -24,11 +23,12 @@ from station.engine.decisions import (
     Ruling,
 )
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Setup, Stakes, Zone
+from station.formats.decisions import decision_to_dict
+from station.formats.session import event_to_dict
 from station.journal.clock import ManualClock
 from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODE_BY_TYPE, ActorRole, Code
 from station.journal.rows import Entry
 from station.journal.store import Journal
-from station.session_format import event_to_dict
 
 A = ActionKind
 HOLE = {2: ("Ah", "Kh"), 5: ("7c", "7d"), 7: ("Qs", "Js")}

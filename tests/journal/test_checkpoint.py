@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from station.engine.cards import DeckRegistry
+from station.engine.table import Table
+from station.formats.session import read_session
 from station.journal import checkpoint
 from station.journal.checkpoint import RecorderState, dump_state, load_state, same_state
 from station.journal.clock import ManualClock
@@ -22,8 +24,6 @@ from station.journal.codes import ActorRole, Code, TiltCode
 from station.journal.ops import OpsTracker
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
-from station.runner import TableRunner
-from station.session_format import read_session
 from tests.scenario_kit import Scenario, all_scenarios
 
 from .test_recorder import SESSION, _fingerprint, _run, _tamper_decision
@@ -39,23 +39,21 @@ def test_a_restored_table_goes_on_exactly_as_the_one_saved(sc: Scenario) -> None
     at several points: the copy decides what the original decides, and ends in the same state."""
     lines = read_session(sc.path).lines
     for cut in _cuts(len(lines)):
-        original = TableRunner()
+        original = Table()
         for line in lines[:cut]:
             original.feed(line.event, seq=line.line, at=line.t)
-        state = load_state(dump_state(RecorderState(original.table, OpsTracker(), 0)))
-        copy = TableRunner()
-        copy.table = state.table
-        assert same_state(copy.table, original.table) is None
+        copy = load_state(dump_state(RecorderState(original, OpsTracker(), 0))).table
+        assert same_state(copy, original) is None
         for line in lines[cut:]:
             want = original.feed(line.event, seq=line.line, at=line.t)
             assert copy.feed(line.event, seq=line.line, at=line.t) == want, (cut, line.line)
-        assert copy.table.finish(seq=0) == original.table.finish(seq=0)
-        assert same_state(copy.table, original.table) is None
+        assert copy.finish(seq=0) == original.finish(seq=0)
+        assert same_state(copy, original) is None
         assert copy.snapshot() == original.snapshot()
 
 
 def test_same_state_names_where_two_states_differ() -> None:
-    a, b = TableRunner().table, TableRunner().table
+    a, b = Table(), Table()
     assert same_state(a, b) is None
     b.stacks[3] = 100
     assert same_state(a, b) == "state.stacks: keys differ"
@@ -184,7 +182,7 @@ def test_a_checkpoint_whose_state_was_altered_is_caught_and_dropped(
 ) -> None:
     _played_and_restarted(path, clock)
     honest = _recover(path, clock)
-    stacks = dict(honest.runner.table.stacks)
+    stacks = dict(honest.table.stacks)
     honest.journal.close()
     conn = sqlite3.connect(path)
     (blob,) = conn.execute("SELECT state FROM checkpoint ORDER BY seq DESC LIMIT 1").fetchone()
@@ -194,7 +192,7 @@ def test_a_checkpoint_whose_state_was_altered_is_caught_and_dropped(
     forged.table.stacks[seat] = 1_000_000
     _replace_state(path, dump_state(forged))
     recorder = _recover(path, clock)
-    assert recorder.runner.table.stacks[seat] == 1_000_000  # what the start believed
+    assert recorder.table.stacks[seat] == 1_000_000  # what the start believed
     report = recorder.check_history()
     assert (
         report is not None and report.state == f"state[0].stacks[{seat}]: {stacks[seat]} != 1000000"
@@ -203,7 +201,7 @@ def test_a_checkpoint_whose_state_was_altered_is_caught_and_dropped(
     recorder.journal.close()
     after = _recover(path, clock)
     assert after.last_recovery is not None and after.last_recovery.checkpoint_seq == 0
-    assert after.runner.table.stacks == stacks
+    assert after.table.stacks == stacks
     after.journal.close()
 
 

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.crashtest import CrashResult, _check_journal, crashtest
+from station.formats.session import event_to_dict
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
 from station.journal.crashcheck import snapshot_digest
-from station.journal.crashtest import CrashResult, _check_journal, crashtest
 from station.journal.recorder import Recorder
 from station.journal.rows import canonical_json
 from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
-from station.session_format import event_to_dict
 
 from .conftest import station
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from station.decision_json import decision_to_dict
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import (
     Action,
@@ -30,8 +29,9 @@ from station.engine.events import (
     VerbalAction,
     Zone,
 )
-from station.journal.decode import decision_from_dict, input_from_dict
-from station.session_format import event_to_dict
+from station.formats.decisions import decision_to_dict
+from station.formats.payload import decision_from_dict, input_from_dict
+from station.formats.session import event_to_dict
 
 seats = st.integers(1, 10)
 chips = st.integers(0, 10_000)

@@ -12,8 +12,8 @@ from pokerkit import HandHistory
 
 from station.journal.clock import ManualClock
 from station.journal.hands import load_hand
-from station.journal.phh_export import VARIANTS, hand_to_phh, phh_document, phh_order
 from station.journal.store import Journal
+from station.phh.export import VARIANTS, hand_to_phh, phh_document, phh_order
 
 from .conftest import PINS, enrol, station
 from .synth import Writer, write_hand

@@ -6,13 +6,13 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from station.formats.session import read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
 from station.journal.hands import load_hand
-from station.journal.phh_export import hand_to_phh
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
-from station.session_format import read_session
+from station.phh.export import hand_to_phh
 
 from .conftest import STATION
 

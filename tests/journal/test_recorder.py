@@ -80,8 +80,8 @@ def _inputs() -> list[str]:
 
 
 def test_the_irregular_session_makes_the_engine_work() -> None:
-    from station.runner import replay_lines
-    from station.session_format import SessionLine
+    from station.commands.replay import replay_lines
+    from station.formats.session import SessionLine
 
     lines = [SessionLine(i + 1, e.t, e.event) for i, e in enumerate(SESSION.events)]
     rules = {d.rule for d in replay_lines(lines) if isinstance(d, Incident)}

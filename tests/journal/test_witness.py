@@ -127,7 +127,7 @@ def test_the_wal_deleted_after_kill_9_is_detected_by_verify_and_at_start(tmp_pat
     """The issue's case: a real process killed with SIGKILL, then its WAL and SHM deleted."""
     path = tmp_path / "journal.sqlite"
     child = subprocess.Popen(
-        [sys.executable, "-m", "station.journal.crash_child", "--journal", str(path),
+        [sys.executable, "-m", "station.bench.crash_child", "--journal", str(path),
          "--hands", "12", "--seed", "3"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from station.cli import COMMANDS
+from station.formats.session import read_session
 from station.phh import cli
-from station.session_format import read_session
 
 from .helpers import sample
 

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from station.session_format import parse_session
+from station.formats.session import parse_session
 
 from .helpers import (
     STRADDLE,

@@ -19,13 +19,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from station.commands.replay import replay_lines
 from station.data import phh_sample
-from station.decision_json import decision_to_dict
 from station.engine.games import Family, game_spec
+from station.formats.decisions import decision_to_dict
+from station.formats.session import parse_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh
-from station.runner import replay_lines
-from station.session_format import parse_session
 
 HANDS = list(phh_sample())
 GAMES = ("nlhe", "flhe", "plo", "flo8", "stud", "stud8", "razz", "27sd", "27td")

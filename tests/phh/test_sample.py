@@ -19,9 +19,9 @@ from benchmarks.check_phh_conversion import (  # noqa: E402
     pokerkit_phh_stacks,
     replay_session,
 )
+from station.formats.session import parse_session  # noqa: E402
 from station.phh.convert import chip_scale, convert_hand  # noqa: E402
 from station.phh.reader import PhhHand, find_phh_files, read_phh  # noqa: E402
-from station.session_format import parse_session  # noqa: E402
 
 from .helpers import STRADDLE, convert_text, sample_dir  # noqa: E402
 

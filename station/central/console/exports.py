@@ -1,5 +1,5 @@
 """The console's downloads, made by the station's own exporters: incidents as CSV or JSON
-(`station.journal.incident_export`), hands as PHH (`station.journal.phh_export`). Pure."""
+(`station.journal.incident_export`), hands as PHH (`station.phh.export`). Pure."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from station.journal.incident_export import fleet_to_csv, fleet_to_json
 from station.journal.incidents import IncidentRecord
-from station.journal.phh_export import exportable, hand_to_phh, phh_document
 from station.journal.recall import HandRecall
+from station.phh.export import exportable, hand_to_phh, phh_document
 
 
 def incidents_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:

@@ -1,5 +1,5 @@
-"""Journal payloads back into engine records: the inverse of `session_format.event_to_dict` and
-`decision_json.decision_to_dict`. Pure.
+"""Journal payloads back into engine records: the inverse of `formats.session.event_to_dict` and
+`formats.decisions.decision_to_dict`. Pure.
 
 The recorder feeds the engine the event decoded from the payload it journals, so a live run and
 a replay of the journal see exactly the same input (including the time rounded to milliseconds).

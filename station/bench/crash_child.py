@@ -1,7 +1,7 @@
 """The crash-test child: a scripted table that journals every event through the recorder and
 says so after each commit. Edge adapter (process, stdout, the journal file).
 
-    python -m station.journal.crash_child --journal J --hands H --seed S
+    python -m station.bench.crash_child --journal J --hands H --seed S
 
 Prints `start`, then `recovered <inputs> <snapshot digest> <ok> <from a checkpoint>` once the
 journal is replayed (and, after a start from a checkpoint, the history before it checked),

@@ -2,7 +2,7 @@
 check that nothing acknowledged was lost and that the restarted station is in the state an
 uninterrupted run reaches. Edge adapter (child processes, signals, temp files, stdout).
 
-Each round starts `station.journal.crash_child` on one journal and kills it with SIGKILL at a
+Each round starts `station.bench.crash_child` on one journal and kills it with SIGKILL at a
 seeded random moment (see MODES). After each kill the parent checks the journal (`PRAGMA
 integrity_check` and the full chain verification), that every acknowledged event is in it, and
 that its input events are exactly a prefix of the script. Each restart reports the snapshot it
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from station.bench.report import Bar, report, say
+from station.formats.session import event_to_dict
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
 from station.journal.crashcheck import derived_by_input, snapshot_digest
@@ -39,9 +40,8 @@ from station.journal.rows import COLUMNS, LogRow, canonical_json
 from station.journal.scripted import ScriptedSession, nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
-from station.session_format import event_to_dict
 
-CHILD = "station.journal.crash_child"
+CHILD = "station.bench.crash_child"
 LINE_TIMEOUT_S = 60.0
 MAX_ACKS = 40  # a paced round kills after at most this many acknowledged events
 # Where a round kills: during start-up and recovery; right after the k-th commit (the child is
