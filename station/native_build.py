@@ -17,6 +17,7 @@ from pathlib import Path
 
 from station.native import (
     DIGEST,
+    ENGINE,
     FAILED,
     GROUP,
     NATIVE,
@@ -40,9 +41,17 @@ def build(*, quiet: bool = True) -> Path:
     with tempfile.TemporaryDirectory(prefix="station-native-") as tmp:
         work = Path(tmp)
         out = work / "lib"
+        # mypyc compiles a copy of the engine alone (station/__init__.py left empty): run in an
+        # installed package's site-packages, mypy would take every library there for our own.
+        src = work / "src"
+        for path in sorted(ENGINE.rglob("*.py")):
+            dest = src / path.relative_to(root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+        (src / "station" / "__init__.py").write_text("", encoding="utf-8")
         paths = [str(p.relative_to(root)) for p in sources()]
         cwd = Path.cwd()
-        os.chdir(root)  # mypyc names the modules after their paths: station/engine/x.py
+        os.chdir(src)  # mypyc names the modules after their paths: station/engine/x.py
         try:
             modules = mypycify(
                 paths, group_name=GROUP, target_dir=str(work / "c"), opt_level="3", verbose=False
