@@ -5,6 +5,7 @@ client library it still deals and keeps the outbox."""
 from __future__ import annotations
 
 import shutil
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 
 from station.daemon.daemon import Overrides
+from station.display.diag_view import DiagCursor, diagnostics_screen
+from station.display.panel import PANEL_7, PANEL_10_1
 from station.fleet.outbox import outbox_status
 from station.journal import Journal, SystemClock
 from station.journal.codes import Code
@@ -134,3 +137,41 @@ def test_without_the_client_library_the_station_deals_and_keeps_the_outbox(
     # Nothing was delivered, so every row of the journal is still in the outbox.
     box = outbox_status(tmp_path / "journal.sqlite")
     assert (box.acked_seq, box.rows) == (0, head_of(tmp_path / "journal.sqlite")[0])
+
+
+def test_with_the_broker_unreachable_the_dealer_screen_shows_the_outbox_and_its_age(
+    services: Any, tmp_path: Path, running: list[Running]
+) -> None:
+    """PRODUCT/issue 20: the station keeps dealing offline and "the dealer screen and `station
+    diag` show the outbox size and age". A port nobody listens on stands for a broker that is
+    down; the rows the daemon journals wait in the outbox and the SYSTEM page says so."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]  # closed again before the daemon starts: nothing listens
+    section = fleet_section(services).replace(f":{services.broker.port}", f":{dead}")
+    config = write_config(tmp_path, extra=section)
+    r = start_daemon(config, Overrides(environ={}))
+    running.append(r)
+    display = r.daemon.display
+    wait_until(
+        lambda: (
+            (f := display.diagnostics.fleet) is not None
+            and f.state in ("connecting", "offline")
+            and f.outbox_rows > 0
+            and f.outbox_age_s is not None
+        ),
+        what="the diagnostics showing rows waiting",
+    )
+    data = display.diagnostics
+    fleet = data.fleet
+    assert fleet is not None
+    # Nothing was acknowledged: every row the journal held then waited (it has grown since).
+    box = outbox_status(tmp_path / "journal.sqlite")
+    assert box.acked_seq == 0
+    assert 0 < fleet.outbox_rows <= box.rows
+    for panel in (PANEL_10_1, PANEL_7):
+        text = diagnostics_screen(data, DiagCursor("sys"), panel).all_text()
+        assert f"OUTBOX {fleet.outbox_rows}" in text
+        assert "OLDEST " in text
+        assert fleet.state.upper() in text
+    r.stop()
