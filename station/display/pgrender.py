@@ -30,13 +30,18 @@ def font_path(theme: Theme = DEFAULT_THEME) -> str:
 
 
 class Painter:
-    """Paints screen models; keeps one pygame Font per size."""
+    """Paints screen models; keeps one pygame Font per size and the images of the texts it
+    drew lately (a frame repeats most of the last one's texts: rendering a text with
+    anti-aliasing is most of a frame's cost, blitting a kept image a small part)."""
+
+    KEPT_TEXTS = 2048  # images kept before the cache starts again (a few MB at most)
 
     def __init__(self, theme: Theme = DEFAULT_THEME) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.theme = theme
         self._fonts: dict[int, pygame.font.Font] = {}
+        self._images: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
 
     def font(self, size: int) -> pygame.font.Font:
         f = self._fonts.get(size)
@@ -44,6 +49,16 @@ class Painter:
             f = pygame.font.Font(font_path(self.theme), size)
             self._fonts[size] = f
         return f
+
+    def rendered(self, text: str, size: int, fg: tuple[int, int, int]) -> pygame.Surface:
+        """The anti-aliased image of `text` at `size` in `fg` (kept: never drawn on)."""
+        key = (text, size, fg)
+        img = self._images.get(key)
+        if img is None:
+            if len(self._images) >= self.KEPT_TEXTS:
+                self._images.clear()
+            img = self._images[key] = self.font(size).render(text, True, fg)
+        return img
 
     def paint(self, surface: pygame.Surface, model: ScreenModel) -> None:
         surface.fill(rgb(model.background))
@@ -98,8 +113,7 @@ class Painter:
         if not text.text:
             return
         pair = self.theme.pair(text.style)
-        font = self.font(text.size)
-        img = font.render(text.text, True, rgb(pair.fg))
+        img = self.rendered(text.text, text.size, rgb(pair.fg))
         x = text.rect.x
         if text.align is Align.CENTER:
             x = text.rect.x + (text.rect.w - img.get_width()) // 2
@@ -113,8 +127,7 @@ class Painter:
         radius = max(3, r.w // 10)
         pygame.draw.rect(surface, rgb(Colour.WHITE), _rect(r), border_radius=radius)
         pygame.draw.rect(surface, rgb(Colour.GREY), _rect(r), 2, border_radius=radius)
-        font = self.font(card.size)
-        img = font.render(card.rank, True, rgb(Colour.BLACK))
+        img = self.rendered(card.rank, card.size, rgb(Colour.BLACK))
         cap = cap_px(card.size)
         colour = rgb(Colour.VERMILLION if card.suit in _RED_SUITS else Colour.BLACK)
         if card.wide:  # rank and suit side by side, both the height of the capitals
