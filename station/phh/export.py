@@ -36,20 +36,10 @@ from station.engine.decisions import (
 )
 from station.journal.phh_deal import UNKNOWN_CARD, played_deal
 from station.journal.recall import HandRecall, RecallStep, StepKind
+from station.phh.reader import VARIANT_GAMES
 
-VARIANTS: Final = {
-    "nlhe": "NT",
-    "flhe": "FT",
-    "plo": "PO",
-    "flo8": "FO/8",
-    "stud": "F7S",
-    "stud8": "F7S/8",
-    "razz": "FR",
-    "27sd": "N2L1D",
-    "27td": "F2L3D",
-    "badugi": "FB",
-    "sdhe": "NS",
-}
+# Our game name -> PHH variant code: the reader's table (one to one) read the other way.
+VARIANTS: Final = {game: code for code, game in VARIANT_GAMES.items()}
 STUD: Final = frozenset({"F7S", "F7S/8", "FR"})
 FIXED: Final = frozenset({"FT", "FO/8", "F2L3D", "FB"})
 FORCED: Final = frozenset({ActionKind.SMALL_BLIND, ActionKind.BIG_BLIND, ActionKind.STRADDLE})

@@ -36,6 +36,7 @@ from station.central.console.records import (
     record_to_json,
     severity,
 )
+from station.journal import opstate
 from station.journal.codes import Code
 from station.journal.incidents import FOLD_CODES, IncidentFold, IncidentRecord
 from station.journal.ops import OpsTracker
@@ -46,23 +47,7 @@ log = logging.getLogger(__name__)
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 CHUNK: Final = 5000
-OPS_CODES: Final = frozenset(
-    {
-        Code.FLOOR_CALL_RAISED,
-        Code.FLOOR_CALL_CLEARED,
-        Code.LOGIN,
-        Code.LOGOUT,
-        Code.PERSON_DISABLED,
-        Code.MODE_CHANGED,
-        Code.TILT_RAISED,
-        Code.TILT_CLEARED,
-        Code.LINK_DOWN,
-        Code.LINK_UP,
-        Code.ENGINE_FAULT,
-        Code.INPUT_KEY,
-        Code.DECISION_INCIDENT,
-    }
-)
+OPS_CODES: Final = frozenset(opstate.OPS_CODES)  # the rows the station's own fold reads
 CODES: Final = sorted({*FOLD_CODES, *OPS_CODES})
 WORKFLOW: Final = frozenset({Code.INCIDENT_RULED, Code.INCIDENT_REVIEWED, Code.INCIDENT_CLOSED})
 _SELECT = (
