@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from station.journal.codes import ActorRole, Code
 
@@ -58,10 +58,13 @@ class Entry:
     ref: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class LogRow:
+class LogRow(NamedTuple):
     """One committed journal row. `code` and `role` stay plain strings so that a verifier can
-    read rows written by a newer station."""
+    read rows written by a newer station.
+
+    A named tuple rather than a frozen dataclass (immutable all the same): every recovery, history
+    check and verify builds one per row, and `from_tuple` is 2.3 us as a frozen dataclass, 0.6 us
+    as this (`station bench history`)."""
 
     seq: int
     station_id: str
@@ -138,6 +141,11 @@ class LogRow:
 
     @staticmethod
     def from_tuple(t: tuple[Any, ...]) -> LogRow:
+        """The row as SQLite returns it (`COLUMNS` in order). A row whose values have the types
+        the schema stores is taken as it is; any other is converted, and one that cannot be
+        raises TypeError or ValueError (an unreadable row)."""
+        if tuple(map(type, t)) in _STORED_TYPES:
+            return _new(LogRow, (*t[:5], t[5] != 0, *t[6:]))
         return LogRow(
             seq=int(t[0]),
             station_id=str(t[1]),
@@ -154,6 +162,14 @@ class LogRow:
             prev_hash=str(t[12]),
             hash=str(t[13]),
         )
+
+
+_new = tuple.__new__  # a named tuple from a tuple of its values, without `_make`'s checks
+# The Python types of a row's values as the schema stores them (`ref` may be NULL).
+_STORED_TYPES: Final = frozenset(
+    (int, str, str, str, int, int, int, str, str, str, ref, str, str, str)
+    for ref in (int, type(None))
+)
 
 
 def seal(

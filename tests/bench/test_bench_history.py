@@ -24,6 +24,11 @@ def test_bench_history_prints_one_json_line(capsys: pytest.CaptureFixture[str]) 
     assert figures["history_ms_per_hand"] > 0
     assert figures["bar"] == {"history_ms_per_hand": "<= 0.3", "mismatches": "== 0"}
     assert figures["ok"] == (figures["history_ms_per_hand"] <= 0.3)
+    # the floor is the sum of its four parts, each timed alone
+    parts = ("read", "hash", "json", "engine")
+    each = [figures[f"floor_{p}_ms_per_hand"] for p in parts]
+    assert all(v > 0 for v in each)
+    assert figures["floor_ms_per_hand"] == pytest.approx(sum(each), abs=0.002)
 
 
 def test_bench_history_refuses_no_hands(capsys: pytest.CaptureFixture[str]) -> None:

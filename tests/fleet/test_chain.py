@@ -4,8 +4,6 @@ a row that does not match its hash is a chain break (standards-ux requirements 5
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from station.central.chain import Head, judge, judge_hello, needs_lookup
@@ -84,7 +82,7 @@ def test_a_row_chaining_to_another_head_is_a_fork_at_the_head() -> None:
 
 def test_a_row_whose_content_does_not_match_its_hash_is_a_chain_break() -> None:
     rows = chain(3)
-    forged = dataclasses.replace(rows[2], payload='{"i":99}')
+    forged = rows[2]._replace(payload='{"i":99}')
     out = judge("T01", Head(2, rows[1].hash), [forged], {})
     assert out.verdict is Verdict.CHAIN_BREAK
     assert out.store == ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,3 +41,26 @@ def test_fields_json_is_the_canonical_json_of_the_fields(row: LogRow) -> None:
     assert row.fields_json() == slow
     want = hashlib.sha256((row.prev_hash + slow).encode("utf-8")).hexdigest()
     assert row.computed_hash() == want
+
+
+@given(ROWS)
+def test_a_stored_row_reads_back_as_the_row_that_was_written(row: LogRow) -> None:
+    """`from_tuple` takes a row with the schema's types as it is (its fast path): the same
+    values, `clock_ok` a bool again (SQLite stores 0 or 1)."""
+    stored = row.as_tuple()
+    back = LogRow.from_tuple(stored)
+    assert back == row
+    assert type(back.clock_ok) is bool and type(back) is LogRow
+
+
+def test_a_row_with_values_of_other_types_is_converted_or_refused() -> None:
+    """SQLite stores what it is given whatever a column's type: a number written as text is read
+    as the number (the hash decides whether the row is intact), a value that is no number is an
+    unreadable row (TypeError or ValueError), never a row that holds a string as its hand."""
+    good = (7, "st", "b", "2026-11-26T00:00:00Z", 5, 1, 3, "input.draw", "a", "device", None)
+    tail = ('{"type":"end"}', "0" * 64, "1" * 64)
+    as_text = LogRow.from_tuple((*good[:6], "3", *good[7:], *tail))
+    assert as_text.hand == 3 and type(as_text.hand) is int
+    assert as_text == LogRow.from_tuple((*good, *tail))
+    with pytest.raises(ValueError, match="invalid literal"):
+        LogRow.from_tuple((*good[:6], "three", *good[7:], *tail))
