@@ -61,6 +61,7 @@ class SeatState(StrEnum):
     FOLDED = "folded"
     DEAD = "dead"
     WINNER = "winner"  # the hand is over and the seat was paid
+    BUSTED = "busted"  # the hand is over and the seat, all in, lost all its chips
     READY = "ready"  # between hands: dealt in next hand
     WAIT_BB = "wait_bb"  # seated, waiting for the big blind (a new player, missed blinds)
     SITTING_OUT = "sitting_out"  # seated, not dealt in, not waiting for anything we know of
@@ -75,6 +76,7 @@ SEAT_WORDS: Final[dict[SeatState, str]] = {
     SeatState.FOLDED: "FOLDED",
     SeatState.DEAD: "DEAD",
     SeatState.WINNER: "WINNER",
+    SeatState.BUSTED: "BUSTED",
     SeatState.READY: "READY",
     SeatState.WAIT_BB: "WAIT BB",
     SeatState.SITTING_OUT: "SIT OUT",
@@ -83,7 +85,14 @@ SEAT_WORDS: Final[dict[SeatState, str]] = {
 }
 # States in which a seat takes no part in the hand on show (dim, dashed where nobody sits).
 QUIET: Final = frozenset(
-    {SeatState.FOLDED, SeatState.DEAD, SeatState.SITTING_OUT, SeatState.AWAY, SeatState.EMPTY}
+    {
+        SeatState.FOLDED,
+        SeatState.DEAD,
+        SeatState.BUSTED,
+        SeatState.SITTING_OUT,
+        SeatState.AWAY,
+        SeatState.EMPTY,
+    }
 )
 
 
@@ -303,6 +312,8 @@ def _state(
             return SeatState.READY
         if seat.seat in between.waiting:
             return SeatState.WAIT_BB
+    if _busted(seat, snap):
+        return SeatState.BUSTED
     match seat.status:
         case SeatStatus.ACTIVE:
             return SeatState.IN_HAND
@@ -318,6 +329,15 @@ def _state(
         case SeatStatus.EMPTY:
             return SeatState.AWAY if seat.stack else SeatState.EMPTY
     assert_never(seat.status)
+
+
+def _busted(seat: SeatView, snap: TableSnapshot) -> bool:
+    """All in at a hand that is over and paid it nothing: its chips, tracked or not, all went
+    to others (a seat dealt in or waiting for the next hand has said so before this)."""
+    if seat.status is not SeatStatus.ALLIN or snap.phase not in (Phase.BETWEEN, Phase.ENDED):
+        return False
+    end = snap.result
+    return end is not None and not end.payouts.get(seat.seat) and not seat.stack
 
 
 def seat_label(

@@ -19,6 +19,7 @@ from station.display.dealer_view import (
 )
 from station.display.model import Box, CardFace, ScreenModel, Shape
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.display.shots import side_pot_showdown
 from station.display.table_shape import TableShape, table_for
 from station.display.theme import DEFAULT_THEME, Edge, Style
 from station.engine.decisions import Prompt, PromptCode
@@ -316,6 +317,45 @@ def test_the_rakes_drop_prompt_has_its_short_form_and_the_result_says_it() -> No
             assert ("DROP", snap.result.rake.total) in paid
             seen += 1
     assert seen == 2  # the time pot's drop, then the rake's
+
+
+def seat_texts(model: ScreenModel) -> dict[int, str]:
+    """What each seat box on the felt says, by seat number, its texts joined in drawing order."""
+    boxes = [i for i in model.items if isinstance(i, Box) and i.fill is not None
+             and i.outline is not None and i.shape in (Shape.RECT, Shape.DASHED)]  # fmt: skip
+    size = Counter((b.rect.w, b.rect.h) for b in boxes).most_common(1)[0][0]
+    out: dict[int, str] = {}
+    for b in boxes:
+        inside = [t.text for t in model.texts() if b.rect.contains(*t.rect.center)]
+        if (b.rect.w, b.rect.h) == size and inside:
+            out[int(inside[0].removeprefix("> ").split(" ")[0])] = " ".join(inside)
+    return out
+
+
+BUST = "TOURN-NEW-PLAYERS-AT-TABLE/rr11_new_player_in_the_small_blind_position_waits_for_the_button.jsonl"  # noqa: E501
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_seat_all_in_that_lost_reads_busted_once_the_pot_is_paid(panel: PanelConfig) -> None:
+    """A seat that went all in and lost read ALL-IN at the hand's end and between hands: once
+    the pot is paid it reads BUSTED (dim, in words), and while the hand runs it reads ALL-IN.
+    Two real tables: a tournament hand whose big blind is all in and loses (seat 3), and the
+    PHH sample's Omaha hand with side pots (seat 2 all in, paid nothing)."""
+    running = at_line(BUST, 28)  # all in, the board still coming
+    assert {s.seat: s.word for s in dealer_view(running, OK).seats}[3] == "ALL-IN"
+    assert any("ALL-IN" in seat_texts(m).get(3, "") for m in pages(running, panel))
+    ended = at_line(BUST, 31)
+    assert ended.result is not None and not ended.result.payouts.get(3)
+    showdown = side_pot_showdown()
+    assert showdown.result is not None and not showdown.result.payouts.get(2)
+    for snap, seat in ((ended, 3), (showdown, 2)):
+        models = pages(snap, panel)  # a small panel may draw the table on its SEATS page
+        on_felt = [seat_texts(m)[seat] for m in models if seat in seat_texts(m)]
+        assert on_felt and all("BUSTED" in t for t in on_felt), on_felt
+        assert not any("ALL-IN" in m.all_text() for m in models)
+        label = {s.seat: s for s in dealer_view(snap, OK).seats}[seat]
+        assert (label.word, label.quiet, label.style) == ("BUSTED", True, Style.DIM)
+        assert_readable(models, panel)
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
