@@ -20,6 +20,7 @@ from station.display import prompt_forms
 from station.display.model import Suit
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
+from station.engine.settlement import drop_text
 from station.engine.snapshot import (
     AlertOwner,
     NextHandView,
@@ -480,7 +481,14 @@ def _middle(snap: TableSnapshot, result: ResultView | None, between: BetweenView
     return Middle.RESULT if result is not None else Middle.PLAY
 
 
-def _next(snap: TableSnapshot, betting: bool) -> NextLine:
+def _next(snap: TableSnapshot, betting: bool, middle: Middle) -> NextLine:
+    """The prompt in force; but while a finished hand's result is on show and its rake is still
+    to be dropped, the DROP: the engine says DROP, PUSH and the next hand's posts in one input
+    (the last of them is the prompt in force), and the drop comes first, before the push."""
+    rake = snap.result.rake if snap.result is not None else None
+    if snap.drop and rake is not None and middle is Middle.RESULT:
+        code = PromptCode.DROP
+        return NextLine(code, drop_text(rake), prompt_forms.short_form(code, snap))
     said = snap.prompt
     if said is not None and said.text == snap.next_step:
         return NextLine(said.code, said.text, prompt_forms.short_form(said.code, snap))
@@ -527,7 +535,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         pot_total=str(pots_total),
         pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
-        next=_next(snap, betting),
+        next=_next(snap, betting, middle),
         stop_text=stop.text if stop is not None else None,
         stop_seat=stop.seat if stop is not None else None,
         incidents=incidents,

@@ -10,7 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from station.data import phh_sample
-from station.engine.decisions import Incident, Prompt
+from station.engine.decisions import Incident, Prompt, PromptCode
 from station.engine.snapshot import AlertOwner, AlertView, PromptView, TableSnapshot
 from station.engine.table import Table
 from station.formats.session import Session, parse_session, read_session
@@ -82,6 +82,8 @@ def harvest() -> tuple[list[Said], int]:
             for d in decisions:
                 if isinstance(d, Prompt):
                     said = replace(snap, prompt=PromptView(d.code, d.text), next_step=d.text)
+                    if d.code is not PromptCode.DROP:  # said after the drop (NEXT says it first)
+                        said = replace(said, drop=0)
                     keep(Kind.PROMPT, d.text, where, said)
                 elif isinstance(d, Incident):
                     keep(Kind.INCIDENT, d.text, where, _newest(snap, d))

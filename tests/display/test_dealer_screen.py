@@ -3,6 +3,7 @@ transcripts replayed through the engine): what the dealer sees, at both panel si
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -24,7 +25,7 @@ from station.display.table_shape import TableShape, table_for
 from station.display.theme import DEFAULT_THEME, Edge, Style
 from station.engine.decisions import Prompt, PromptCode
 from station.engine.snapshot import PromptView, TableSnapshot
-from tests.display.real_tables import at_line, first, steps
+from tests.display.real_tables import SCENARIOS, at_line, first, steps
 from tests.display.screen_check import problems, reads
 from tests.engine.tablekit import cards, key, setup, zone
 
@@ -356,6 +357,43 @@ def test_a_seat_all_in_that_lost_reads_busted_once_the_pot_is_paid(panel: PanelC
         label = {s.seat: s for s in dealer_view(snap, OK).seats}[seat]
         assert (label.word, label.quiet, label.style) == ("BUSTED", True, Style.DIM)
         assert_readable(models, panel)
+
+
+def next_says(models: list[ScreenModel]) -> str:
+    """What the NEXT band says: the texts after its label, on the page that has it."""
+    for m in models:
+        texts = [t.text for t in m.texts()]
+        if "NEXT" in texts:
+            return " ".join(texts[texts.index("NEXT") + 1 :])
+    raise AssertionError("no NEXT band")
+
+
+RAKE_ZONE = "MISC-TIME-COLLECTION/gn_wrong_drop_is_a_floor_matter.jsonl"
+NO_RAKE_ZONE = "MISC-TIME-COLLECTION/gn_rake_comes_from_the_main_pot_side_pots_untouched.jsonl"
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_the_next_step_says_drop_while_the_rake_is_still_to_drop(panel: PanelConfig) -> None:
+    """MISC-TIME-COLLECTION (004-GN §I r28: "House Rake is 10%, up to $6 maximum"): the engine
+    says DROP, PUSH and the next hand's posts in the input that ends the hand, and the drop is
+    the first of them (PromptCode.DROP: "take it from the pot and drop it, before the push").
+    NEXT said the posts while the result listed the DROP; now it says DROP until the rake zone
+    sees the drop, or, at a table without one, until the next hand's posts go in."""
+    with_zone = at_line(RAKE_ZONE, 22)  # hand 1 over: DROP 2 due
+    assert with_zone.drop == 2 and with_zone.prompt is not None
+    assert with_zone.prompt.code is PromptCode.POST  # the engine's last prompt of the input
+    assert next_says(pages(with_zone, panel)) == "DROP 2"
+    assert_readable(pages(with_zone, panel), panel)
+    dropped = at_line(RAKE_ZONE, 24)  # the rake zone fell back to 0: dropped into the box
+    assert dropped.drop == 0 and "DROP" not in next_says(pages(dropped, panel))
+    lines = [json.loads(x) for x in (SCENARIOS / NO_RAKE_ZONE).read_text().splitlines()
+             if x.strip() and not x.startswith("#")]  # fmt: skip
+    ended = at_line(lines, len(lines))
+    models = pages(ended, panel)
+    assert next_says(models) == "DROP 6" and says(models, "TO THE HOUSE")
+    posting = at_line([*lines, zone(2, 1)], len(lines) + 1)  # the small blind goes in
+    assert posting.drop == 6  # (no rake zone: the engine cannot see the drop)
+    assert "DROP" not in next_says(pages(posting, panel))
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
