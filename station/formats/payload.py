@@ -1,5 +1,6 @@
-"""Journal payloads back into engine records: the inverse of `formats.session.event_to_dict` and
-`formats.decisions.decision_to_dict`. Pure.
+"""Journal payloads back into engine records: input events (`input_from_dict`, the lenient mode
+of the one event decoder, `formats.events.decode_event`) and decisions (`decision_from_dict`,
+the inverse of `formats.decisions.decision_to_dict`). Pure.
 
 The recorder feeds the engine the event decoded from the payload it journals, so a live run and
 a replay of the journal see exactly the same input (including the time rounded to milliseconds).
@@ -10,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from station.engine.cards import Card
 from station.engine.decisions import (
     Action,
     ActionKind,
@@ -24,22 +24,11 @@ from station.engine.decisions import (
     Role,
     Ruling,
 )
-from station.engine.events import (
-    Draw,
-    InputEvent,
-    Key,
-    KeyPress,
-    Puck,
-    RakeZone,
-    SeatSensor,
-    Setup,
-    Stakes,
-    VerbalAction,
-    Zone,
-)
-from station.engine.rake import RakeResult, schedule_from_dict
+from station.engine.events import InputEvent
+from station.engine.rake import RakeResult
+from station.formats.events import END_TYPE, decode_event
 
-END_PAYLOAD = {"type": "end"}
+END_PAYLOAD = {"type": END_TYPE}
 
 
 class PayloadError(ValueError):
@@ -49,63 +38,10 @@ class PayloadError(ValueError):
 def input_from_dict(d: Mapping[str, Any]) -> tuple[InputEvent | None, float | None]:
     """(event, t) for an input payload; the event is None for the end-of-input marker."""
     try:
-        return _input(d), (float(d["t"]) if d.get("t") is not None else None)
+        t, event = decode_event(d, strict=False)
     except (KeyError, TypeError, ValueError) as exc:
         raise PayloadError(f"not an input event payload: {exc}") from exc
-
-
-def _input(d: Mapping[str, Any]) -> InputEvent | None:
-    kind = d["type"]
-    if kind == "end":
-        return None
-    if kind == "setup":
-        return Setup(
-            game=str(d["game"]),
-            profile=str(d["profile"]),
-            stakes=Stakes(**{str(k): int(v) for k, v in d.get("stakes", {}).items()}),
-            seats={int(s): (None if v is None else int(v)) for s, v in d["seats"].items()},
-            button=_opt_int(d.get("button")),
-            deck=d.get("deck"),
-            rules=dict(d.get("rules", {})),
-            rake=None if d.get("rake") is None else schedule_from_dict(d["rake"]),
-        )
-    if kind == "seat":
-        return SeatSensor(int(d["seat"]), bool(d["occupied"]))
-    if kind == "puck":
-        return Puck(int(d["seat"]))
-    if kind == "key":
-        action = d.get("action")
-        card = d.get("card")
-        return KeyPress(
-            key=Key(d["key"]),
-            seat=_opt_int(d.get("seat")),
-            count=_opt_int(d.get("count")),
-            action=None if action is None else VerbalAction(action),
-            amount=_opt_int(d.get("amount")),
-            card=None if card is None else Card.parse(card),
-            to_seat=_opt_int(d.get("to_seat")),
-            cards=tuple(Card.parse(c) for c in d.get("cards", ())),
-        )
-    if kind == "draw":
-        card = d.get("card")
-        return Draw(
-            card=None if card is None else Card.parse(card),
-            face_up=bool(d.get("face_up", False)),
-            tag=d.get("tag"),
-            back=d.get("back"),
-        )
-    if kind == "zone":
-        chips = d.get("chips")
-        if d.get("zone") == "rake":
-            return RakeZone(
-                int(d["amount"]), None if chips is None else tuple(int(c) for c in chips)
-            )
-        return Zone(
-            int(d["seat"]),
-            int(d["amount"]),
-            None if chips is None else tuple(int(c) for c in chips),
-        )
-    raise ValueError(f"unknown input type {kind!r}")
+    return event, t
 
 
 def decision_from_dict(d: Mapping[str, Any]) -> Decision:
