@@ -151,7 +151,9 @@ any_events = st.one_of(
         to_seat=st.none() | any_seat,
         cards=st.lists(cards, max_size=3).map(tuple),
     ),
-    st.builds(Draw, card=st.none() | cards, tag=st.none() | st.sampled_from(["", " ", "04A1"])),
+    # A card or else a tag: the encoder writes a Draw holding both as the card alone.
+    st.builds(Draw, card=cards, face_up=st.booleans()),
+    st.builds(Draw, card=st.none(), tag=st.none() | st.sampled_from(["", " ", "04A1"])),
     st.builds(Zone, any_seat, any_amount, st.none() | st.lists(any_amount, max_size=3).map(tuple)),
     st.builds(RakeZone, any_amount, st.none() | st.lists(any_amount, max_size=3).map(tuple)),
 )
