@@ -13,6 +13,10 @@
   `systemd/central/dealer-central-console.service`).
 - `console-user add|password|unlock|disable|enable|list [NAME] --config central.toml`: the
   console's accounts from the server's shell (the first admin).
+- `alarms list [--table T] [--open] --config central.toml`: the chain alarms, open first.
+- `alarms clear ID --by NAME --reason TEXT --config central.toml`: clear one, as the console
+  account NAME (its role must be one that may: floor or tech), recorded and audited as the
+  console's clearing is (`station.central.alarms`).
 
 The psycopg and paho imports happen inside `run`: without the `central` extra the command
 says what to install (exit 2) instead of failing at start.
@@ -28,8 +32,12 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from station.central.console import cli as console_cli
+
+if TYPE_CHECKING:
+    from station.central.alarms import Alarm
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +66,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     console_cli.add_serve_arguments(p)
     p = sub.add_parser("console-user", help="add or change floor console accounts")
     console_cli.add_user_arguments(p)
+    p = sub.add_parser("alarms", help="list the chain alarms, or clear one with a reason")
+    p.add_argument("what", choices=("list", "clear"))
+    p.add_argument("alarm", nargs="?", type=int, help="the alarm's number (clear)")
+    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--table", default="", metavar="T", help="only this table's alarms (list)")
+    p.add_argument("--open", action="store_true", help="only the alarms not cleared (list)")
+    p.add_argument(
+        "--by", default="", metavar="NAME", help="clear as this console account (floor or tech)"
+    )
+    p.add_argument(
+        "--reason", default="", metavar="TEXT", help="why it is cleared (clear; required)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
                 return _services(args)
             case "console" | "console-user":
                 return _console(args)
+            case "alarms":
+                return _alarms(args)
     except ModuleNotFoundError as exc:
         print(
             f"station central: needs {exc.name} (install the extra: pip install '.[central]')",
@@ -191,6 +213,70 @@ def _console(args: argparse.Namespace) -> int:
     if args.action == "console":
         return console_cli.serve(cfg, args.log_level)
     return console_cli.users(cfg, args)
+
+
+def _alarms(args: argparse.Namespace) -> int:
+    import psycopg  # noqa: PLC0415
+
+    from station.central import alarms  # noqa: PLC0415
+    from station.central.config import CentralConfig  # noqa: PLC0415
+    from station.central.console import accounts  # noqa: PLC0415
+    from station.central.schema import SchemaError, migrate  # noqa: PLC0415
+
+    me = f"station central alarms {args.what}"
+
+    def refuse(why: str) -> int:
+        print(f"{me}: {why}", file=sys.stderr)
+        return 2
+
+    if args.what == "clear":
+        if args.alarm is None:
+            return refuse("give the alarm's number (station central alarms list shows them)")
+        if not args.by:
+            return refuse("give --by NAME: your console account (floor or tech)")
+        try:
+            reason = alarms.clean_reason(args.reason)
+        except alarms.AlarmError as exc:
+            return refuse(f"--reason: {exc}")
+    cfg = _load(args.config)
+    if not isinstance(cfg, CentralConfig):
+        return 2
+    try:
+        with psycopg.connect(cfg.conninfo(), autocommit=True) as conn:
+            migrate(conn)
+            if args.what == "list":
+                if args.table and not alarms.station_known(conn, args.table):
+                    return refuse(f"--table: no table {args.table} in the central store")
+                for a in alarms.listed(conn, args.table, open_only=args.open):
+                    print("\t".join(_alarm_fields(a)))
+                return 0
+            account = accounts.get_account(conn, args.by)
+            if account is None or not account.active:
+                return refuse(f"--by: no active console account {args.by}")
+            done = alarms.clear(
+                conn, args.alarm, person=account.name, role=account.role, reason=reason,
+                via=alarms.Via.CLI,
+            )  # fmt: skip
+    except (alarms.AlarmError, alarms.AlarmRefusedError) as exc:
+        return refuse(str(exc))
+    except (psycopg.Error, SchemaError) as exc:
+        print(f"{me}: database: {exc}", file=sys.stderr)
+        return 1
+    row = "" if done.seq is None else f", row {done.seq}"
+    print(f"alarm {done.id} ({done.kind} at {done.station}{row}) cleared by {done.cleared_by}"
+          f" ({done.cleared_role})")  # fmt: skip
+    return 0
+
+
+def _alarm_fields(a: Alarm) -> list[str]:
+    from station.central.alarms import when_text as when  # noqa: PLC0415
+
+    if a.open:
+        state = "OPEN"
+    else:
+        state = f"cleared {when(a.cleared_at)} by {a.cleared_by} ({a.cleared_role}): {a.reason}"
+    row = "-" if a.seq is None else f"row {a.seq}"
+    return [str(a.id), a.station, a.kind, row, when(a.raised_at), state, a.detail_text]
 
 
 def _services(args: argparse.Namespace) -> int:

@@ -1,9 +1,11 @@
 """Console accounts, sign-in with lockout, sessions and the audit log. Edge adapter
 (PostgreSQL through psycopg 3; OS randomness for salts and tokens).
 
-- Roles: `floor` (rules, reviews, closes, clears CALL FLOOR), `tech`, `admin` (reviews,
-  closes, manages accounts), `auditor` (reads everything, changes nothing) and `dealer` (reads;
-  may never rule). What each may do is `may(role, action)`.
+- Roles: `floor` (rules, reviews, closes, clears CALL FLOOR and chain alarms), `tech` (clears
+  chain alarms), `admin` (reviews, closes, manages accounts), `auditor` (reads everything,
+  changes nothing) and `dealer` (reads; may never rule). What each may do is
+  `may(role, action)`. A chain alarm is cleared by a floor or technician credential, as a
+  critical tilt is at the table (standards-ux.md requirement 12).
 - Passwords: scrypt (`passwords.py`); the policy is checked when one is set.
 - Lockout: `lockout_after` wrong passwords in a row lock the account for `lockout_min`
   minutes; while locked even the right password is refused (and audited); a success resets
@@ -60,6 +62,7 @@ class Action(StrEnum):
     REVIEW = "review"
     CLOSE = "close"
     CLEAR_CALL = "clear_call"
+    CLEAR_ALARM = "clear_alarm"
     REVEAL = "reveal"
     EXPORT = "export"
     AUDIT = "audit"
@@ -72,6 +75,7 @@ _MAY: Final = {
     Action.REVIEW: frozenset({Role.FLOOR, Role.ADMIN}),
     Action.CLOSE: frozenset({Role.FLOOR, Role.ADMIN}),
     Action.CLEAR_CALL: frozenset({Role.FLOOR}),
+    Action.CLEAR_ALARM: frozenset({Role.FLOOR, Role.TECH}),
     Action.REVEAL: frozenset({Role.FLOOR, Role.TECH, Role.ADMIN, Role.AUDITOR}),
     Action.EXPORT: frozenset({Role.FLOOR, Role.ADMIN, Role.AUDITOR}),
     Action.AUDIT: frozenset({Role.ADMIN, Role.AUDITOR}),

@@ -40,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from station.central import alarms
 from station.central.config import CentralConfig
 from station.central.console import accounts, commands, exports, views
 from station.central.console.accounts import Action, Role, Session, SignInError, may
@@ -278,6 +279,12 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
             methods=["POST"],
         ),
         Route("/tables/{station}/clear-call", handler(_clear_call, form=True), methods=["POST"]),
+        Route("/tables/{station}/alarms", handler(_alarms)),
+        Route(
+            "/tables/{station}/alarms/{alarm:int}/clear",
+            handler(_clear_alarm, form=True),
+            methods=["POST"],
+        ),
         Route("/hands", handler(_hands)),
         Route("/hands/{station}/{hand:int}", handler(_hand)),
         Route("/hands/{station}/{hand:int}/reveal", handler(_reveal, form=True), methods=["POST"]),
@@ -472,6 +479,53 @@ def _clear_call(console: Console, request: Request) -> Response:
             address=_address(request),
         )
     return RedirectResponse(str(form.get("back") or "/map"), 303)
+
+
+def _alarms(console: Console, request: Request, message: str = "", status: int = 200) -> Response:
+    current = console.need(request)
+    station = request.path_params["station"]
+    with console.conn() as conn:
+        if not alarms.station_known(conn, station):
+            raise HTTPException(404, f"no table {station} in the central store")
+        found = alarms.of_station(conn, station)
+    return console.render(
+        request,
+        "alarms.html",
+        current,
+        status_code=status,
+        station=station,
+        alarms=found,
+        message=message,
+        may_clear=alarms.MAY_CLEAR,
+        reason_max=alarms.REASON_MAX,
+    )
+
+
+def _clear_alarm(console: Console, request: Request) -> Response:
+    """Clear a chain alarm with the reason given (the role is checked in `alarms.clear`, which
+    records the clearing on the alarm and in the audit log)."""
+    current = console.need(request)
+    form = request.state.form
+    _check_csrf(request, form, current)
+    station = request.path_params["station"]
+    ident = int(request.path_params["alarm"])
+    try:
+        with console.conn() as conn:
+            found = alarms.get(conn, ident)
+            if found is None or found.station != station:
+                raise HTTPException(404, f"no alarm {ident} at table {station}")
+            alarms.clear(
+                conn, ident, person=current.account, role=current.role,
+                reason=str(form.get("reason", "")), via=alarms.Via.CONSOLE, station=station,
+                address=_address(request),
+            )  # fmt: skip
+    except alarms.AlarmRefusedError as exc:
+        raise HTTPException(403, str(exc)) from None
+    except alarms.AlarmError as exc:
+        status = 409 if isinstance(exc, alarms.AlarmClearedError) else 400
+        return _alarms(console, request, str(exc), status)
+    log.info("console: %s cleared alarm %d at %s", current.account, ident, station)
+    return RedirectResponse(f"/tables/{station}/alarms#alarm-{ident}", 303)
 
 
 # --- incidents --------------------------------------------------------------------------------

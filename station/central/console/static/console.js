@@ -97,7 +97,14 @@
     var d = JSON.parse(e.data);
     refreshTables(d.urgent === true);
   });
-  source.addEventListener("alarm", function () { refreshTables(true); });
+  source.addEventListener("alarm", function (e) {
+    var d = JSON.parse(e.data);
+    refreshTables(true);
+    if (page === "alarms" && d.station === station) {
+      var note = document.getElementById("changed");
+      if (note) { note.hidden = false; }
+    }
+  });
   source.addEventListener("command", function (e) {
     var d = JSON.parse(e.data);
     refreshTables(true);
