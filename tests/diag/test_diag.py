@@ -3,6 +3,7 @@ read-only status socket) and from a journal alone, as text, JSON and `--watch`."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -154,7 +155,10 @@ def test_the_status_socket_serves_and_never_reads(short_dir: Path) -> None:
         assert fetch(path)["starting"] is True  # nothing published yet
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
             client.connect(os.fspath(path))
-            client.sendall(b'{"command": "clear tilts"}\n' * 100)  # never read
+            # never read: the server may answer and close before all of it went out, which
+            # the sender sees as a broken pipe (it did once under load); the answer stays readable
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                client.sendall(b'{"command": "clear tilts"}\n' * 100)
             answer = client.makefile("rb").readline()
         assert json.loads(answer)["format"] == 1
         deadline = time.monotonic() + 5
