@@ -79,6 +79,9 @@ def _key_in_play(hand: Hand, k: KeyPress, seq: int) -> Steps:
         case Key.RUN_IT:
             run_it(hand, k.count or 1, seq)
             return NOTHING
+        case Key.CANCEL if hand.show.runs > 1 and hand.result is None:
+            cancel_run_it(hand, seq)
+            return NOTHING
         case _:
             return irregular.key(hand, k, seat, seq)
 
@@ -314,3 +317,30 @@ def run_it(hand: Hand, count: int, seq: int) -> None:
     hand.show.shared_board = list(hand.deal.board)
     hand.prompt(seq, f"RUN IT {count} TIMES: DEAL BOARD 1", PromptCode.INFO)
     stub.rit_agreed(hand, seq)
+
+
+def run_it_undoable(hand: Hand) -> bool:
+    """Whether a RUN_IT can still be taken back: no card of the rest of the board is out yet (a
+    burn is the same for one board or several). Running it more than once is an agreement of
+    everyone in the pot (004-GN r203, r205); a key pressed without one is the dealer's slip."""
+    return (
+        hand.show.runs > 1
+        and not hand.show.boards
+        and hand.result is None
+        and hand.phase is Phase.STREET
+        and hand.street == hand.show.run_from
+        and not any(role is not Role.BURN for _, role, _ in hand.deal.street_log)
+    )
+
+
+def cancel_run_it(hand: Hand, seq: int) -> None:
+    """CANCEL after RUN_IT: before a card of the rest is out the board is dealt once; after, the
+    boards are being dealt and the dealer is told the run stands."""
+    if not run_it_undoable(hand):
+        runs = hand.show.runs
+        hand.prompt(seq, f"RUN IT {runs} TIMES STANDS: BOARD CARDS ARE OUT", PromptCode.INFO)
+        return
+    hand.show.runs = 1
+    hand.show.run_from = 0
+    hand.show.shared_board = []
+    hand.prompt(seq, "RUN IT CANCELLED: ONE BOARD", PromptCode.INFO)
