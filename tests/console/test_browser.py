@@ -67,7 +67,12 @@ def test_sign_in_shows_the_floor_map_of_the_three_tables(fleet: Fleet, signed: A
     assert page.url.endswith("/map")
     assert page.locator("header .who").inner_text().startswith("flo")
     tiles = page.locator("li.tile")
-    assert tiles.count() == 3
+    ids = sorted(str(tiles.nth(i).get_attribute("id")) for i in range(tiles.count()))
+    # T09 joins the shared fleet when tests/console/test_chain_alarms.py runs, whatever the order
+    assert ids in (
+        ["table-T01", "table-T02", "table-T03"],
+        ["table-T01", "table-T02", "table-T03", "table-T09"],
+    ), ids
     for station in ("T01", "T02", "T03"):
         text = page.locator(f"#table-{station}").inner_text()
         assert "nlhe" in text, text
