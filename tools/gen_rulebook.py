@@ -19,6 +19,7 @@ OUT = ROOT / "station" / "engine" / "rulebook_data.py"
 OUT_TEXT = ROOT / "station" / "engine" / "rulebook_text.py"
 
 ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+"
+WORD_ID = r"[A-Z]{2,}"  # a heading's one-word rule id ("### RIT — running it twice ...")
 LABEL = re.compile(r"\b(OBS\+D|OBS\+F|OBS|D/OBS|D/F|N/F|N/D|D|F|N)\b")
 
 
@@ -91,6 +92,8 @@ def parse(text: str) -> list[dict[str, str]]:
             heading = line[4:].strip()
             head = heading.split(" — ")[0]
             ids = re.findall(ID, head) if " and " in head else re.findall(ID, head)[:1]
+            if not ids and re.fullmatch(WORD_ID, head):
+                ids = [head]  # one word ("RIT"): a rule if its block has a label (below)
             blocks.append((ids, heading, section, []))
             continue
         sub = re.match(rf"^\* \*\*({ID})(?: \([^)]*\))?:\*\* ", line)
@@ -101,6 +104,8 @@ def parse(text: str) -> list[dict[str, str]]:
             blocks[-1][3].append(line)
     for ids, title, sect, lines in blocks:
         block = "\n".join(lines)
+        if ids and "-" not in ids[0] and not _label(block):
+            continue  # a one-word heading over rules of its own ("TOURN"), not a rule
         for rid in ids:
             condition, ruling = rule_text(rid, lines)
             rules.append(

@@ -815,6 +815,12 @@ RULES: Final[dict[str, tuple[str, str, str, str]]] = {
         "OBS",
         "004-GN r211",
     ),
+    "RIT": (
+        'RIT — running it twice / three times (GN detail; "deal twice" in RR/USPA)',
+        "10. SHOWDOWN, POTS, ODD CHIPS, RUNNING IT TWICE",
+        "OBS+D",
+        '001-RR11 §2 "Procedures" r16, §14 NL r17; 002-RRPG §2 r14, NL r14; 003-RR5 §2 r16, NL r14; 000-USPA §3.4.2.14, App III §3 r15; 004-GN §VIII "Running It Twice" r203–r211',
+    ),
     "SHOW-REQUEST-TO-SEE": (
         "SHOW-REQUEST-TO-SEE",
         "10. SHOWDOWN, POTS, ODD CHIPS, RUNNING IT TWICE",

@@ -99,9 +99,13 @@ def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
     first, second = startup["recoveries"]
     assert first["checkpoint_seq"] == 0 and first["inputs"] > 0
     assert first["rows"] >= startup["journal_rows"]
-    # (the first run also journaled the bench table's own setup, after its checkpoint)
-    assert second["checkpoint_seq"] > startup["journal_rows"] and second["inputs"] <= 1
-    assert second["rows"] < 10
+    # The restart starts from the checkpoint the first run saved after the soak's rows and
+    # replays only what the first run journaled after it: the bench table's own setup, and
+    # whatever the emulated devices sent before SIGTERM stopped it (under load, a few inputs
+    # more: 4 once in CI). A restart that replayed the soak again would replay its hundreds.
+    assert second["checkpoint_seq"] > startup["journal_rows"]
+    assert 1 <= second["inputs"] <= 10 < first["inputs"]
+    assert second["rows"] < 40
 
 
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
