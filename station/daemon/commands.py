@@ -7,6 +7,11 @@ active person with that role. A successful PIN opens a screen session for its ro
 session's credential is kept in memory (never logged or journaled) until the display signs out,
 because journal operations such as clearing CALL FLOOR re-check it.
 
+The dealer's sign-in names the person (picked on the screen): their PIN signs them in as the
+table's dealer, a LOGIN row through `StationOps.login` (dealers only, between hands), which
+logs the dealer before them out as replaced; a refusal is answered in the words the PIN pad
+shows. That session is the journal's (idle logout, the rake report per dealer), not the screen's.
+
 A screen key (CHIP RACE, FORFEIT) is an input, not an operation: the core records it through
 the `Recorder` like a panel key, as the person `signed_in` names.
 """
@@ -21,6 +26,13 @@ from pathlib import Path
 
 from station.config.model import PeopleConfig
 from station.config.registry import DECK_ID, RegistryError, describe, save_deck
+from station.display.dealer_signin import (
+    AFTER_THIS_HAND,
+    NOT_A_DEALER,
+    SIGN_IN_PHASES,
+    WRONG_PIN,
+    locked_words,
+)
 from station.display.nav import (
     AcknowledgeIncident,
     ClearFloorCall,
@@ -34,7 +46,13 @@ from station.display.nav import (
 )
 from station.display.pinpad import Role
 from station.journal import ActorRole, Authenticated, StationOps, authenticate
-from station.journal.exc import AuthError, JournalError, WorkflowError
+from station.journal.exc import (
+    AuthError,
+    JournalError,
+    LockedOutError,
+    RoleRefusedError,
+    WorkflowError,
+)
 from station.journal.people import list_people
 from station.journal.workflow import incidents, rule
 
@@ -43,6 +61,7 @@ log = logging.getLogger(__name__)
 ROLE_ALLOWED = {
     Role.FLOOR: frozenset({ActorRole.FLOOR}),
     Role.TECH: frozenset({ActorRole.TECHNICIAN, ActorRole.ADMIN}),
+    Role.DEALER: frozenset({ActorRole.DEALER}),
 }
 
 
@@ -86,7 +105,34 @@ class DisplayCommands:
         )
         return None
 
+    def dealers(self) -> tuple[str, ...]:
+        """The active people with role dealer, by name: whom the sign-in page offers."""
+        return tuple(
+            p.name for p in list_people(self.journal) if p.active and p.role is ActorRole.DEALER
+        )
+
+    def sign_in_dealer(self, name: str, pin: str) -> str:
+        """Sign `name` in as the table's dealer: "" when done (the LOGIN is journaled), else
+        why not, in the PIN pad's words (each failed attempt journaled by `authenticate`)."""
+        if self.ops.recorder.snapshot().phase not in SIGN_IN_PHASES:
+            log.info("dealer sign-in of %s refused: a hand is in play", name)
+            return AFTER_THIS_HAND
+        try:
+            self.ops.login(name, pin, purpose="dealer sign-in", allowed=ROLE_ALLOWED[Role.DEALER])
+        except LockedOutError as exc:
+            log.warning("dealer sign-in: %s", exc)
+            return locked_words(exc.remaining_s)
+        except RoleRefusedError as exc:
+            log.warning("dealer sign-in: %s", exc)
+            return NOT_A_DEALER
+        except AuthError as exc:
+            log.warning("dealer sign-in: %s", exc)
+            return WRONG_PIN
+        return ""
+
     def check_pin(self, role: Role, pin: str) -> bool:
+        if role is Role.DEALER:
+            return False  # a dealer signs in by name (`sign_in_dealer`)
         name = self.pad_person(role)
         if name is None:
             return False

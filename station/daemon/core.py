@@ -101,6 +101,7 @@ from station.diag.server import LiveStatus, StatusServer
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
+from station.display.pinpad import Role
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.events import InputEvent, Key, KeyPress, Setup
@@ -190,6 +191,7 @@ class Core:
         self._next_touch = self.started_at + WITNESS_TOUCH_S
         self._panel = PanelStatus(None, PanelMode.IDLE, None, "", 0.0)  # the key panel's entry
         self._shown: TableSnapshot | None = None
+        self._dealers = parts.commands.dealers()  # whom the dealer sign-in offers
         tilts = parts.recorder.op_state().tilts
         self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
 
@@ -261,7 +263,9 @@ class Core:
             self._next_diag = now + DIAG_EVERY_S
         if now >= self._next_idle:
             self._next_idle = now + IDLE_CHECK_S
-            if self.ops.expire_idle():
+            dealers = self.p.commands.dealers()  # `station people` may have changed them
+            if self.ops.expire_idle() or dealers != self._dealers:
+                self._dealers = dealers
                 self._after_ops()
         if self._floor_dirty:
             self._floor_dirty = False
@@ -397,6 +401,11 @@ class Core:
             case DisplayCommand(command=command):
                 self.p.commands.handle(command)
                 self._after_ops()
+            case PinCheck(role=Role.DEALER, pin=pin, reply=reply, person=person):
+                words = self.p.commands.sign_in_dealer(person or "", pin)
+                reply.answer(not words, words)
+                if not words:
+                    self._after_ops()  # the name on the status strip
             case PinCheck(role=role, pin=pin, reply=reply):
                 reply.answer(self.p.commands.check_pin(role, pin))
             case Reseat(setup=setup, actor=actor):
@@ -442,6 +451,7 @@ class Core:
         t = max(self.last_t, round(self.p.t_base + (at - self.started_at), 3))
         self.last_t = t
         decisions = self.recorder.record(event, actor=actor, role=role, at=t)
+        self.ops.table_active()  # the dealer is dealing: not idle
         if self.storage_fault:
             self._storage_back()  # the journal takes rows again
         snapshot = self.recorder.snapshot()
@@ -600,6 +610,8 @@ class Core:
                 selected=panel.selected,
                 entry=panel_entry(panel),
                 entry_short=panel_entry_short(panel),
+                dealer=self.recorder.op_state().dealer or "",
+                dealers=self._dealers,
             )
         )
 

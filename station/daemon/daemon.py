@@ -283,6 +283,7 @@ class Daemon:
                 cfg.panel,
                 None if cfg.driver is DisplayDriver.AUTO else cfg.driver.value,
                 verify_pin=self.verify_pin,
+                sign_in=self.sign_in_dealer,
                 on_command=self._command,
                 table=cfg.table,
             )
@@ -347,6 +348,15 @@ class Daemon:
         reply = Reply()
         self.inbox.put(PinCheck(role, pin, reply))
         return reply.wait(PIN_CHECK_S)
+
+    def sign_in_dealer(self, name: str, pin: str) -> str:
+        """Called on the display thread: the core signs `name` in as the table's dealer; ""
+        when done, else why not in words."""
+        reply = Reply()
+        self.inbox.put(PinCheck(Role.DEALER, pin, reply, person=name))
+        if reply.wait(PIN_CHECK_S):
+            return ""
+        return reply.words or "NO ANSWER: TRY AGAIN"
 
     def _command(self, command: Command) -> None:
         self.inbox.put(DisplayCommand(command))

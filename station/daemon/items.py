@@ -58,9 +58,11 @@ class Reply:
 
     done: threading.Event = field(default_factory=threading.Event)
     ok: bool = False
+    words: str = ""  # why not, in the few words the PIN pad shows ("" when ok)
 
-    def answer(self, ok: bool) -> None:
+    def answer(self, ok: bool, words: str = "") -> None:
         self.ok = ok
+        self.words = words
         self.done.set()
 
     def wait(self, timeout_s: float) -> bool:
@@ -69,12 +71,14 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class PinCheck:
-    """The PIN pad (display thread) asks whether `pin` opens `role`'s screens. The PIN lives in
-    memory only: it is never logged or journaled."""
+    """The PIN pad (display thread) asks whether `pin` opens `role`'s screens, or (role dealer)
+    signs `person` in as the table's dealer. The PIN lives in memory only: it is never logged
+    or journaled."""
 
     role: Role
     pin: str = field(repr=False)
     reply: Reply = field(compare=False)
+    person: str | None = None  # the name picked on the dealer sign-in
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,10 @@ emulated hardware, then waits until the station has journaled what the step prod
 dealer watches the screen before the next card. Edge adapter (threads, emulators, mock pins).
 
 Cards go through the emulated shoe's mouth, chips into the emulated board's zones, keys are
-pressed (with contact bounce) on the mock pins the daemon reads; the floor signs in on the same
-path as the display's PIN pad. Nothing reaches the engine any other way.
+pressed (with contact bounce) on the mock pins the daemon reads; the dealer signs in before the
+first hand, and the floor when it clears CALL FLOOR, on the same path as the display's PIN pad
+and sign-in (the PIN check the core answers, then the display's command). Nothing reaches the
+engine any other way.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from station.daemon.items import (
 from station.daemon.news import LinkNews, News, OpsNews, PanelNews, Recorded
 from station.demo.livelog import LiveLog
 from station.demo.plan import PlannedHand
-from station.demo.rig import Rig
+from station.demo.rig import DEALER_NAME, Rig
 from station.demo.steps import (
     Chips,
     Collect,
@@ -273,6 +275,16 @@ class Dealer:
         panel.level(f"puck.{seat}", True, now + 0.01)
         self.puck = seat
         self._drive()
+
+    def sign_in(self) -> None:
+        """The demo's dealer signs in as the table's dealer, as on the dealer screen: the name
+        picked, the PIN checked by the core (which journals the LOGIN), then SignedIn."""
+        reply = Reply()
+        self.inbox.put(PinCheck(Role.DEALER, self.rig.dealer_pin, reply, person=DEALER_NAME))
+        if not reply.wait(STEP_TIMEOUT_S):
+            raise DealerError(f"the dealer sign-in was refused: {reply.words or 'no answer'}")
+        self.inbox.put(DisplayCommand(SignedIn(Role.DEALER)))
+        self.log.line(f"  {DEALER_NAME} signs in as the dealer with a PIN")
 
     def _floor_clears(self) -> None:
         reply = Reply()

@@ -35,6 +35,7 @@ SHOE_SERIAL = "SHOE-DEMO1"
 ZONES_SERIAL = "ZONES-DEMO1"
 STATION_ID = "DEMO"
 FLOOR_NAME = "floor1"
+DEALER_NAME = "dealer1"
 ADMIN_NAME = "admin"
 
 
@@ -146,6 +147,7 @@ class Rig:
         self.panel: InputEmulator | None = None
         self.floor_pin = ""  # the emulated floor supervisor's; printed as demo credentials
         self.admin_pin = ""
+        self.dealer_pin = ""  # the emulated dealer's, who signs in on the dealer screen
 
     def start(self) -> None:
         self.shoe.start()
@@ -155,9 +157,9 @@ class Rig:
         self.panel.idle()
 
     def enrol_people(self) -> None:
-        """An admin and a floor supervisor with fresh random PINs, printed by the demo so that
-        whoever runs it can sign in (floor screen, `station incidents rule`, `journal export`):
-        a demo table's credentials, new with each demo journal."""
+        """An admin, a floor supervisor and a dealer with fresh random PINs, printed by the demo
+        so that whoever runs it can sign in (floor screen, dealer sign-in, `station incidents
+        rule`, `journal export`): a demo table's credentials, new with each demo journal."""
         journal = Journal.open(
             self.loaded.config.journal,
             clock=SystemClock(),
@@ -169,6 +171,8 @@ class Rig:
             add_person(journal, ADMIN_NAME, ActorRole.ADMIN, self.admin_pin, by=None)
             admin = authenticate(journal, ADMIN_NAME, self.admin_pin, purpose="enrol the floor")
             add_person(journal, FLOOR_NAME, ActorRole.FLOOR, self.floor_pin, by=admin)
+            self.dealer_pin = _pin()
+            add_person(journal, DEALER_NAME, ActorRole.DEALER, self.dealer_pin, by=admin)
         finally:
             journal.close()
 

@@ -23,7 +23,7 @@ from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
-from station.demo.rig import ADMIN_NAME, FLOOR_NAME, Rig, RigOptions
+from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
 from station.journal import verify_file
 
@@ -71,7 +71,8 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "
-            f"{FLOOR_NAME} (floor) PIN {rig.floor_pin}; e.g. station hands show 1 --reveal "
+            f"{FLOOR_NAME} (floor) PIN {rig.floor_pin}, {DEALER_NAME} (dealer) PIN "
+            f"{rig.dealer_pin}; e.g. station hands show 1 --reveal "
             f"--person {FLOOR_NAME} --journal {rig.loaded.config.journal}"
         )
         extra: DisplaySink | None = frames
@@ -120,6 +121,7 @@ def _on_interrupt(daemon: Daemon, dealer: Dealer) -> Callable[[int, FrameType | 
 def _play(dealer: Dealer, hands: list[PlannedHand], daemon: Daemon, errors: list[str]) -> None:
     try:
         dealer.wait_links()
+        dealer.sign_in()
         dealer.play(hands)
     except DealerError as exc:
         errors.append(str(exc))

@@ -1,7 +1,8 @@
 """The dealer screen's geometry: a `DealerView` placed on a panel as a screen model. Pure.
 
 From the top: a status strip (hand, game, street, what the key panel is entering, the shoe, the
-REVIEW and TECH touch buttons; the CALL FLOOR banner while a floor call is held); the table as
+signed-in dealer's name (SIGN IN while nobody is: `dealer_signin`), the REVIEW and TECH touch
+buttons; the CALL FLOOR banner while a floor call is held); the table as
 the dealer sees it (`seat_ring`: the seats around the rail, each bet in front of its seat, the
 dealer button, and on the felt in the middle the board and the pots, or a finished hand's
 result, or the next hand's posts: `felt`); the glance numbers while a betting round is open
@@ -31,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from station.display import alert_panel, felt, glance, next_band, seat_table
+from station.display import alert_panel, dealer_signin, felt, glance, next_band, seat_table
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, Middle
 from station.display.model import Align, Rect, ScreenModel, Shape
@@ -51,6 +52,7 @@ SEATS_PAGE = "SEATS"
 DETAILS_PAGE = "ALERTS"
 BAND_LINES = 2  # the NEXT band's text lines before a prompt's short form stands in
 WHERE_SEATS = "on the SEATS page"
+FLOOR_HEAD, FLOOR_NOTE = "CALL FLOOR", "FLOOR PIN CLEARS"  # the strip while a floor call is held
 
 
 class DealerPage(StrEnum):
@@ -395,6 +397,39 @@ def _summary(c: Canvas, view: DealerView, area: Rect) -> int:
 
 
 # status strip ---------------------------------------------------------------------------------
+def _dealer_forms(c: Canvas, view: DealerView) -> list[str]:
+    """The dealer button's labels, longest first: the signed-in dealer's name (a long one cut to
+    a fifth of the strip, with a dot to say so), then its first three letters; SIGN IN while
+    nobody is signed in."""
+    if not view.dealer:
+        return [dealer_signin.SIGN_IN]
+    name, room = view.dealer, c.width // 5 - 2 * c.pad
+    while len(name) > 1 and not c.fits(name if name == view.dealer else f"{name}.", T, room):
+        name = name[:-1]
+    forms = [name if name == view.dealer else f"{name}."]
+    if len(view.dealer) > 4:
+        forms.append(f"{view.dealer[:3]}.")
+    return forms
+
+
+def _strip_need(c: Canvas, view: DealerView, title: str, stop: bool, full: bool) -> int:
+    """The least room the status strip's left part must keep: the CALL FLOOR banner (its head,
+    and in `full` its note), or a STOP, the key panel's entry (in `full` its long form), a link
+    alert and the shortest title."""
+    p = c.pad
+    if view.floor_call:
+        note = c.measure(FLOOR_NOTE, T) + 2 * p if full else 0
+        return c.measure(FLOOR_HEAD, K) + 2 * c.mm_x(2) + p + note
+    need = c.measure(title or (f"H{view.hand}" if view.hand else view.title), T) + p
+    pills = ["STOP"] if stop else []
+    entry = view.entry if full else view.entry_short or view.entry
+    if entry:
+        pills.append(entry)
+    if view.status and view.status_alert:
+        pills.append(view.status)
+    return need + sum(c.measure(t, T) + 3 * p for t in pills)
+
+
 def _header_height(c: Canvas, view: DealerView) -> int:
     touch_h = c.mm_y(c.theme.touch_target_mm)
     return max(touch_h, c.row(K) if view.floor_call else c.row(T)) + c.pad
@@ -405,11 +440,29 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
     touch_h = c.mm_y(c.theme.touch_target_mm)
     height = _header_height(c, view)
     x_right = c.width - p // 2
-    for label, action in (("TECH", ACTION_TECH), ("REVIEW", ACTION_REVIEW)):
-        w = max(c.measure(label, T) + 2 * p, c.mm_x(c.theme.touch_target_mm))
+
+    def width(label: str) -> int:
+        return max(c.measure(label, T) + 2 * p, c.mm_x(c.theme.touch_target_mm))
+
+    # The signed-in dealer's name (SIGN IN while nobody is: it opens the sign-in), left of
+    # TECH and REVIEW; it gives way, to its short form and then altogether, to what must be
+    # seen on a full strip (the panel's entry, in full where that fits without the name, a STOP,
+    # a link alert): for the seconds those last, or until the hand is over (a sign-in is
+    # between hands).
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    fixed = x_right - width("TECH") - width("REVIEW") - 2 * gap - 2 * p
+    need = _strip_need(c, view, title, stop, full=True)  # the long forms where they fit
+    if fixed < need:
+        need = _strip_need(c, view, title, stop, full=False)
+    names = [f for f in _dealer_forms(c, view) if fixed - width(f) - gap >= need]
+    buttons = [("TECH", ACTION_TECH), ("REVIEW", ACTION_REVIEW)]
+    if names:
+        buttons.append((names[0], dealer_signin.ACTION_OPEN))
+    for label, action in buttons:
+        w = width(label)
         x_right -= w
         rect = Rect(x_right, (height - touch_h) // 2, w, touch_h)
-        x_right -= c.mm_x(c.theme.touch_gap_mm)
+        x_right -= gap
         if view.floor_call:
             c.box(rect.inset(-2), Style.BASE)
         c.button(rect, label, action)
@@ -418,13 +471,12 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
         banner = Rect(0, 0, x_right, height)
         c.box(banner, Style.ALERT, Edge.FLOOR, c.mm_y(1.2))
         inner = banner.inset(c.mm_x(2), 0)
-        head = "CALL FLOOR"
+        head = FLOOR_HEAD
         c.text(Rect(inner.x, 0, c.measure(head, K), height), head, K, Style.ALERT)
         rest = Rect(inner.x + c.measure(head, K) + 2 * p, 0, 0, height)
         rest = Rect(rest.x, 0, inner.right - rest.x, height)
-        note = "FLOOR PIN CLEARS"
-        if c.fits(note, T, rest.w):
-            c.text(rest, note, T, Style.ALERT)
+        if c.fits(FLOOR_NOTE, T, rest.w):
+            c.text(rest, FLOOR_NOTE, T, Style.ALERT)
         return height
     hand = view.title  # "HAND 42"
     short = f"H{view.hand}" if view.hand else hand  # as the floor's lists say it
@@ -459,7 +511,8 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
     if link is not None:
         pills.append(link)
         least = title or titles[-1]  # a second page names itself before "SHOE OK"
-        if room_after(pills) < (0 if view.status_alert else c.measure(least, T)):
+        # (the title's room is what is left after the pills, less a pad: `room` below)
+        if room_after(pills) < (0 if view.status_alert else c.measure(least, T) + p):
             pills.pop()
     x = left.right
     for text, style, edge in reversed(pills):

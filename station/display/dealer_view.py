@@ -130,6 +130,8 @@ class StationStatus:
     selected: int | None = None  # the seat key pressed last, waiting for the key it goes with
     entry: str = ""  # an entry in progress on the panel ("VERBAL 20", "MISDEAL"), "" for none
     entry_short: str = ""  # the same where that does not fit ("V 20", "MISDEAL?")
+    dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
+    dealers: tuple[str, ...] = ()  # the active people with role dealer: the sign-in's names
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +268,7 @@ class DealerView:
     between: BetweenView | None  # between hands
     middle: Middle
     floor_call: bool
+    dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
 
     @property
     def title(self) -> str:
@@ -526,6 +529,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         entry=status.entry,
         entry_short=status.entry_short,
         selected=status.selected,
+        dealer=status.dealer,
         seats=tuple(seat_label(s, snap, paid, status.selected) for s in snap.seats),
         betting=betting,
         to_act=str(snap.to_act) if betting else DASH,

@@ -5,11 +5,13 @@ keyboard, as `NavKey` names or digits) and `Tick(at)`. A tap is resolved against
 on show, so what is hit is exactly what was drawn. The output is the next `NavState` plus
 `Command`s for the core (acknowledge, rule, clear the floor call, enter a screen key, save a
 deck...), which the daemon journals with the role that issued them. PINs are checked by an
-injected `verify_pin(role, pin)`; floor and technician screens need their own credential, and
-signed-in screens fall back to the dealer screen (signing out) after `IDLE_TIMEOUT_S` without
-input. On a small panel the dealer screen has a second page, SEATS (every seat's stack and bet),
-which a touch below its status strip opens and closes and which closes by itself after
-`SEATS_TIMEOUT_S`, so the glance numbers are never away for long.
+injected `verify_pin(role, pin)`; floor and technician screens need their own credential. The
+dealer signs in as the table's dealer from the dealer screen (`dealer_signin`: the name, then
+the PIN, checked and journaled by the injected `sign_in(name, pin)`, which answers in words
+when it refuses). Signed-in screens fall back to the dealer screen (signing out) after
+`IDLE_TIMEOUT_S` without input. On a small panel the dealer screen has a second page, SEATS
+(every seat's stack and bet), which a touch below its status strip opens and closes and which
+closes by itself after `SEATS_TIMEOUT_S`, so the glance numbers are never away for long.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Screen(StrEnum):
     PIN = "pin"
     FLOOR = "floor"
     DIAG = "diag"
+    SIGNIN = "signin"  # the dealer's sign-in: the names to pick from
 
 
 SCREEN_ROLE = {Screen.FLOOR: Role.FLOOR, Screen.DIAG: Role.TECH}
@@ -144,11 +147,17 @@ Command = (
 )
 
 PinVerifier = Callable[[Role, str], bool]
+DealerSignIn = Callable[[str, str], str]  # (name, PIN) -> "" signed in, else why not in words
 
 
 def deny_all(role: Role, pin: str) -> bool:
     """The verifier when none is configured: no credential opens anything."""
     return False
+
+
+def no_sign_in(name: str, pin: str) -> str:
+    """The dealer sign-in when none is configured: nobody signs in."""
+    return "NO SIGN-IN AT THIS STATION"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +166,9 @@ class NavContext:
     floor: FloorData = field(default_factory=FloorData)
     diag: DiagnosticsData = field(default_factory=DiagnosticsData)
     floor_call: bool = False
+    sign_in: DealerSignIn = no_sign_in
+    dealers: tuple[str, ...] = ()  # the names the sign-in page shows, in its order
+    can_sign_in: bool = True  # between hands (`dealer_signin.SIGN_IN_PHASES`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +179,7 @@ class NavState:
     role: Role | None = None  # who is signed in
     floor: FloorCursor = field(default_factory=FloorCursor)
     diag: DiagCursor = field(default_factory=DiagCursor)
+    signin_top: int = 0  # the first row of names on the sign-in page
     last_input_at: float = 0.0
 
 
@@ -262,6 +275,13 @@ def key_action(state: NavState, key: str) -> str | None:
             NavKey.DOWN: IO_DOWN,
         }
         return diag.get(key)
+    if state.screen is Screen.SIGNIN:
+        signin: dict[str, str | None] = {
+            NavKey.UP: "signin:up",
+            NavKey.DOWN: "signin:down",
+            NavKey.BACK: "signin:cancel",
+        }
+        return signin.get(key)
     if state.screen in (Screen.SEATS, Screen.DETAILS):
         if key in (NavKey.UP, NavKey.BACK):
             return ACTION_TABLE
@@ -288,6 +308,10 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
         case "nav":
             if arg == "dealer":
                 return _to_dealer(state)
+            if arg == "signin":
+                if state.screen not in (Screen.DEALER, Screen.SEATS, Screen.DETAILS):
+                    return state, ()
+                return replace(state, screen=Screen.SIGNIN, signin_top=0), ()
             return _open(state, Screen.FLOOR if arg == "floor" else Screen.DIAG)
         case "dealer":
             pages = {"table": Screen.DEALER, "seats": Screen.SEATS, "details": Screen.DETAILS}
@@ -297,6 +321,8 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
             return state, ()
         case "pin":
             return _pin(state, arg, ctx)
+        case "signin" if state.screen is Screen.SIGNIN:
+            return _signin(state, arg, ctx)
         case "floor" | "incident" | "ruling" | "recall" | "entry" | "race" | "forfeit":
             if state.role is not Role.FLOOR or state.screen is not Screen.FLOOR:
                 return state, ()
@@ -314,6 +340,14 @@ def _pin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
         return state, ()
     if arg == "cancel":
         return replace(state, screen=Screen.DEALER, pin=None, pending=None), ()
+    if arg == "ok" and pin.role is Role.DEALER:
+        if not pin.digits:
+            return replace(state, pin=replace(pin, message="ENTER YOUR PIN, THEN OK")), ()
+        words = ctx.sign_in(pin.person, pin.digits)
+        if not words:
+            return NavState(last_input_at=state.last_input_at), (SignedIn(Role.DEALER),)
+        refused = PinPadState(pin.role, "", words, pin.person)
+        return replace(state, pin=refused), (PinRejected(pin.role),)
     if arg == "ok":
         if pin.digits and ctx.verify_pin(pin.role, pin.digits):
             target = state.pending
@@ -323,6 +357,21 @@ def _pin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
         wrong = PinPadState(pin.role, "", "WRONG PIN")
         return replace(state, pin=wrong), (PinRejected(pin.role),)
     return replace(state, pin=press(pin, arg.upper())), ()
+
+
+def _signin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
+    """The dealer sign-in page: scroll, cancel, or a name picked (its PIN pad opens)."""
+    match arg.split(":"):
+        case ["cancel"]:
+            return replace(state, screen=Screen.DEALER, signin_top=0), ()
+        case ["up" | "down" as way]:
+            step = 1 if way == "down" else -1
+            return replace(state, signin_top=max(0, state.signin_top + step)), ()
+        case ["pick", index] if index.isdigit() and ctx.can_sign_in:
+            if int(index) < len(ctx.dealers):
+                pad = PinPadState(Role.DEALER, person=ctx.dealers[int(index)])
+                return replace(state, screen=Screen.PIN, pin=pad, pending=Screen.DEALER), ()
+    return state, ()
 
 
 def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:

@@ -22,13 +22,15 @@ PIN_KEY_MM = 14.0  # keys well above the 9 mm bar: the pad is used standing, one
 
 
 class Role(StrEnum):
-    """Who a credential is for (the dealer needs none)."""
+    """Who a credential is for: the floor's and technician's screens, and the table's dealer
+    signing in (the dealer screen itself needs none)."""
 
     FLOOR = "floor"
     TECH = "tech"
+    DEALER = "dealer"
 
 
-ROLE_TITLE = {Role.FLOOR: "FLOOR PIN", Role.TECH: "TECHNICIAN PIN"}
+ROLE_TITLE = {Role.FLOOR: "FLOOR PIN", Role.TECH: "TECHNICIAN PIN", Role.DEALER: "DEALER PIN"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,11 @@ class PinPadState:
     role: Role
     digits: str = ""
     message: str = ""
+    person: str = ""  # whose PIN (the dealer picked their name); "" for the role's pad
+
+    @property
+    def title(self) -> str:
+        return f"{ROLE_TITLE[self.role]} · {self.person}" if self.person else ROLE_TITLE[self.role]
 
 
 def press(state: PinPadState, key: str) -> PinPadState:
@@ -59,7 +66,7 @@ def pinpad_screen(
     state: PinPadState, panel: PanelConfig, theme: Theme = DEFAULT_THEME
 ) -> ScreenModel:
     c = Canvas("pin", panel, theme)
-    top = title_bar(c, ROLE_TITLE[state.role], [Button("CANCEL", "pin:cancel")])
+    top = title_bar(c, state.title, [Button("CANCEL", "pin:cancel")])
     p = c.pad
     row = c.row(TextRole.TEXT)
     # the entry: one star per digit (the font has no bullet), and the message

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from station.display.dealer_layout import DealerPage, dealer_screen
+from station.display.dealer_signin import signin_screen
 from station.display.dealer_view import StationStatus, dealer_view
 from station.display.diag_view import DiagnosticsData, diagnostics_screen
 from station.display.floor_view import FloorData, floor_screen
@@ -39,6 +40,8 @@ def inputs_used(nav: NavState) -> tuple[str, ...]:
             return ("floor", "snapshot")
         case Screen.DIAG:
             return ("diag",)
+        case Screen.SIGNIN:
+            return ("snapshot", "status")
     return ("snapshot", "status")
 
 
@@ -52,6 +55,9 @@ def screen_model(
             return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme)
         case Screen.DIAG:
             return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
+        case Screen.SIGNIN:
+            phase = inputs.snapshot.phase
+            return signin_screen(inputs.status, phase, nav.signin_top, panel, theme)
     pages = {Screen.SEATS: DealerPage.SEATS, Screen.DETAILS: DealerPage.DETAILS}
     page = pages.get(nav.screen, DealerPage.TABLE)
     view = dealer_view(inputs.snapshot, inputs.status)

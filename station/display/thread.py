@@ -26,10 +26,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from station.display.dealer_signin import SIGN_IN_PHASES
 from station.display.inbox import ScreenInbox
 from station.display.model import ScreenModel
 from station.display.nav import (
     Command,
+    DealerSignIn,
     NavContext,
     NavInput,
     NavState,
@@ -37,6 +39,7 @@ from station.display.nav import (
     Tick,
     deny_all,
     handle,
+    no_sign_in,
 )
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.screens import DisplayInputs, inputs_used, screen_model
@@ -77,6 +80,7 @@ class DisplayThread(ScreenInbox):
         *,
         theme: Theme = DEFAULT_THEME,
         verify_pin: PinVerifier = deny_all,
+        sign_in: DealerSignIn = no_sign_in,
         on_command: Callable[[Command], None] | None = None,
         build: Builder = screen_model,
         fullscreen: bool | None = None,
@@ -87,6 +91,7 @@ class DisplayThread(ScreenInbox):
         self.driver = driver  # "kmsdrm" on the Pi, "dummy" in tests; None: SDL decides
         self.theme = theme
         self.verify_pin = verify_pin
+        self.sign_in = sign_in
         self.on_command = on_command
         self.build = build
         self.table = table
@@ -214,7 +219,15 @@ class DisplayThread(ScreenInbox):
         dv, diag = self._diag.get()
         tv, status = self._status.get()
         data = DisplayInputs(snap, floor, diag, status, self.table)
-        ctx = NavContext(self.verify_pin, floor, diag, snap.floor_call)
+        ctx = NavContext(
+            self.verify_pin,
+            floor,
+            diag,
+            snap.floor_call,
+            self.sign_in,
+            status.dealers,
+            snap.phase in SIGN_IN_PHASES,
+        )
         for event in inputs:
             self.nav, commands = handle(self.nav, event, self.last_model, ctx)
             for command in commands:

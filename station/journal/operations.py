@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from station.journal.codes import (
+    PERSON_ROLES,
     STATION_ACTOR,
     ActorRole,
     Code,
@@ -50,9 +51,17 @@ class StationOps:
 
     # --- sessions -----------------------------------------------------------------------------
 
-    def login(self, name: str, pin: str) -> Authenticated:
-        """Start a session. A dealer logging in replaces the dealer before them."""
-        who = authenticate(self.journal, name, pin, purpose="login")
+    def login(
+        self,
+        name: str,
+        pin: str,
+        *,
+        purpose: str = "login",
+        allowed: Iterable[ActorRole] = PERSON_ROLES,
+    ) -> Authenticated:
+        """Start a session. A dealer logging in replaces the dealer before them. `allowed`
+        narrows who may (the dealer screen's sign-in: dealers only)."""
+        who = authenticate(self.journal, name, pin, purpose=purpose, allowed=allowed)
         entries: list[Entry] = []
         if who.role is ActorRole.DEALER:
             previous = self.recorder.ops.state().dealer
@@ -75,6 +84,13 @@ class StationOps:
     def touch(self, name: str) -> None:
         """The person did something at the station: their idle timer restarts."""
         self._active_ns[name] = self.journal.clock.monotonic_ns()
+
+    def table_active(self) -> None:
+        """The table recorded an input: that is the signed-in dealer's activity (a dealer
+        dealing is never idle, though their hands are on the cards, not the screen)."""
+        for session in self.recorder.ops.sessions.values():
+            if session.role == ActorRole.DEALER:
+                self._active_ns[session.person] = self.journal.clock.monotonic_ns()
 
     def expire_idle(self) -> list[str]:
         """End sessions idle longer than IDLE_LOGOUT_S. Sessions rebuilt after a restart count

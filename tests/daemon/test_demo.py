@@ -139,6 +139,16 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     assert report.returncode == 0, report.stderr
     total = json.loads(report.stdout)["total"]
     assert total["hands"] == 2 and total["rake"] == sum(int(d) for d in drops)
+    # The demo's dealer signed in on the dealer screen's path: the hands are theirs.
+    assert "  dealer1 signs in as the dealer with a PIN" in log
+    by_dealer = subprocess.run(
+        [sys.executable, "-m", "station.cli", "report", "rake", "--journal",
+         str(folder / "journal.sqlite"), "--format", "json", "--tz", "UTC", "--by", "dealer"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )  # fmt: skip
+    assert by_dealer.returncode == 0, by_dealer.stderr
+    rows = json.loads(by_dealer.stdout)["rows"]
+    assert [(r["dealer"], r["hands"], r["rake"]) for r in rows] == [("dealer1", 2, total["rake"])]
     journal_files = sorted(p for p in folder.iterdir() if p.name.startswith("journal.sqlite"))
     assert {p.name for p in journal_files} >= {"journal.sqlite", "journal.sqlite-head"}
     assert {stat.S_IMODE(p.stat().st_mode) for p in journal_files} == {0o600}

@@ -466,4 +466,4 @@ def test_touch_turns_a_small_panels_pages_and_a_large_panel_has_one() -> None:
     assert len(small) >= 2 and small[-1].screen == "dealer-seats"
     assert "dealer:table" in small[-1].actions()
     large = pages(snap, PANEL_10_1)
-    assert len(large) == 1 and large[0].actions() == ("nav:diag", "nav:floor")
+    assert len(large) == 1 and large[0].actions() == ("nav:diag", "nav:floor", "nav:signin")

@@ -80,6 +80,7 @@ def test_every_floor_command_finds_the_journal_from_the_config_alone(
     assert json.loads(ok[("journal", "status", "--json")])["station_id"] == "DEMO"
     assert {p["name"] for p in json.loads(ok[("journal", "users", "list", "--json")])} == {
         "admin",
+        "dealer1",
         "floor1",
     }
     assert (
