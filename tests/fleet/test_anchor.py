@@ -67,7 +67,9 @@ def test_an_older_copy_put_back_is_a_rollback_centrally_and_at_the_next_start(
     try:
         assert alarms[0].kind is AlarmKind.ROLLBACK
         assert alarms[0].seq == central_head
-        assert fwd.status().state is FleetState.FORKED
+        # the alarm is called from inside the forwarder's step; the status it shows is published
+        # at the end of that step
+        wait_until(lambda: fwd.status().state is FleetState.FORKED, what="FORKED shown")
         wait_until(lambda: ("rollback", journal.head()[0]) in open_alarms(ingest, "T01"))
     finally:
         fwd.stop()
