@@ -237,14 +237,14 @@ def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:
         next_band.draw(c, view, layout.band, BAND_LINES)
 
 
-def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
+def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1) -> None:
     match view.middle:
         case Middle.PLAY:
             if big and not felt.middle_fits(c, view, area, big=True):
                 big = False
-            felt.draw_middle(c, view, area, big)
+            felt.draw_middle(c, view, area, big, cols)
         case Middle.RESULT:
-            need = felt.result_need(c, view, area.w)
+            need = felt.result_need(c, view, area.w, cols)
             board_h = felt.board_need(c, view, big=False)
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
@@ -252,7 +252,7 @@ def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
                 bw = felt.board_width(c, view, big=False)
                 felt.draw_board(c, view, area.x + (area.w - bw) // 2, y, big=False)
                 y += board_h + c.pad
-            felt.draw_result(c, view, Rect(area.x, y, area.w, need))
+            felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols)
         case Middle.NEXT_HAND:
             need = felt.between_need(c, view, area.w)
             felt.draw_between(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2),
@@ -260,12 +260,12 @@ def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
 
 
 # small panels: two pages -----------------------------------------------------------------------
-def _content_need(c: Canvas, view: DealerView, width: int) -> int:
+def _content_need(c: Canvas, view: DealerView, width: int, cols: int = 1) -> int:
     match view.middle:
         case Middle.PLAY:
-            return felt.middle_need(c, view, width, big=False)
+            return felt.middle_need(c, view, width, big=False, cols=cols)
         case Middle.RESULT:
-            return felt.result_need(c, view, width)
+            return felt.result_need(c, view, width, cols)
         case Middle.NEXT_HAND:
             return felt.between_need(c, view, width)
 
@@ -286,6 +286,7 @@ class TablePage:
     middle_h: int
     band_lines: int
     band_h: int
+    cols: int = 1  # the result's pots in two columns (many pots)
 
 
 def _table_plan(c: Canvas, view: DealerView) -> TablePage:
@@ -305,8 +306,20 @@ def _table_plan(c: Canvas, view: DealerView) -> TablePage:
         lines = 1  # the prompt's short form, before anything else gives way
         band_h = next_band.need(c, view, c.width, lines)
     bottom = c.height - band_h - p
+    cols = 1
+    if middle_h and top + fixed + least > bottom:  # many pots: a denser form
+        cols, middle_h = _denser(c, view, width)
+        fixed = tiles_h + middle_h + p
     alerts_h = max(0, bottom - top - fixed) if view.wrong else 0
-    return TablePage(view, tiles_h, alerts_h, middle_h, lines, band_h)
+    return TablePage(view, tiles_h, alerts_h, middle_h, lines, band_h, cols)
+
+
+def _denser(c: Canvas, view: DealerView, width: int) -> tuple[int, int]:
+    """The pots (or the result's) in two columns when that takes less height (a small panel,
+    many pots): each with its seats, or who it went to, under its amount. The columns and the
+    height."""
+    one, two = _content_need(c, view, width), _content_need(c, view, width, cols=2)
+    return (2, two) if view.middle is not Middle.NEXT_HAND and two < one else (1, one)
 
 
 def _table_page(c: Canvas, view: DealerView) -> None:
@@ -330,7 +343,7 @@ def _table_page(c: Canvas, view: DealerView) -> None:
         if area.bottom > bottom:
             c.drop(f"{view.middle.value} (no room under the alerts)")
         else:
-            _draw_content(c, view, area, big=False)
+            _draw_content(c, view, area, big=False, cols=plan.cols)
             y += plan.middle_h + p
     seats = seat_table.table_seats(view.seats)
     if y < bottom:

@@ -89,9 +89,46 @@ def draw_pots(c: Canvas, view: DealerView, area: Rect) -> None:
         y += row.h
 
 
-def middle_need(c: Canvas, view: DealerView, width: int, big: bool) -> int:
+def _pot_cells(c: Canvas, view: DealerView, width: int) -> list[list[str]] | None:
+    """The pots in two columns (a small panel with many pots): each its label and amount, its
+    seats on the lines under them; None when a column is too narrow for a label and amount."""
+    col = (width - c.pad) // 2
+    label, amount = _pot_cols(c, view)
+    if label + amount > col:
+        return None
+    return [c.wrap(_seats_text(pl.seats), T, col) for pl in view.pots]
+
+
+def _grid_rows(c: Canvas, cells: list[list[str]]) -> list[int]:
+    """The height of each row of two cells: the amount's row, the seats' lines."""
+    return [max(c.row(K) + len(lines) * c.row(T) for lines in cells[i : i + 2])
+            for i in range(0, len(cells), 2)]  # fmt: skip
+
+
+def _board_in_cell(c: Canvas, view: DealerView, width: int, rows: list[int]) -> bool:
+    """An odd number of pots leaves the last row's second cell free: the board goes there when
+    it fits."""
+    col = (width - c.pad) // 2
+    return (
+        len(view.pots) % 2 == 1
+        and board_width(c, view, big=False) <= col
+        and board_need(c, view, big=False) <= rows[-1]
+    )
+
+
+def middle_need(c: Canvas, view: DealerView, width: int, big: bool, cols: int = 1) -> int:
     """The board and the pots: side by side when both fit the width, else one above the
-    other."""
+    other; with `cols` 2 (a small panel with many pots, the board at the text size) the pots
+    in two columns, the board in the last row's free cell or above them."""
+    if cols == 2 and view.pots:
+        cells = _pot_cells(c, view, width)
+        if cells is None:
+            return 10 * c.height
+        rows = _grid_rows(c, cells)
+        if _board_in_cell(c, view, width, rows):
+            return sum(rows)
+        board_h = board_need(c, view, big=False)
+        return board_h + (c.pad if board_h else 0) + sum(rows)
     board_h, pots_h = board_need(c, view, big), pots_need(c, view)
     bw, pw = board_width(c, view, big), pots_width(c, view)
     if bw and pw and bw + 2 * c.pad + pw <= width:
@@ -104,8 +141,40 @@ def middle_fits(c: Canvas, view: DealerView, area: Rect, big: bool) -> bool:
     return max(bw, pw) <= area.w and middle_need(c, view, area.w, big) <= area.h
 
 
-def draw_middle(c: Canvas, view: DealerView, area: Rect, big: bool) -> None:
+def _draw_grid(c: Canvas, view: DealerView, area: Rect) -> None:
+    """The pots in two columns from the top of `area`; the board in the last row's free cell or
+    above them (`middle_need` with `cols` 2)."""
+    cells = _pot_cells(c, view, area.w)
+    assert cells is not None
+    p = c.pad
+    col = (area.w - p) // 2
+    rows = _grid_rows(c, cells)
+    y = area.y
+    in_cell = _board_in_cell(c, view, area.w, rows)
+    if view.board and not in_cell:
+        draw_board(c, view, area.x + (area.w - board_width(c, view, False)) // 2, y, big=False)
+        y += board_need(c, view, big=False) + p
+    label_w, amount_w = _pot_cols(c, view)
+    for i, row_h in enumerate(rows):
+        for j, (pl, lines) in enumerate(zip(view.pots[2 * i : 2 * i + 2], cells[2 * i : 2 * i + 2],
+                                            strict=True)):  # fmt: skip
+            x = area.x + j * (col + p)
+            c.text(Rect(x, y, label_w, c.row(K)), pl.label, T)
+            c.text(Rect(x + label_w, y, amount_w - p, c.row(K)), pl.amount, K, key=True,
+                   align=Align.RIGHT)  # fmt: skip
+            c.paragraph(Rect(x, y + c.row(K), col, len(lines) * c.row(T)), " ".join(lines), T)
+        if in_cell and i == len(rows) - 1:
+            bh = board_need(c, view, big=False)
+            draw_board(c, view, area.x + col + p, y + (row_h - bh) // 2, big=False)
+        y += row_h
+
+
+def draw_middle(c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1) -> None:
     """The board and the pots, centred in `area`."""
+    if cols == 2 and view.pots:
+        need = middle_need(c, view, area.w, False, cols)
+        _draw_grid(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2), area.w, need))
+        return
     bw, pw = board_width(c, view, big), pots_width(c, view)
     need = middle_need(c, view, area.w, big)
     y = area.y + max(0, (area.h - need) // 2)
@@ -157,14 +226,36 @@ def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine,
     return lines
 
 
-def result_need(c: Canvas, view: DealerView, width: int) -> int:
+def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str]]] | None:
+    """The pots in two columns: each its label and amount, who it went to on the lines under
+    them; None when a column is too narrow for a pot's label and amount."""
+    assert view.result is not None
+    col = (width - c.pad) // 2
+    label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + c.pad
+    if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
+        return None
+    return [(pl, c.wrap(paid_text(pl), T, col)) for pl in view.result.pots]
+
+
+def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
+    """The height of each row of two cells."""
+    return [max(c.row(K) + len(words) * c.row(T) for _, words in cells[i : i + 2])
+            for i in range(0, len(cells), 2)]  # fmt: skip
+
+
+def result_need(c: Canvas, view: DealerView, width: int, cols: int = 1) -> int:
+    """The result's height at `width`, its pots in one column or (`cols` 2, a small panel with
+    many pots) two, who each went to under it."""
     if view.result is None:
         return 0
     head = len(c.wrap(result_head(view), T, width)) * c.row(T)
+    if cols == 2:
+        cells = _cells(c, view, width)
+        return head + (sum(_cell_rows(c, cells)) if cells is not None else 10 * c.height)
     return head + sum(h for _, _, h in _paid_lines(c, view, width))
 
 
-def draw_result(c: Canvas, view: DealerView, area: Rect) -> int:
+def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
     """The finished hand's pots and who they went to, from the top of `area`."""
     assert view.result is not None
     p = c.pad
@@ -173,6 +264,20 @@ def draw_result(c: Canvas, view: DealerView, area: Rect) -> int:
     c.box(Rect(area.x, area.y, area.w, h), Style.INFO)
     c.paragraph(Rect(area.x, area.y, area.w, h), head, T, Style.INFO)
     y = area.y + h
+    cells = _cells(c, view, area.w) if cols == 2 else None
+    if cells is not None:
+        col = (area.w - p) // 2
+        label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
+        for i, row_h in enumerate(_cell_rows(c, cells)):
+            for j, (line, words) in enumerate(cells[2 * i : 2 * i + 2]):
+                x = area.x + j * (col + p)
+                c.text(Rect(x, y, label_w, c.row(K)), line.label, T)
+                c.text(Rect(x + label_w, y, col - label_w, c.row(K)), str(line.amount), K,
+                       key=True)  # fmt: skip
+                c.paragraph(Rect(x, y + c.row(K), col, len(words) * c.row(T)), " ".join(words),
+                            T)  # fmt: skip
+            y += row_h
+        return y - area.y
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
     for line, words, need in _paid_lines(c, view, area.w):
         amount = str(line.amount)

@@ -27,7 +27,7 @@ from station.engine.decisions import Prompt, PromptCode
 from station.engine.snapshot import PromptView, TableSnapshot
 from tests.display.real_tables import SCENARIOS, at_line, first, steps
 from tests.display.screen_check import problems, reads
-from tests.engine.tablekit import cards, key, setup, zone
+from tests.engine.tablekit import cards, draw, key, setup, zone
 
 OK = StationStatus(shoe_ok=True, zones_ok=True)
 PANELS = [PANEL_10_1, PANEL_7]
@@ -402,6 +402,58 @@ def test_the_winners_stay_until_the_next_hands_posts_start(panel: PanelConfig) -
     assert says(pages(ended, panel), f"HAND {ended.hand} PAID")
     posting = at_line(MISSED, 46)
     assert not says(pages(posting, panel), f"HAND {posting.hand} PAID")
+
+
+BIG_STACKS = {1: 1_234_567, 2: 2_345_678, 3: 3_456_789, 4: 4_567_890, 5: 5_678_901,
+              6: 9_876_543, 7: 9_999_999, 8: 8_765_432, 9: 7_654_321, 10: 6_543_210}  # fmt: skip
+BIG_BOARD = ("9c", "2h", "7s", "9d", "9s", "5h", "Qs", "3c")  # burn, flop, burn, turn, ...
+
+
+def big_pots() -> list[dict[str, Any]]:
+    """Ten seats with 7-digit stacks: seats 3, 4 and 5 all in before the flop, seats 6 and 7
+    call, 8 to 10 fold, the blinds all in: a main pot and four side pots at the flop; seats 6
+    and 7 bet the flop and go all in on the river (a fifth side pot); seat 7 wins them all."""
+    stacks, five = BIG_STACKS, BIG_STACKS[5]
+    lines = [
+        setup("nlhe", stacks, profile="RR11", stakes={"sb": 25_000, "bb": 50_000}, button=10),
+        zone(1, 25_000), zone(2, 50_000), key("NEW_HAND"), *cards(20, skip=BIG_BOARD),
+        zone(3, stacks[3]), zone(4, stacks[4]), zone(5, five), zone(6, five), zone(7, five),
+        key("FOLD", 8), key("FOLD", 9), key("FOLD", 10), zone(1, stacks[1]), zone(2, stacks[2]),
+        *(zone(s, 0) for s in range(1, 8)), *(draw(c) for c in BIG_BOARD[:4]),
+        zone(6, 2_000_000), zone(7, 2_000_000), zone(6, 0), zone(7, 0),
+        *(draw(c) for c in BIG_BOARD[4:6]), key("CHECK", 6), key("CHECK", 7),
+        *(draw(c) for c in BIG_BOARD[6:]),
+        zone(6, stacks[6] - five - 2_000_000), zone(7, stacks[6] - five - 2_000_000),
+    ]  # fmt: skip
+    return [*lines, *(key("TABLED", s) for s in (6, 7, 5, 4, 3, 2, 1))]
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_five_pots_of_7_digit_amounts_keep_the_board_the_pots_and_the_result(
+    panel: PanelConfig,
+) -> None:
+    """A 7" panel left the board and the pots out ("no room") with a main pot and four side
+    pots of 7 digits, and a hand end's six pots with who won them: the pots now go two to a row
+    (their seats, or who won them, under the amount; the board in the free cell), every
+    amount at the key size, nothing cut or overlapping."""
+    lines = big_pots()
+    _, flop = first(lines, lambda s: len(s.pots) == 5 and s.to_act is not None)
+    models = pages(flop, panel)
+    assert_readable(models, panel)
+    for pot in flop.pots:
+        assert [t for m in models for t in m.texts() if t.key and t.text == str(pot.amount)]
+        assert says(models, f"SEATS {' '.join(map(str, pot.eligible))}"), pot
+    faces = {f"{f.rank}{f.suit.value}" for m in models for f in m.items if isinstance(f, CardFace)}
+    assert faces == set(flop.board)
+    ended = at_line(lines, len(lines))
+    assert ended.result is not None and len(ended.result.pots) == 6
+    models = pages(ended, panel)
+    assert_readable(models, panel)
+    assert says(models, "HAND 1 PAID")
+    for pot in ended.result.pots:
+        assert [t for m in models for t in m.texts() if t.key and t.text == str(pot.amount)]
+    assert sum(says([m], "TO SEAT 7") for m in models[:1]) == 1
+    assert [t.text for t in models[0].texts()].count("TO SEAT 7") == 6
 
 
 # status strip -----------------------------------------------------------------------------------
