@@ -237,12 +237,14 @@ def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:
         next_band.draw(c, view, layout.band, BAND_LINES)
 
 
-def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1) -> None:
+def _draw_content(
+    c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1, seats: bool = True
+) -> None:
     match view.middle:
         case Middle.PLAY:
             if big and not felt.middle_fits(c, view, area, big=True):
                 big = False
-            felt.draw_middle(c, view, area, big, cols)
+            felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
             need = felt.result_need(c, view, area.w, cols)
             board_h = felt.board_need(c, view, big=False)
@@ -260,10 +262,12 @@ def _draw_content(c: Canvas, view: DealerView, area: Rect, big: bool, cols: int 
 
 
 # small panels: two pages -----------------------------------------------------------------------
-def _content_need(c: Canvas, view: DealerView, width: int, cols: int = 1) -> int:
+def _content_need(
+    c: Canvas, view: DealerView, width: int, cols: int = 1, seats: bool = True
+) -> int:
     match view.middle:
         case Middle.PLAY:
-            return felt.middle_need(c, view, width, big=False, cols=cols)
+            return felt.middle_need(c, view, width, big=False, cols=cols, seats=seats)
         case Middle.RESULT:
             return felt.result_need(c, view, width, cols)
         case Middle.NEXT_HAND:
@@ -286,7 +290,8 @@ class TablePage:
     middle_h: int
     band_lines: int
     band_h: int
-    cols: int = 1  # the result's pots in two columns (many pots)
+    cols: int = 1  # the pots (or the result's) two to a row (many pots)
+    pot_seats: bool = True  # False: the pots' seats are on the SEATS page (no room here)
 
 
 def _table_plan(c: Canvas, view: DealerView) -> TablePage:
@@ -306,20 +311,28 @@ def _table_plan(c: Canvas, view: DealerView) -> TablePage:
         lines = 1  # the prompt's short form, before anything else gives way
         band_h = next_band.need(c, view, c.width, lines)
     bottom = c.height - band_h - p
-    cols = 1
+    cols, seats = 1, True
     if middle_h and top + fixed + least > bottom:  # many pots: a denser form
-        cols, middle_h = _denser(c, view, width)
+        room = bottom - top - tiles_h - least - p
+        cols, seats, middle_h = _denser(c, view, width, room)
         fixed = tiles_h + middle_h + p
     alerts_h = max(0, bottom - top - fixed) if view.wrong else 0
-    return TablePage(view, tiles_h, alerts_h, middle_h, lines, band_h, cols)
+    return TablePage(view, tiles_h, alerts_h, middle_h, lines, band_h, cols, seats)
 
 
-def _denser(c: Canvas, view: DealerView, width: int) -> tuple[int, int]:
-    """The pots (or the result's) in two columns when that takes less height (a small panel,
-    many pots): each with its seats, or who it went to, under its amount. The columns and the
-    height."""
-    one, two = _content_need(c, view, width), _content_need(c, view, width, cols=2)
-    return (2, two) if view.middle is not Middle.NEXT_HAND and two < one else (1, one)
+def _denser(c: Canvas, view: DealerView, width: int, room: int) -> tuple[int, bool, int]:
+    """The pots (or the result's) in less height, for a small panel with many pots: two to a
+    row, each with its seats (or who it went to) under its amount; failing that, while the
+    hand is played, two to a row with their seats on the SEATS page. The first that fits
+    `room`, else the smallest: the columns, whether the seats are said here, the height."""
+    forms = [(1, True), (2, True)]
+    if view.middle is Middle.PLAY:
+        forms.append((2, False))
+    elif view.middle is Middle.NEXT_HAND:
+        forms = forms[:1]
+    needs = [(_content_need(c, view, width, cols, seats), cols, seats) for cols, seats in forms]
+    h, cols, seats = next((n for n in needs if n[0] <= room), min(needs))
+    return cols, seats, h
 
 
 def _table_page(c: Canvas, view: DealerView) -> None:
@@ -343,7 +356,9 @@ def _table_page(c: Canvas, view: DealerView) -> None:
         if area.bottom > bottom:
             c.drop(f"{view.middle.value} (no room under the alerts)")
         else:
-            _draw_content(c, view, area, big=False, cols=plan.cols)
+            _draw_content(c, view, area, big=False, cols=plan.cols, seats=plan.pot_seats)
+            if not plan.pot_seats:
+                c.drop(f"the seats of each pot ({WHERE_SEATS})")
             y += plan.middle_h + p
     seats = seat_table.table_seats(view.seats)
     if y < bottom:
@@ -383,6 +398,7 @@ def _seats_page(c: Canvas, view: DealerView, shape: TableShape) -> None:
     p = c.pad
     top = _header_height(c, view) + p
     region = Rect(0, top, c.width, c.height - top - p)
+    pot_seats = view.middle is Middle.PLAY and not _table_plan(c, view).pot_seats
     for density in (Density.FULL, Density.COMPACT, Density.TOKEN):
         ring = plan_ring(c, view.seats, shape, region, density)
         if ring is not None:
@@ -390,12 +406,33 @@ def _seats_page(c: Canvas, view: DealerView, shape: TableShape) -> None:
             middle = _middle(c, view, ring)
             if middle is not None:
                 _draw_content(c, view, middle, big=False)
+            elif pot_seats:
+                c.drop("the seats of each pot (no room)")
             break
     else:
         width = c.width - 2 * p
         seats = seat_table.table_seats(view.seats)
         used = seat_table.seat_table(c, seats, Rect(p, top, width, region.h), "no room")
-        _summary(c, view, Rect(p, top + used, width, max(0, region.bottom - top - used)))
+        used += _summary(c, view, Rect(p, top + used, width, max(0, region.bottom - top - used)))
+        if pot_seats:  # the first page had room for the pots' amounts only
+            _pot_seats(c, view, Rect(p, top + used + p, width, region.bottom - top - used - p))
+
+
+def _pot_seats(c: Canvas, view: DealerView, area: Rect) -> None:
+    """The pots with the seats that play for each (without the board: it is on the first
+    page), one to a row or two, as they fit `area`; else the seats of each pot on a paragraph,
+    runs of seats shortened ("MAIN SEATS 1-7 · SIDE 1 SEATS 2-7", en dashes)."""
+    pots = replace(view, board=())
+    for cols in (1, 2):
+        need = felt.middle_need(c, pots, area.w, big=False, cols=cols)
+        if need <= area.h and (cols == 2 or felt.pots_width(c, pots) <= area.w):
+            felt.draw_middle(c, pots, Rect(area.x, area.y, area.w, need), False, cols)
+            return
+    text = felt.pot_seats_text(view)
+    if len(c.wrap(text, T, area.w)) * c.row(T) > area.h:
+        c.drop("the seats of each pot (no room)")
+        return
+    c.paragraph(area, text, T)
 
 
 def _summary(c: Canvas, view: DealerView, area: Rect) -> int:

@@ -23,6 +23,7 @@ from station.display.model import Align, Rect
 from station.display.theme import Edge, Style, TextRole
 
 K, T = TextRole.KEY, TextRole.TEXT
+EN_DASH = "\u2013"
 
 
 # board ----------------------------------------------------------------------------------------
@@ -65,6 +66,32 @@ def _seats_text(seats: tuple[int, ...]) -> str:
     return ("SEAT " if len(seats) == 1 else "SEATS ") + " ".join(map(str, seats))
 
 
+def seat_runs(seats: tuple[int, ...]) -> str:
+    """Seats in order, three or more in a row said as a run, first and last with an en dash
+    between: (1, 2, 3, 4, 7) -> "1-4 7"."""
+    out: list[str] = []
+    i = 0
+    while i < len(seats):
+        j = i
+        while j + 1 < len(seats) and seats[j + 1] == seats[j] + 1:
+            j += 1
+        if j - i >= 2:
+            out.append(f"{seats[i]}{EN_DASH}{seats[j]}")
+        else:
+            out += [str(s) for s in seats[i : j + 1]]
+        i = j + 1
+    return " ".join(out)
+
+
+def pot_seats_text(view: DealerView) -> str:
+    """Every pot's seats on one paragraph, runs of seats shortened (en dashes): "MAIN SEATS 1-7
+    · SIDE 1 SEATS 2-7" (a small panel's SEATS page, when the pots' rows do not fit)."""
+    return " · ".join(
+        f"{pl.label} SEAT{'S' if len(pl.seats) > 1 else ''} {seat_runs(pl.seats)}"
+        for pl in view.pots
+    )
+
+
 def pots_width(c: Canvas, view: DealerView) -> int:
     if not view.pots:
         return 0
@@ -89,14 +116,17 @@ def draw_pots(c: Canvas, view: DealerView, area: Rect) -> None:
         y += row.h
 
 
-def _pot_cells(c: Canvas, view: DealerView, width: int) -> list[list[str]] | None:
+def _pot_cells(
+    c: Canvas, view: DealerView, width: int, seats: bool = True
+) -> list[list[str]] | None:
     """The pots in two columns (a small panel with many pots): each its label and amount, its
-    seats on the lines under them; None when a column is too narrow for a label and amount."""
+    seats (unless not `seats`) on the lines under them; None when a column is too narrow for a
+    label and amount."""
     col = (width - c.pad) // 2
     label, amount = _pot_cols(c, view)
     if label + amount > col:
         return None
-    return [c.wrap(_seats_text(pl.seats), T, col) for pl in view.pots]
+    return [c.wrap(_seats_text(pl.seats), T, col) if seats else [] for pl in view.pots]
 
 
 def _grid_rows(c: Canvas, cells: list[list[str]]) -> list[int]:
@@ -116,12 +146,15 @@ def _board_in_cell(c: Canvas, view: DealerView, width: int, rows: list[int]) -> 
     )
 
 
-def middle_need(c: Canvas, view: DealerView, width: int, big: bool, cols: int = 1) -> int:
+def middle_need(
+    c: Canvas, view: DealerView, width: int, big: bool, cols: int = 1, seats: bool = True
+) -> int:
     """The board and the pots: side by side when both fit the width, else one above the
     other; with `cols` 2 (a small panel with many pots, the board at the text size) the pots
-    in two columns, the board in the last row's free cell or above them."""
+    in two columns, their seats under them unless not `seats` (then the layout shows them
+    elsewhere), the board in the last row's free cell or above them."""
     if cols == 2 and view.pots:
-        cells = _pot_cells(c, view, width)
+        cells = _pot_cells(c, view, width, seats)
         if cells is None:
             return 10 * c.height
         rows = _grid_rows(c, cells)
@@ -141,10 +174,10 @@ def middle_fits(c: Canvas, view: DealerView, area: Rect, big: bool) -> bool:
     return max(bw, pw) <= area.w and middle_need(c, view, area.w, big) <= area.h
 
 
-def _draw_grid(c: Canvas, view: DealerView, area: Rect) -> None:
+def _draw_grid(c: Canvas, view: DealerView, area: Rect, seats: bool) -> None:
     """The pots in two columns from the top of `area`; the board in the last row's free cell or
     above them (`middle_need` with `cols` 2)."""
-    cells = _pot_cells(c, view, area.w)
+    cells = _pot_cells(c, view, area.w, seats)
     assert cells is not None
     p = c.pad
     col = (area.w - p) // 2
@@ -162,18 +195,23 @@ def _draw_grid(c: Canvas, view: DealerView, area: Rect) -> None:
             c.text(Rect(x, y, label_w, c.row(K)), pl.label, T)
             c.text(Rect(x + label_w, y, amount_w - p, c.row(K)), pl.amount, K, key=True,
                    align=Align.RIGHT)  # fmt: skip
-            c.paragraph(Rect(x, y + c.row(K), col, len(lines) * c.row(T)), " ".join(lines), T)
+            if lines:
+                c.paragraph(Rect(x, y + c.row(K), col, len(lines) * c.row(T)), " ".join(lines),
+                            T)  # fmt: skip
         if in_cell and i == len(rows) - 1:
             bh = board_need(c, view, big=False)
             draw_board(c, view, area.x + col + p, y + (row_h - bh) // 2, big=False)
         y += row_h
 
 
-def draw_middle(c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1) -> None:
-    """The board and the pots, centred in `area`."""
+def draw_middle(
+    c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1, seats: bool = True
+) -> None:
+    """The board and the pots, centred in `area` (`middle_need`)."""
     if cols == 2 and view.pots:
-        need = middle_need(c, view, area.w, False, cols)
-        _draw_grid(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2), area.w, need))
+        need = middle_need(c, view, area.w, False, cols, seats)
+        _draw_grid(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2), area.w, need),
+                   seats)  # fmt: skip
         return
     bw, pw = board_width(c, view, big), pots_width(c, view)
     need = middle_need(c, view, area.w, big)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from station.display import felt
 from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_view import (
     QUIET,
@@ -454,6 +455,54 @@ def test_five_pots_of_7_digit_amounts_keep_the_board_the_pots_and_the_result(
         assert [t for m in models for t in m.texts() if t.key and t.text == str(pot.amount)]
     assert sum(says([m], "TO SEAT 7") for m in models[:1]) == 1
     assert [t.text for t in models[0].texts()].count("TO SEAT 7") == 6
+
+
+def three_side_pots() -> list[dict[str, Any]]:
+    """Ten seats with 7-digit stacks: seat 3 all in before the flop, seats 4 to 7 call, 8 to
+    10 fold, the blinds all in (three pots); seats 4 to 7 bet 1000000 each on the flop (a third
+    side pot), then on the turn seat 4 goes all in, seat 5 to act: three side pots, the
+    amount to call and the raise limits of 6 and 7 digits."""
+    stacks, three = BIG_STACKS, BIG_STACKS[3]
+    return [
+        setup("nlhe", stacks, profile="RR11", stakes={"sb": 25_000, "bb": 50_000}, button=10),
+        zone(1, 25_000), zone(2, 50_000), key("NEW_HAND"), *cards(20, skip=BIG_BOARD),
+        *(zone(s, three) for s in (3, 4, 5, 6, 7)), key("FOLD", 8), key("FOLD", 9),
+        key("FOLD", 10), zone(1, stacks[1]), zone(2, stacks[2]),
+        *(zone(s, 0) for s in range(1, 8)), *(draw(c) for c in BIG_BOARD[:4]),
+        *(zone(s, 1_000_000) for s in (4, 5, 6, 7)), *(zone(s, 0) for s in (4, 5, 6, 7)),
+        *(draw(c) for c in BIG_BOARD[4:6]), zone(4, stacks[4] - three - 1_000_000),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_three_side_pots_of_7_digits_while_betting_keep_the_board_and_every_pot(
+    panel: PanelConfig,
+) -> None:
+    """Three side pots of 7 digits, with a 6-digit call and 7-digit raise limits (two strips
+    of glance numbers on a 7" panel): the first page left the board and the pots out. Now it
+    keeps the board and every pot's amount at the key size, two to a row; where even that
+    leaves no room for each pot's seats, the SEATS page says them ("SIDE 1 SEATS 2-7")."""
+    lines = three_side_pots()
+    snap = at_line(lines, len(lines))
+    assert len(snap.pots) == 4 and snap.to_act == 5 and snap.to_call >= 100_000
+    models = pages(snap, panel)
+    assert_readable(models, panel)
+    first_page = models[0]
+    for pot in snap.pots:
+        assert [t for t in first_page.texts() if t.key and t.text == str(pot.amount)], pot
+    faces = {f"{f.rank}{f.suit.value}" for f in first_page.items if isinstance(f, CardFace)}
+    assert faces == set(snap.board)
+    said = " ".join(t.text for m in models for t in m.texts())
+    for pot in snap.pots:  # the seats are a run here: "SIDE 2 SEATS 3-7"
+        run = f"{pot.label.upper()} SEATS {pot.eligible[0]}\u2013{pot.eligible[-1]}"
+        assert pot.eligible == tuple(range(pot.eligible[0], pot.eligible[-1] + 1))
+        assert says(models, f"SEATS {' '.join(map(str, pot.eligible))}") or run in said, pot
+
+
+def test_a_run_of_seats_is_said_from_first_to_last() -> None:
+    assert felt.seat_runs((1, 2, 3, 4, 7)) == "1\u20134 7"
+    assert felt.seat_runs((2, 3, 5, 6)) == "2 3 5 6"
+    assert felt.seat_runs((4, 5, 6, 7, 8, 9, 10)) == "4\u201310"
 
 
 # status strip -----------------------------------------------------------------------------------
