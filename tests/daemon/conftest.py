@@ -12,8 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from hardware.betzone.settling import ZoneSettler
+from hardware.inputs.clock import FakeClock
+from station.config.model import PeopleConfig
 from station.config.station_toml import load_station
+from station.daemon.commands import DisplayCommands
+from station.daemon.core import Core, CoreParts
 from station.daemon.daemon import Daemon, Overrides
+from station.daemon.items import Inbox
+from station.daemon.notify import Notifier
+from station.daemon.sink import NullSink
+from station.journal import Recorder, StationOps
 
 TINY = """\
 station_id = "T07"
@@ -42,6 +51,22 @@ driver = "none"
 [journal]
 path = "journal.sqlite"
 """
+
+
+def offline_core(recorder: Recorder) -> tuple[Core, Inbox, NullSink, FakeClock]:
+    """The daemon's core on a recovered recorder, without devices or a display thread: the
+    real command path (PIN checks, sessions), a `NullSink` for the screen and a `FakeClock`."""
+    clock, inbox, sink = FakeClock(1000.0), Inbox(), NullSink()
+    parts = CoreParts(
+        recorder=recorder,
+        inbox=inbox,
+        display=sink,
+        notifier=Notifier({}),
+        commands=DisplayCommands(StationOps(recorder), PeopleConfig()),
+        settler=ZoneSettler(10),
+        clock=clock,
+    )
+    return Core(parts, ()), inbox, sink, clock
 
 
 def write_config(

@@ -19,15 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from hardware.betzone.settling import ZoneSettler
 from hardware.inputs.clock import FakeClock
 from station.cli import main as station_main
-from station.config.model import PeopleConfig
-from station.daemon.commands import DisplayCommands
-from station.daemon.core import IDLE_CHECK_S, Core, CoreParts
+from station.daemon.core import IDLE_CHECK_S, Core
 from station.daemon.daemon import Overrides
 from station.daemon.items import GpioEdges, Inbox, PinCheck, Reply, Stop
-from station.daemon.notify import Notifier
 from station.daemon.sink import NullSink
 from station.display.dealer_signin import AFTER_THIS_HAND, SIGN_IN, WRONG_PIN, pick_action
 from station.display.model import ScreenModel
@@ -42,7 +38,7 @@ from station.journal import authenticate as auth
 from station.journal.clock import ManualClock
 from station.journal.operations import IDLE_LOGOUT_S
 from station.journal.rows import LogRow
-from tests.daemon.conftest import Running, start_daemon, write_config
+from tests.daemon.conftest import Running, offline_core, start_daemon, write_config
 from tests.display.screen_check import problems, reads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -215,17 +211,8 @@ def station(tmp_path: Path) -> Iterator[Station]:
         _staff(journal)
         recorder = Recorder(journal)
         recorder.recover()
-        clock, inbox, sink = FakeClock(1000.0), Inbox(), NullSink()
-        parts = CoreParts(
-            recorder=recorder,
-            inbox=inbox,
-            display=sink,
-            notifier=Notifier({}),
-            commands=DisplayCommands(StationOps(recorder), PeopleConfig()),
-            settler=ZoneSettler(10),
-            clock=clock,
-        )
-        yield Station(journal, Core(parts, ()), inbox, sink, clock, jclock)
+        core, inbox, sink, clock = offline_core(recorder)
+        yield Station(journal, core, inbox, sink, clock, jclock)
     finally:
         journal.close()
 

@@ -14,13 +14,9 @@ from typing import Any
 
 import pytest
 
-from hardware.betzone.settling import ZoneSettler
 from hardware.inputs.clock import FakeClock
-from station.config.model import PeopleConfig
-from station.daemon.commands import DisplayCommands
-from station.daemon.core import Core, CoreParts
+from station.daemon.core import Core
 from station.daemon.items import DisplayCommand, Inbox, PinCheck, Reply, Stop
-from station.daemon.notify import Notifier
 from station.daemon.sink import NullSink
 from station.display.floor_keys import ScreenKey
 from station.display.nav import SignedIn, SignedOut
@@ -33,12 +29,12 @@ from station.journal import (
     Code,
     Journal,
     Recorder,
-    StationOps,
     SystemClock,
     add_person,
     authenticate,
 )
 from station.journal.rows import LogRow
+from tests.daemon.conftest import offline_core
 
 ROOT = Path(__file__).resolve().parents[1]
 FORFEIT_SCENARIO = (
@@ -92,17 +88,8 @@ def station(tmp_path: Path) -> Iterator[Station]:
         add_person(journal, "flo", ActorRole.FLOOR, FLOOR_PIN, by=admin)
         recorder = Recorder(journal)
         recorder.recover()
-        clock, inbox, sink = FakeClock(1000.0), Inbox(), NullSink()
-        parts = CoreParts(
-            recorder=recorder,
-            inbox=inbox,
-            display=sink,
-            notifier=Notifier({}),
-            commands=DisplayCommands(StationOps(recorder), PeopleConfig()),
-            settler=ZoneSettler(10),
-            clock=clock,
-        )
-        yield Station(journal, Core(parts, ()), inbox, sink, clock)
+        core, inbox, sink, clock = offline_core(recorder)
+        yield Station(journal, core, inbox, sink, clock)
     finally:
         journal.close()
 
