@@ -23,7 +23,7 @@ from station.display.dealer_view import StationStatus
 from station.display.model import Rect, ScreenModel
 from station.display.panel import PanelConfig
 from station.display.theme import DEFAULT_THEME, Style, TextRole, Theme
-from station.display.widgets import Button, button_row, button_w, fit_rows, title_bar, touch_h
+from station.display.widgets import Button, paged_buttons, title_bar
 from station.engine.snapshot import Phase
 
 T = TextRole.TEXT
@@ -78,27 +78,6 @@ def signin_screen(
         return c.model()
     c.text(Rect(area.x, y, area.w, row), "TAP YOUR NAME", T, Style.DIM)
     y += row
-    gap = c.mm_x(theme.touch_gap_mm)
-    h = touch_h(c)
-    widest = min(area.w, max(button_w(c, name) for name in status.dealers))
-    cols = max(1, (area.w + gap) // (widest + gap))
-    w = (area.w - (cols - 1) * gap) // cols
-    rows = -(-len(status.dealers) // cols)
-    grid = Rect(area.x, y + p, area.w, area.bottom - y - p)
-    if fit_rows(c, grid) < rows:  # leave room for the pager
-        grid = Rect(grid.x, grid.y, grid.w, grid.h - h - p)
-    fit = max(1, fit_rows(c, grid))
-    first = max(0, min(first_row, rows - fit))
-    shown = list(enumerate(status.dealers))[first * cols : (first + fit) * cols]
-    for i, (index, name) in enumerate(shown):
-        r, col = divmod(i, cols)
-        rect = Rect(grid.x + col * (w + gap), grid.y + r * (h + gap), w, h)
-        c.button(rect, name, pick_action(index))
-    pager = []
-    if first > 0:
-        pager.append(Button("UP", "signin:up"))
-    if first + fit < rows:
-        pager.append(Button("DOWN", "signin:down"))
-    if pager:
-        button_row(c, pager, grid.y + fit * (h + gap))
+    buttons = [(name, pick_action(index)) for index, name in enumerate(status.dealers)]
+    paged_buttons(c, Rect(area.x, y + p, area.w, area.bottom - y - p), buttons, first_row, "signin")
     return c.model()

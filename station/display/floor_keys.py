@@ -29,8 +29,8 @@ from station.display.widgets import (
     Button,
     button_row,
     button_w,
-    fit_rows,
     label_value,
+    paged_buttons,
     title_bar,
     touch_h,
 )
@@ -164,28 +164,10 @@ def _forfeit_seats(c: Canvas, snap: TableSnapshot, first_row: int) -> None:
         return
     y += c.paragraph(Rect(area.x, y, area.w, 2 * c.row(T)), "WHOSE REFUND STAYS IN THE POT?", T)
     labels = [(seat, f"SEAT {seat} · {chips}") for seat, chips in snap.refunds]
-    gap = c.mm_x(c.theme.touch_gap_mm)
-    h = touch_h(c)
-    widest = max(button_w(c, label) for _, label in labels)
-    cols = max(1, (area.w + gap) // (widest + gap))
-    w = (area.w - (cols - 1) * gap) // cols
-    rows = -(-len(labels) // cols)
-    grid = Rect(area.x, y + p, area.w, area.bottom - y - p)
-    if fit_rows(c, grid) < rows:  # leave room for the pager
-        grid = Rect(grid.x, grid.y, grid.w, grid.h - h - p)
-    fit = fit_rows(c, grid)
-    first = max(0, min(first_row, rows - fit))
-    for i, (seat, label) in enumerate(labels[first * cols : (first + fit) * cols]):
-        r, col = divmod(i, cols)
-        rect = Rect(grid.x + col * (w + gap), grid.y + r * (h + gap), w, h)
-        c.button(rect, label, f"forfeit:seat:{seat}")
-    pager = []
-    if first > 0:
-        pager.append(Button("UP", "forfeit:up"))
-    if first + fit < rows:
-        pager.append(Button("DOWN", "forfeit:down"))
-    if pager:
-        button_row(c, pager, grid.bottom + p)
+    buttons = [(label, f"forfeit:seat:{seat}") for seat, label in labels]
+    paged_buttons(
+        c, Rect(area.x, y + p, area.w, area.bottom - y - p), buttons, first_row, "forfeit"
+    )
 
 
 def _forfeit_amount(c: Canvas, snap: TableSnapshot, seat: int, digits: str) -> None:

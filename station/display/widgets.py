@@ -100,6 +100,35 @@ def list_rows(
     return first, first + len(shown)
 
 
+def paged_buttons(
+    c: Canvas, area: Rect, buttons: Sequence[tuple[str, str]], first_row: int, scroll: str
+) -> None:
+    """(label, action) buttons in as many columns as the widest allows, in `area`; when the rows
+    do not all fit they scroll a row at a time from `first_row` with UP and DOWN (actions
+    `{scroll}:up` and `{scroll}:down`, each shown while there is a row to scroll to)."""
+    gap = c.mm_x(c.theme.touch_gap_mm)
+    h = touch_h(c)
+    widest = min(area.w, max(button_w(c, label) for label, _ in buttons))
+    cols = max(1, (area.w + gap) // (widest + gap))
+    w = (area.w - (cols - 1) * gap) // cols
+    rows = -(-len(buttons) // cols)
+    grid = area
+    if fit_rows(c, grid) < rows:  # leave room for the pager
+        grid = Rect(grid.x, grid.y, grid.w, grid.h - h - c.pad)
+    fit = fit_rows(c, grid)
+    first = max(0, min(first_row, rows - fit))
+    for i, (label, action) in enumerate(buttons[first * cols : (first + fit) * cols]):
+        r, col = divmod(i, cols)
+        c.button(Rect(grid.x + col * (w + gap), grid.y + r * (h + gap), w, h), label, action)
+    pager = []
+    if first > 0:
+        pager.append(Button("UP", f"{scroll}:up"))
+    if first + fit < rows:
+        pager.append(Button("DOWN", f"{scroll}:down"))
+    if pager:
+        button_row(c, pager, grid.bottom + c.pad)
+
+
 def fit_rows(c: Canvas, area: Rect) -> int:
     h, gap = touch_h(c), c.mm_y(c.theme.touch_gap_mm)
     return max(1, (area.h + gap) // (h + gap))
