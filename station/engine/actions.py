@@ -199,6 +199,16 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps:
     done = wagers.verbal_after_chips(hand, seat, k, seq)
     if done is not None:
         return done
+    if hand.phase in _CLOSED and k.action in _RAISES and not hand.seats[seat].folded:
+        # Said after a card of the next street (or another action): too late to reopen.
+        hand.incident(
+            seq,
+            Rule.BET_VERBAL_BINDING,
+            Ruling.WARNING,
+            f"SEAT {seat} SPOKE AFTER THE BETTING CLOSED: THE ACTION STANDS",
+            seat=seat,
+        )
+        return NOTHING
     match k.action:
         case VerbalAction.FOLD:
             return fold(hand, seat, seq)
@@ -229,6 +239,12 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps:
             return NOTHING
         case _:
             assert_never(k.action)
+
+
+_CLOSED = frozenset({Phase.STREET, Phase.DRAWING, Phase.SHOWDOWN})
+_RAISES = frozenset(
+    {VerbalAction.BET, VerbalAction.RAISE, VerbalAction.COMPLETE, VerbalAction.ALLIN}
+)
 
 
 def table_hand(hand: Hand, seat: int, seq: int) -> Steps:

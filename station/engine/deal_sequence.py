@@ -49,6 +49,7 @@ def on_draw(
         irregular.wrong_recovery(hand, card, seq)
         return NOTHING
     faults = hand.faults
+    faults.burn_up = None  # BOXED for a face-up burn comes before the next card
     if faults.faceup is not None and (
         face_up or hand.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(hand)
     ):

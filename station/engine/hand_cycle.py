@@ -160,7 +160,9 @@ def hand_ended(table: TableState, hand: Hand) -> None:
         s: table.posting.zone.get(s, 0) for s in set(table.posting.zone) | set(hand.seats)
     }
     table.posting.posted, table.posting.antes = {}, {}
-    if table.spec is not None and table.spec.family is not Family.STUD and hand.button:
+    if _void_deal(hand):
+        _void_redeal(table, hand)
+    elif table.spec is not None and table.spec.family is not Family.STUD and hand.button:
         # The button moves to the next player who will be dealt in: it passes players who
         # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
         movers = [
@@ -176,6 +178,32 @@ def hand_ended(table: TableState, hand: Hand) -> None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
         table.lineup.last_players = len(hand.dealt)
     lineup.prompt_posts(table, hand.result.event)
+
+
+def _void_deal(hand: Hand) -> bool:
+    """Whether the deal itself was void by a rule (a defective deck, GN's two boxed cards): not a
+    hand the floor closed or the station abandoned after it was played at the table."""
+    assert hand.result is not None
+    return hand.result.void and any(
+        i.ruling is Ruling.VOID and not i.rule.startswith("STATION-") for i in hand.alerts.incidents
+    )
+
+
+def _void_redeal(table: TableState, hand: Hand) -> None:
+    """A void deal (DECK-FOREIGN-BACK, DECK-DUPLICATE-CARD: "all action is void, and all chips
+    in the pot are returned", 001-RR11 §3 "Irregularities" r3-r4; 004-GN r110-r111; GN's two
+    boxed cards, D08) did not count: like a misdeal it is "reshuffled and a new
+    hand ... dealt" (001-RR11 glossary MISDEAL) by the same button with the same forced bets,
+    and only the players of that deal are entitled to the next (§3 r6). No rulebook moves the
+    button for it (MISDEAL-PROCEDURE, product default 1-2), so the button, the blinds and the
+    last hand's positions stay; a blind still in front of its seat is that seat's post again."""
+    if hand.button is not None:
+        table.button = hand.button
+    for seat, amount in hand.chips.posts.items():
+        reading = table.posting.zone.get(seat, 0)
+        if amount > 0 and reading >= amount and seat in table.stacks:
+            table.posting.posted[seat] = amount
+            table.posting.offset[seat] = reading - amount
 
 
 def refunds(table: TableState) -> dict[int, int]:

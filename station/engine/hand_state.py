@@ -104,6 +104,25 @@ class Chips:
 
 
 @dataclass(slots=True)
+class Closing:
+    """A betting round just closed by a wager (`rounds`): what its close changed, so that a
+    verbal declaration the seat makes just after those chips, before any card or action, can
+    reopen it (BET-VERBAL-BINDING)."""
+
+    round: BettingRound
+    street: int
+    bets: dict[int, int]  # each seat's bet as it went into the middle
+    pusher: int | None
+    last_aggressor: int | None
+    chips_due: dict[int, int]
+    street_log: list[tuple[Card | None, Role, int]]
+    skip_next_burn: bool
+    extra_burns: int
+    predraw: dict[int, int] | None
+    progress: int = 0  # `Alerts.progress` once closed: anything since ends the chance
+
+
+@dataclass(slots=True)
 class Bets:
     """The betting of the hand (`rounds`, `wagers`, `actions`): the round in progress, what each
     seat did in it, and what the misdeal cutoff and the showdown order count."""
@@ -120,6 +139,7 @@ class Bets:
     # SHOW-ORDER (GN r144): aggressor of a round before a final round without betting
     pusher: int | None = None
     absent: set[int] = field(default_factory=set)  # dealt in but not at the seat (seat sensor)
+    closing: Closing | None = None  # the round a wager just closed (BET-VERBAL-BINDING)
 
 
 # --- draw games ---------------------------------------------------------------------------------
@@ -211,6 +231,7 @@ class Faults:
     exposed: list[tuple[int, Card | None, int]] = field(default_factory=list)
     extra: list[tuple[Card | None, int]] = field(default_factory=list)
     exposed_burn: bool = False
+    burn_up: tuple[Card | None, int] | None = None  # a burn that came out face up (BOXED?)
     # DECK-JOKER-NOT-IN-USE: irregular cards scrapped during the starting deal, as (card, its
     # draw, starting cards dealt before it); and a seat found holding one (it is replaced
     # before he acts, or his hand is dead when he acts).

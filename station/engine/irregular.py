@@ -467,6 +467,12 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
         case Key.ELIMINATE:
             if not _eliminate_due(hand):
                 unexpected_key(hand, k.key, seat, seq)
+        case Key.EXPOSED | Key.FLASH if (
+            seat is None
+            and hand.faults.faceup is None
+            and deal_errors.flash_burn(hand, k.card, seq)
+        ):
+            pass  # the dealer exposed the burn card: it stays the burn (house practice)
         case Key.EXPOSED | Key.FLASH if seat is not None or hand.faults.faceup is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
         case Key.CONFIRM if hand.alerts.out_of_step and hand.phase is not Phase.MISDEAL:

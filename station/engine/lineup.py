@@ -128,10 +128,12 @@ def positions(
     if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
         return dead_button_next(dealt, last[0], last[1])
     button = table.button if table.button is not None else dealt[-1]
-    if table.lineup.last_button is not None and button not in dealt:
+    moving = table.profile.button_method is ButtonMethod.MOVING
+    if button not in dealt and (table.lineup.last_button is not None or moving):
         # Moving button (001-RR11 §4 r2(a), 000-USPA §3.5.2.1.1): "the button always moves
-        # forward to the next player". The seat it moved to at the end of the last hand was
-        # left before this deal: it goes on to the next player and the blinds follow.
+        # forward to the next player". The seat it moved to at the end of the last hand (or
+        # the seat the setup gave it) was left before this deal: it goes on to the next player
+        # and the blinds follow.
         button = next_seat(dealt, button) or button
     return button, None
 

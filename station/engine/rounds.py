@@ -17,6 +17,7 @@ from station.engine.betting import BettingRound
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
+from station.engine.hand_state import Closing
 from station.engine.profiles import AbsentKill
 from station.engine.recovery import Expect
 from station.engine.rule_ids import Rule
@@ -46,6 +47,7 @@ def check_blinds(hand: Hand, seq: int) -> None:
 def open_round(hand: Hand, seq: int) -> Steps:
     """Start betting round `hand.street` (its cards are out)."""
     hand.phase = Phase.BETTING
+    hand.bets.closing = None
     street = hand.street
     size = hand.bet_size(street)
     live = hand.in_hand()
@@ -224,11 +226,67 @@ def after_action(hand: Hand, seq: int) -> Steps:
         return NOTHING
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
+    closing = _closing(hand, rnd)
     hand.chips.chips_due.clear()
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)
+    if closing is not None and hand.result is None and hand.repair.recovery is None:
+        closing.progress = hand.alerts.progress
+        hand.bets.closing = closing
     return NOTHING
+
+
+def _closing(hand: Hand, rnd: BettingRound) -> Closing | None:
+    """What closing `rnd` is about to change, kept so a verbal declaration just after the last
+    chips can reopen it (`reopen`); None when the close cannot be undone simply (an action held
+    out of turn, a recovery under way, a run of several boards)."""
+    if hand.conduct.pending or hand.repair.recovery is not None or hand.show.runs > 1:
+        return None
+    return Closing(
+        round=rnd,
+        street=hand.street,
+        bets={s.seat: s.bet for s in rnd.seats},
+        pusher=hand.bets.pusher,
+        last_aggressor=hand.bets.last_aggressor,
+        chips_due=dict(hand.chips.chips_due),
+        street_log=list(hand.deal.street_log),
+        skip_next_burn=hand.repair.skip_next_burn,
+        extra_burns=hand.repair.extra_burns,
+        predraw=None if hand.conduct.predraw is None else dict(hand.conduct.predraw),
+    )
+
+
+def reopen(hand: Hand, seat: int) -> bool:
+    """BET-VERBAL-BINDING (001-RR11 §3 r9): the seat's chips closed the round, and before any
+    card or other action he says what he meant (a raise, say): the declaration takes precedence,
+    so the round is open again as it was just after his chips (the street's cards, or the
+    showdown, are called back). True when it was reopened."""
+    c = hand.bets.closing
+    hand.bets.closing = None
+    if (
+        c is None
+        or hand.result is not None
+        or c.progress != hand.alerts.progress
+        or c.round.last_actor != seat
+        or hand.repair.recovery is not None
+    ):
+        return False
+    hand.street = c.street
+    hand.phase = Phase.BETTING
+    hand.bets.round = c.round
+    for s, bet in c.bets.items():
+        hand.seats[s].bet = bet
+        hand.chips.committed[s] -= bet
+        hand.chips.offset[s] = hand.chips.offset.get(s, 0) - bet
+    hand.bets.pusher, hand.bets.last_aggressor = c.pusher, c.last_aggressor
+    hand.chips.chips_due = dict(c.chips_due)
+    hand.deal.slots.clear()
+    hand.deal.street_log = c.street_log
+    hand.repair.skip_next_burn, hand.repair.extra_burns = c.skip_next_burn, c.extra_burns
+    hand.conduct.predraw = c.predraw
+    hand.draws.pending = []
+    return True
 
 
 def tell_not_reopened(hand: Hand, seq: int) -> None:

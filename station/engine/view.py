@@ -128,6 +128,12 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     seat_numbers = sorted(set(t.stacks) | t.occupied | (set(hand.seats) if hand else set()))
     if hand is None:
         said = t.screen.prompt(t)
+        upcoming = _next_hand(t)
+        # The marker is where the next hand's button will be: a seat left since the setup
+        # named it passes it on (moving button), as the posting prompt says.
+        marker = t.button
+        if marker is not None and upcoming is not None and upcoming.button is not None:
+            marker = upcoming.button
         seats = tuple(
             SeatView(
                 seat=s,
@@ -135,7 +141,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 stack=t.stacks.get(s),
                 bet=t.posting.posted.get(s, 0),
                 cards=0,
-                button=s == t.button,
+                button=s == marker,
             )
             for s in seat_numbers
         )
@@ -153,14 +159,14 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             min_raise_to=None,
             max_raise_to=None,
             next_step=said.text if said is not None else t.lineup.posts_prompt or "NEW HAND",
-            button=t.button,
+            button=marker,
             floor_call=t.floor_call,
             carry=t.forfeit.carry,
             chip_race=t.race.new_chip if t.race is not None else None,
             alerts=t.screen.open_alerts(),
             prompt=said,
             result=t.screen.last_result(),
-            next_hand=_next_hand(t),
+            next_hand=upcoming,
             waiting=_waiting(t),
         )
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
