@@ -356,10 +356,29 @@ def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> 
     )
 
 
+def _mexican_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    """EXPOSE-MEXICAN-STUD (004-GN r251): a down card the dealer exposes is face up, so that
+    player's next card comes down, and he may declare all in for the pot or stay in for all the
+    betting; an exposed joker still plays as if dealt down (wild)."""
+    hand.reveal(seat, card)
+    joker = " (THE JOKER STILL PLAYS WILD)" if card is not None and card.is_joker else ""
+    hand.incident(
+        seq,
+        Rule.EXPOSE_MEXICAN_STUD,
+        Ruling.PLAY_ON,
+        f"{_code(card)} OF SEAT {seat} EXPOSED{joker}: HIS NEXT CARD COMES DOWN; HE MAY DECLARE "
+        "ALL IN FOR THE POT OR STAY IN",
+        seat=seat,
+    )
+
+
 def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None) -> None:
     street = slot.street if slot is not None else hand.street
+    if hand.spec.dealer_button:
+        _mexican_exposed(hand, seat, card, seq)
+        return
     if street > 0:
-        if street == 4:
+        if street == hand.spec.rounds - 1:
             hand.reveal(seat, card)
             if hand.seats[seat].allin:
                 # 001-RR11 §8 r16: an all-in player's final card dealt up is kept.
@@ -452,8 +471,9 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
         return False
     card, drawn_at, before = hand.faults.scraps[0]
     stud = hand.spec.family is Family.STUD
-    rounds = 3 if stud else hand.spec.hole_cards
-    plan = [(s, k, stud and k == 2) for k in range(rounds) for s in hand.dealt]
+    rounds = hand.starting_cards()
+    start = hand.spec.stud_start
+    plan = [(s, k, stud and start[k]) for k in range(rounds) for s in hand.dealt]
     last = hand.deal.slots[0] if len(hand.deal.slots) == 1 else None
     if last is None or (last.seat, last.k, last.up) != plan[-1] or last.street != 0:
         return False
@@ -542,7 +562,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
         return
     hand.out.append(DrawRole(hand.number, seq, _code(card), Role.STRAY))
     extra = len(hand.faults.extra)
-    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    per_hand = hand.starting_cards()
     rule = Rule.MISDEAL_TWO_EXTRA_CARDS
     if extra == per_hand and hand.empty_seat_between():
         rule = Rule.MISDEAL_DEALT_TO_EMPTY_SEAT
@@ -566,7 +586,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
     MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting opens one card short (the caller
     returns `steps.ShortDeal`, then books the action as usual if the betting is open)."""
     missing = len(hand.deal.slots)
-    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    per_hand = hand.starting_cards()
     if missing == per_hand and len(hand.dealt) > 1:
         misdeal(
             hand,

@@ -74,10 +74,23 @@ class Prompt(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class PotPart:
+    """A share of one pot decided on its own: a hi-lo pot's high or low half, a double-board
+    pot's board ("board 1 high", ...)."""
+
+    name: str
+    amount: int
+    won: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class PotResult:
     amount: int
     eligible: tuple[int, ...]
     won: Mapping[int, int]
+    # When the pot was decided in parts (split pots). Left out of the repr, which the replay
+    # corpus digests: a result without parts reads as it always has.
+    parts: tuple[PotPart, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +153,7 @@ class DrawRole(NamedTuple):
     role: Role
     seat: int | None = None
     street: int = 0  # betting round the card belongs to (0 = initial deal)
+    board: int = 0  # a board card of the second board (double-board games): 1
 
 
 class Action(NamedTuple):

@@ -47,11 +47,6 @@ from station.engine.rule_ids import Rule
 from station.engine.rulebook import citation
 from station.engine.snapshot import Phase
 
-STREET_NAMES = {
-    Family.FLOP: ("preflop", "flop", "turn", "river"),
-    Family.STUD: ("3rd street", "4th street", "5th street", "6th street", "7th street"),
-}
-
 
 @dataclass(slots=True)
 class Hand:
@@ -124,6 +119,12 @@ class Hand:
     def reveal(self, seat: int, card: Card | None) -> None:
         """A card of the seat is face up for everyone (stud exposures)."""
         self.deal.cards[seat] = [(c, up or c is card) for c, up in self.deal.cards[seat]]
+
+    def starting_cards(self) -> int:
+        """Cards each player is dealt in the starting hand (a bomb pot's flop apart)."""
+        if self.spec.family is Family.STUD:
+            return len(self.spec.stud_start)
+        return self.spec.hole_for(len(self.dealt))
 
     def last_card_of(self, seat: int) -> Card | None:
         held = self.deal.cards.get(seat, [])
@@ -203,8 +204,8 @@ class Hand:
 
     def street_name(self, street: int | None = None) -> str:
         r = self.street if street is None else street
-        names = STREET_NAMES.get(self.spec.family)
-        if names is not None and r < len(names):
+        names = self.spec.street_names()
+        if r < len(names):
             return names[r]
         return "before the draw" if r == 0 else f"after draw {r}"
 

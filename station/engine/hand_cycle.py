@@ -8,7 +8,16 @@ next player who will be dealt in.
 
 from __future__ import annotations
 
-from station.engine import collection, dealer_button, dispatch, drop, forced_bets, lineup, seating
+from station.engine import (
+    collection,
+    dealer_button,
+    dispatch,
+    drop,
+    forced_bets,
+    lineup,
+    rotation,
+    seating,
+)
 from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.events import KeyPress
 from station.engine.games import Family
@@ -162,7 +171,7 @@ def hand_ended(table: TableState, hand: Hand) -> None:
     table.posting.posted, table.posting.antes = {}, {}
     if _void_deal(hand):
         _void_redeal(table, hand)
-    elif table.spec is not None and table.spec.family is not Family.STUD and hand.button:
+    elif table.spec is not None and hand.button and not _stud_without_button(table):
         # The button moves to the next player who will be dealt in: it passes players who
         # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
         movers = [
@@ -172,12 +181,24 @@ def hand_ended(table: TableState, hand: Hand) -> None:
             and s not in table.lineup.newcomers
             and not table.lineup.missed.get(s)
         ]
+        if hand.layout is not None and hand.layout.big_blind is None:
+            # No blinds (a bomb pot, an ante game): "If a player fails to play the worst
+            # position ..., the button will pass and go to the next player that posted on the
+            # previous hand" (004-GN §VIII "5 Card Double Board Bomb Pot PLO" c).
+            movers = [s for s in hand.dealt if table.stacks.get(s, None) != 0] or movers
         table.button = next_seat(movers, hand.button)
         table.lineup.last_button = hand.button
         if hand.layout is not None and hand.layout.big_blind is not None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
         table.lineup.last_players = len(hand.dealt)
+    if not _void_deal(hand):
+        rotation.hand_played(table, len(hand.dealt), hand.result.event)
     lineup.prompt_posts(table, hand.result.event)
+
+
+def _stud_without_button(table: TableState) -> bool:
+    spec = table.spec
+    return spec is not None and spec.family is Family.STUD and not spec.dealer_button
 
 
 def _void_deal(hand: Hand) -> bool:

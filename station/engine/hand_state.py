@@ -52,6 +52,7 @@ class Slot:
     street: int = 0
     up: bool = False
     k: int = 0  # dealing round of the starting hands (each player's k-th card)
+    board: int = 0  # board cards: 0 the (top) board, 1 the second board (double-board games)
 
 
 @dataclass(slots=True)
@@ -61,6 +62,7 @@ class Deal:
     slots: deque[Slot] = field(default_factory=deque)  # the draws expected next, in order
     cards: dict[int, list[tuple[Card, bool]]] = field(default_factory=dict)  # seat -> (card, up)
     board: list[Card] = field(default_factory=list)
+    board2: list[Card] = field(default_factory=list)  # the second (bottom) board, if any
     burns: list[Card] = field(default_factory=list)
     seen: dict[Card, int] = field(default_factory=dict)  # card -> seq of its draw
     tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw

@@ -62,7 +62,7 @@ def open_round(hand: Hand, seq: int) -> Steps:
         stud.open_third_street(hand)
     if hand.spec.family is Family.STUD:
         order = _stud_order(hand, street)
-    elif street == 0:
+    elif street == 0 and not hand.spec.bomb:
         assert hand.layout is not None
         order = [s for s in hand.layout.preflop_order(_last_forced(hand)) if s in live]
         if hand.terms.straddle is not None and hand.terms.straddle == hand.layout.button:
@@ -82,7 +82,7 @@ def open_round(hand: Hand, seq: int) -> Steps:
         min_raise=size,
     )
     hand.bets.round = rnd
-    if street == 0 and hand.spec.family is not Family.STUD:
+    if street == 0 and hand.spec.family is not Family.STUD and not hand.spec.bomb:
         _post_blinds(hand, rnd)
     if street == 0 and hand.spec.family is Family.STUD:
         _announce_bring_in(hand, seq)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from station.engine import lowball, stud
-from station.engine.decisions import HandEnd, PotResult, PromptCode
-from station.engine.games import Family, Structure
+from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode
+from station.engine.games import BoardSplit, Family, HighEval, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.rake import RakeResult, rake_for, take_from_pots
@@ -99,18 +99,33 @@ def end(hand: Hand, seq: int) -> None:
     live = hand.in_hand()
     pots = build_pots(contrib, live, sum(hand.chips.dead.values()) + hand.terms.carry)
     contenders = set(hand.contenders()) or set(live)
-    boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
+    spec = hand.spec
+    # Double board (004-GN §VIII): "the pot will be split between the best hand on the top
+    # board and the best hand on the bottom board", each board's half a pot of its own, the odd
+    # chip to the top board as in a run twice (004-GN r211; house practice); Ultimate Big O
+    # reads each hand on whichever board is better for it (`Reader.board2`).
+    two_boards = spec.boards > 1 and spec.board_split is BoardSplit.EACH
+    if two_boards:
+        boards = [hand.deal.board, hand.deal.board2]
+    else:
+        boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
+    either = hand.deal.board2 if spec.boards > 1 and not two_boards else []
+    hands = hand.hands_for_showdown()
+    limited = stud.limited_cards(hand) if spec.high is HighEval.MEXICAN else None
+    if limited:
+        hands = {s: [c for c in cards if c not in limited.get(s, ())] for s, cards in hands.items()}
     rake = house_take(hand, [pot.amount for pot in pots])
     cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
+        parts: list[PotPart] = []
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
             # CHIP-ODD-RUN-IT-TWICE (004-GN r211): the extra chip goes to the main board.
             part = Pot(share + (odd if i == 0 else 0), pot.eligible)
-            reader = Reader.of(hand.spec, hand.hands_for_showdown(), board)
+            reader = Reader.of(spec, hands, board, either, limited)
             (a,) = award_pots(
                 [part],
                 contenders,
@@ -121,7 +136,12 @@ def end(hand: Hand, seq: int) -> None:
             )
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
-        results.append(PotResult(pot.amount, pot.eligible, won))
+            name = f"board {i + 1}" if two_boards else ""
+            for half, amount, shares in a.halves:
+                parts.append(PotPart(f"{name} {half}".strip(), amount, dict(shares)))
+            if two_boards and not a.halves:
+                parts.append(PotPart(name, part.amount, dict(a.won)))
+        results.append(PotResult(pot.amount, pot.eligible, won, tuple(parts)))
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)
@@ -204,6 +224,8 @@ def _finish(
         if s in hand.show.tabled and not hand.seats[s].folded
     }
     all_boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else []
+    if hand.spec.boards > 1:
+        all_boards = [hand.deal.board, hand.deal.board2]  # top and bottom board
     first = all_boards[0] if all_boards else hand.deal.board
     hand.result = HandEnd(
         hand=hand.number,

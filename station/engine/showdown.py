@@ -22,11 +22,13 @@ HIGH_KIND = {
     HighEval.STANDARD: HandKind.HIGH,
     HighEval.OMAHA: HandKind.OMAHA_HIGH,
     HighEval.SHORT_DECK: HandKind.SHORT_DECK_HIGH,
+    HighEval.MEXICAN: HandKind.MEXICAN_HIGH,
 }
 LOW_KIND = {
     LowEval.A5: HandKind.LOW_A5,
     LowEval.A5_8: HandKind.LOW_A5_8,
     LowEval.OMAHA_A5_8: HandKind.OMAHA_LOW_A5_8,
+    LowEval.OMAHA_A5: HandKind.OMAHA_LOW_A5,
     LowEval.D27: HandKind.LOW_27,
     LowEval.BADUGI: HandKind.BADUGI,
 }
@@ -38,6 +40,8 @@ class Award:
     won: Mapping[int, int]
     high: tuple[int, ...]  # winners of the high half (or of the whole pot)
     low: tuple[int, ...]  # winners of the low half
+    # The halves of a hi-lo pot, each ("high" or "low", amount, seat -> chips), when both are won
+    halves: tuple[tuple[str, int, Mapping[int, int]], ...] = ()
 
 
 @dataclass(slots=True)
@@ -49,10 +53,20 @@ class Reader:
     board: Sequence[Card]
     _high: dict[int, HandValue | None]
     _low: dict[int, HandValue | None]
+    # Ultimate Big O: the second board; each hand is read on whichever board is better for it
+    board2: Sequence[Card] = ()
+    # Mexican stud: seat -> its cards that play limited (an up joker), read apart
+    limited: Mapping[int, Sequence[Card]] | None = None
 
     @staticmethod
-    def of(spec: GameSpec, hands: Mapping[int, Sequence[Card]], board: Sequence[Card]) -> Reader:
-        return Reader(spec, hands, board, {}, {})
+    def of(
+        spec: GameSpec,
+        hands: Mapping[int, Sequence[Card]],
+        board: Sequence[Card],
+        board2: Sequence[Card] = (),
+        limited: Mapping[int, Sequence[Card]] | None = None,
+    ) -> Reader:
+        return Reader(spec, hands, board, {}, {}, board2, limited)
 
     def high(self, seat: int) -> HandValue | None:
         if seat not in self._high:
@@ -67,10 +81,19 @@ class Reader:
         return self._low[seat]
 
     def _eval(self, kind: HandKind, seat: int) -> HandValue | None:
+        hole = self.hands.get(seat, ())
         try:
-            return evaluate(kind, self.hands.get(seat, ()), self.board)
+            if self.limited is not None:
+                return evaluate(kind, hole, self.limited.get(seat, ()))
+            value = evaluate(kind, hole, self.board)
+            if not self.board2:
+                return value
+            other = evaluate(kind, hole, self.board2)
         except ValueError:
             return None  # a hand no evaluation accepts (reported as an incident elsewhere)
+        if value is None or (other is not None and other.score > value.score):
+            return other
+        return value
 
 
 def _best(seats: Sequence[int], values: Mapping[int, HandValue | None]) -> tuple[int, ...]:
@@ -137,6 +160,7 @@ def award_pots(
             _best(seats, {s: reader.low(s) for s in seats}) if spec.low is not LowEval.NONE else ()
         )
         won: dict[int, int] = {}
+        halves: list[tuple[str, int, Mapping[int, int]]] = []
         if high and low:
             low_amount = pot.amount // unit // 2 * unit  # the high half gets the odd chip
             parts = [(high, pot.amount - low_amount, False), (low, low_amount, True)]
@@ -150,7 +174,10 @@ def award_pots(
             order = _odd_chip_order(
                 winners, spec=spec, profile=profile, button=button, reader=reader, low_half=is_low
             )
-            for seat, chips in split(amount, order, unit).items():
+            shares = split(amount, order, unit)
+            for seat, chips in shares.items():
                 won[seat] = won.get(seat, 0) + chips
-        out.append(Award(pot, won, high, low))
+            if high and low:
+                halves.append(("low" if is_low else "high", amount, shares))
+        out.append(Award(pot, won, high, low, tuple(halves)))
     return out

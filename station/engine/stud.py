@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from station.engine.betting import Wager, WagerKind
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
-from station.engine.games import BringIn, GameSpec, LowEval, Structure
+from station.engine.evaluate.mexican import showing_key
+from station.engine.games import BringIn, GameSpec, HighEval, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import Shortage, ShortageStage
 from station.engine.recovery import Expect, Recovery, Step
@@ -27,11 +28,17 @@ from station.engine.steps import NOTHING, AfterAction, Steps
 
 
 def bring_in_seat(spec: GameSpec, up_cards: dict[int, Card]) -> int | None:
-    """The seat that must bring in, from each seat's third-street up-card."""
+    """The seat that must bring in, from each seat's third-street up-card (`up_cards` in deal
+    order). Mexican stud: the high card, a joker counting as an ace, the tie to the first
+    clockwise of the button (004-GN r249)."""
     if not up_cards:
         return None
+    if spec.dealer_button:
+        return max(up_cards, key=lambda s: 14 if up_cards[s].is_joker else up_cards[s].rank)
     if spec.bring_in is BringIn.HIGH_CARD:
         return max(up_cards, key=lambda s: (up_cards[s].low_rank, up_cards[s].suit_rank))
+    if spec.bring_in is BringIn.HIGH_CARD_ACE_HIGH:
+        return max(up_cards, key=lambda s: (up_cards[s].rank, up_cards[s].suit_rank))
     return min(up_cards, key=lambda s: (up_cards[s].rank, up_cards[s].suit_rank))
 
 
@@ -41,9 +48,10 @@ def _high_showing(cards: Sequence[Card]) -> tuple[tuple[int, ...], tuple[int, ..
     return tuple(n for _, n in groups), tuple(r for r, _ in groups)
 
 
-def _low_showing(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
-    """Razz: fewer paired cards is better, then the highest card lowest; negated for max()."""
-    counts = Counter(c.low_rank for c in cards)
+def _low_showing(cards: Sequence[Card], aces_low: bool = True) -> tuple[int, tuple[int, ...]]:
+    """Razz: fewer paired cards is better, then the highest card lowest; negated for max().
+    Kansas City razz (deuce-to-seven) counts the ace high."""
+    counts = Counter(c.low_rank if aces_low else c.rank for c in cards)
     paired = sum(n - 1 for n in counts.values())
     ranks = sorted(counts, reverse=True)
     return (-paired, tuple(-r for r in ranks))
@@ -52,14 +60,22 @@ def _low_showing(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 def first_to_act(
     spec: GameSpec, showing: Mapping[int, Sequence[Card]], order: Sequence[int]
 ) -> int:
-    """The seat that acts first on 4th street and later; `order` is the deal order."""
-    low = spec.low is LowEval.A5 and spec.bring_in is BringIn.HIGH_CARD  # razz
+    """The seat that acts first on 4th street and later; `order` is the deal order. The low hand
+    in razz and its kin (`later_low`: razz, Kansas City razz, stud hi-lo regular, 004-GN r233,
+    r243), the high hand otherwise; Mexican stud reads an up joker as an ace (r249-r250)."""
+    low = spec.later_low
+    aces_low = spec.low is not LowEval.D27
     best: int | None = None
     best_key: object = None
     for seat in order:
         if seat not in showing:
             continue
-        key = _low_showing(showing[seat]) if low else _high_showing(showing[seat])
+        if spec.high is HighEval.MEXICAN:
+            key: object = showing_key(showing[seat])
+        elif low:
+            key = _low_showing(showing[seat], aces_low)
+        else:
+            key = _high_showing(showing[seat])
         if best is None or key > best_key:  # type: ignore[operator]
             best, best_key = seat, key
     return best if best is not None else order[0]
@@ -94,7 +110,29 @@ _RANK_NAMES = {
 
 
 def _is_razz(spec: GameSpec) -> bool:
-    return spec.low is LowEval.A5 and spec.bring_in is BringIn.HIGH_CARD
+    """Razz and its kin: the low hand starts the later streets (`GameSpec.later_low`)."""
+    return spec.later_low
+
+
+def limited_cards(hand: Hand) -> dict[int, list[Card]]:
+    """Mexican stud: each seat's joker that plays limited (an ace, or a straight or flush card):
+    one dealt face up, or shown by its owner; a joker the dealer exposed plays as if dealt down
+    (004-GN r248, r251)."""
+    by_dealer = {c for _, c, _ in hand.faults.exposed if c is not None}
+    return {
+        s: [c]
+        for s, cards in hand.deal.cards.items()
+        for c, up in cards
+        if c.is_joker and up and c not in by_dealer
+    }
+
+
+def card_up(hand: Hand, seat: int, street: int) -> bool:
+    """Whether the seat's card of `street` is dealt face up. Mexican stud: up while he holds
+    his one down card, down once he has shown it (004-GN §IX "Mexican Poker")."""
+    if hand.spec.dealer_button and hand.spec.high is HighEval.MEXICAN:
+        return any(not up for _, up in hand.deal.cards.get(seat, []))
+    return hand.spec.stud_streets[street - 1]
 
 
 def receivers(hand: Hand) -> list[int]:

@@ -28,6 +28,7 @@ from station.engine import (
     hand_cycle,
     housekeeping,
     lineup,
+    rotation,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import Decision, DrawRole, Role, Ruling
@@ -42,7 +43,6 @@ from station.engine.events import (
     Setup,
     Zone,
 )
-from station.engine.games import game_spec
 from station.engine.profiles import profile
 from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
@@ -115,7 +115,7 @@ class Table(TableState):
         hand_cycle.close_unfinished(self, seq)
         drop.settle(self, seq)
         self.setup = event
-        self.spec = game_spec(event.game)
+        self.spec = rotation.spec_of(event.game, event.structure)
         self.profile = profile(event.profile).with_overrides(event.rules)
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
@@ -142,6 +142,7 @@ class Table(TableState):
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
         collection.setup(self)
+        rotation.start(self)
         lineup.prompt_posts(self, seq)
 
     # --- cards and keys -----------------------------------------------------------------------

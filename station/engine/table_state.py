@@ -147,6 +147,16 @@ class DropLedger:
 
 
 @dataclass(slots=True)
+class Mix:
+    """A mixed-game rotation in progress (`rotation`): the game being played (its index in the
+    setup's rotation), the hands played of its round, and how many make the round."""
+
+    index: int = 0
+    played: int = 0
+    round: int = 0
+
+
+@dataclass(slots=True)
 class TableState:
     """A poker table: setup, seats, stacks, button, the hand in progress, and the parts above."""
 
@@ -169,6 +179,7 @@ class TableState:
     race: Race | None = None  # TOURN-CHIP-RACE in progress
     house: House = field(default_factory=House)  # time collection due
     drop: DropLedger = field(default_factory=DropLedger)  # the rake zone's drops
+    mix: Mix | None = None  # a mixed-game rotation (`rotation`)
     # What the dealer screen still shows and what owns it (`alerts`, noted by `Table._drain`).
     screen: AlertBook = field(default_factory=AlertBook)
     out: list[Decision] = field(default_factory=list)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt
+from station.engine.decisions import (
+    Action,
+    Decision,
+    DrawRole,
+    HandEnd,
+    Incident,
+    PotResult,
+    Prompt,
+)
 from station.engine.rake import RakeResult
 
 PUBLIC_TYPES = ("incident", "prompt", "hand_end")
@@ -55,13 +63,16 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
             }
             if d.boards:
                 out["boards"] = [list(b) for b in d.boards]
+            splits = _splits(d.pots)
+            if splits:
+                out["splits"] = splits
             if d.shown:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
                 out["rake"] = rake_to_dict(d.rake)
             return out
         case DrawRole():
-            return {
+            draw: dict[str, Any] = {
                 "type": "draw",
                 "hand": d.hand,
                 "event": d.event,
@@ -70,6 +81,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "seat": d.seat,
                 "street": d.street,
             }
+            if d.board:
+                draw["board"] = d.board + 1  # extension: the second board of a double-board game
+            return draw
         case Action():
             return {
                 "type": "action",
@@ -80,6 +94,22 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "amount": d.amount,
                 "allin": d.allin,
             }
+
+
+def _splits(pots: tuple[PotResult, ...]) -> list[dict[str, Any]]:
+    """`hand_end`'s `splits` (extension): each pot decided in parts - a hi-lo pot's halves, a
+    double-board pot's boards - with the pot's index (0 the main pot), the part's name, its
+    amount and who won it."""
+    return [
+        {
+            "pot": i,
+            "part": part.name,
+            "amount": part.amount,
+            "won": {str(s): a for s, a in sorted(part.won.items())},
+        }
+        for i, p in enumerate(pots)
+        for part in p.parts
+    ]
 
 
 def rake_to_dict(r: RakeResult) -> dict[str, Any]:

@@ -33,8 +33,10 @@ def test_kind_values_are_the_stable_strings() -> None:
         "low_a5",
         "low_a5_8",
         "omaha_low_a5_8",
+        "omaha_low_a5",
         "low_27",
         "badugi",
+        "mexican_high",
     ]
 
 
