@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("station.daemon.cli", "run the station daemon on a config file"),
     "demo": ("station.demo.cli", "run an emulated table dealing real hands"),
     "replay": ("station.commands.replay", "replay a recorded session and print the decisions"),
+    "games": ("station.commands.games", "list every game the station deals, with its source"),
     "import-phh": ("station.phh.cli", "convert PHH hand histories into recorded sessions"),
     "config": ("station.config.cli", "check a station config and pin map without starting play"),
     "incidents": ("station.journal.cli_incidents", "list, rule, review, close, export incidents"),

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from station.engine import deal_errors, deal_plan, draw_round, irregular, rounds, stub, stud
+from station.engine import (
+    deal_errors,
+    deal_plan,
+    discard_round,
+    draw_round,
+    irregular,
+    rounds,
+    stub,
+    stud,
+)
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, Role
+from station.engine.deck_audit import joker_in_use
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.snapshot import Phase
@@ -42,7 +52,7 @@ def on_draw(
         deal.tags[tag] = seq
         if card is not None:
             deal.card_tags[card] = tag
-    if card is not None and card.rank < 6 and _not_in_the_deck(hand, card):
+    if card is not None and (card.rank < 6 or hand.spec.no_ranks) and _not_in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return NOTHING
     if hand.repair.awaiting_reshuffle:
@@ -65,6 +75,11 @@ def on_draw(
     if hand.phase is Phase.MISDEAL or hand.result is not None or not slots:
         irregular.unexpected_draw(hand, card, face_up, seq)
         return NOTHING
+    if hand.discard.due and hand.phase is Phase.STREET:
+        discard_round.missed(hand, seq)  # the next street's first card: no discard, dead hand
+        slots = deal.slots  # the dead hands' cards are no longer expected
+        if hand.result is not None or not slots:
+            return NOTHING
     slot = slots[0]
     if face_up and deal_errors.face_up(hand, slot, card, seq):
         return NOTHING
@@ -94,7 +109,7 @@ def _rit_check(hand: Hand, seq: int) -> Steps:
 
 
 def _joker_in_use(hand: Hand) -> bool:
-    return hand.spec.joker and hand.profile.joker_in_use_a5
+    return joker_in_use(hand.spec, hand.profile)
 
 
 def _not_in_the_deck(hand: Hand, card: Card) -> bool:
@@ -102,6 +117,8 @@ def _not_in_the_deck(hand: Hand, card: Card) -> bool:
     004-GN r359): scrap paper (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9)."""
     if card.is_joker:
         return not _joker_in_use(hand)
+    if hand.spec.no_ranks and card.rank in hand.spec.no_ranks:
+        return True  # Mexican stud: no 8s, 9s or 10s (004-GN §IX "Mexican Poker")
     return hand.spec.short_deck and card.rank < 6
 
 

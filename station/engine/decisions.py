@@ -142,6 +142,7 @@ class ActionKind(StrEnum):
     SHOW = "show"  # TABLED at showdown
     MUCK = "muck"
     DRAW = "draw"  # draw games: stood pat (0) or exchanged cards (`amount` = cards)
+    DISCARD = "discard"  # Pineapple, Super Stud: cards discarded, none replaced (`amount`)
 
 
 class DrawRole(NamedTuple):

@@ -34,6 +34,7 @@ from station.engine.hand_state import (
     Chips,
     Conduct,
     Deal,
+    Discarding,
     Draws,
     Faults,
     Repair,
@@ -70,6 +71,7 @@ class Hand:
     bets: Bets = field(default_factory=Bets)
     show: Showdown = field(default_factory=Showdown)
     draws: Draws = field(default_factory=Draws)
+    discard: Discarding = field(default_factory=Discarding)
     stud: StudState = field(default_factory=StudState)
     faults: Faults = field(default_factory=Faults)
     repair: Repair = field(default_factory=Repair)
@@ -217,10 +219,11 @@ class Hand:
             size = big if street >= self.spec.big_bet_from() else small
         else:
             size = st.bb or st.small_bet or st.ante or 1
-        if self.terms.kill_post is not None and st.bb:
-            # KILL-POTS: a full kill (2x the big blind) doubles the limits, a half kill (1.5x)
-            # raises them by half.
-            size = size * self.terms.kill_post[1] // st.bb
+        base = st.small_bet if self.spec.family is Family.STUD else st.bb
+        if self.terms.kill_post is not None and base:
+            # KILL-POTS: a full kill (2x the big blind; stud: the small bet) doubles the
+            # limits, a half kill (1.5x) raises them by half.
+            size = size * self.terms.kill_post[1] // base
         return size
 
     def raise_cap(self) -> int | None:

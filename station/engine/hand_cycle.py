@@ -14,6 +14,7 @@ from station.engine import (
     dispatch,
     drop,
     forced_bets,
+    kill_pots,
     lineup,
     rotation,
     seating,
@@ -53,6 +54,7 @@ def new_hand(table: TableState, seq: int) -> None:
     lineup.note_missed_blinds(table, dealt, button, blinds)
     forced_bets.refuse_waiting_posts(table, dealt, seq)
     kill = forced_bets.kill(table, dealt, seq)
+    kill_pots.check_posted(table, dealt, kill, seq)
     straddle = forced_bets.straddle(table, dealt, button, blinds, kill, seq)
     if straddle is not None and table.profile.missed_blind_straddle:
         table.lineup.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
@@ -192,6 +194,9 @@ def hand_ended(table: TableState, hand: Hand) -> None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
         table.lineup.last_players = len(hand.dealt)
     if not _void_deal(hand):
+        killer = hand.terms.kill_post[0] if hand.terms.kill_post is not None else None
+        forced = sum(a for s, a in hand.chips.posts.items() if s != killer)
+        kill_pots.after_pot(table, hand.result, killer, forced, hand.result.event)
         rotation.hand_played(table, len(hand.dealt), hand.result.event)
     lineup.prompt_posts(table, hand.result.event)
 

@@ -173,6 +173,19 @@ class Draws:
     refill: Refill | None = None  # DRAW-LAST-CARD-RESHUFFLE: cards due after a reshuffle
 
 
+# --- discards without a draw --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Discarding:
+    """Cards discarded with none dealt in their place (`discard_round`): Pineapple's one before
+    the flop (Crazy Pineapple: before the turn), Super Stud's two before fourth street."""
+
+    due: set[int] = field(default_factory=set)  # seats still to discard before the next card
+    cards: dict[int, tuple[Card, ...]] = field(default_factory=dict)  # seat -> named discards
+    unknown: dict[int, int] = field(default_factory=dict)  # seat -> discards not named
+
+
 # --- stud ---------------------------------------------------------------------------------------
 
 

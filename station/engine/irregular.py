@@ -190,7 +190,8 @@ def _before_any_action(hand: Hand) -> bool:
 
 def _premature_rule(hand: Hand) -> Rule:
     if hand.spec.family is Family.FLOP:
-        return (Rule.PREMATURE_FLOP, Rule.PREMATURE_TURN, Rule.PREMATURE_RIVER)[min(hand.street, 2)]
+        street = hand.street + (1 if hand.spec.bomb else 0)  # a bomb pot bets first on the flop
+        return (Rule.PREMATURE_FLOP, Rule.PREMATURE_TURN, Rule.PREMATURE_RIVER)[min(street, 2)]
     if hand.spec.family is Family.STUD:
         return Rule.PREMATURE_STUD_STREET
     return Rule.PREMATURE_GENERAL

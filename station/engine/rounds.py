@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from station.engine import deal_plan, draw_round, irregular, settlement, stud
+from station.engine import deal_plan, discard_round, draw_round, irregular, settlement, stud
 from station.engine.betting import BettingRound
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import Family, Structure
@@ -58,9 +58,17 @@ def open_round(hand: Hand, seq: int) -> Steps:
         seat = hand.seats[s]
         seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
     pot = sum(hand.chips.committed.values()) + sum(hand.chips.dead.values()) + hand.terms.carry
-    if hand.spec.family is Family.STUD and street == 0:
+    kill = hand.terms.kill_post
+    stud_kill = hand.spec.family is Family.STUD and street == 0 and kill is not None
+    if hand.spec.family is Family.STUD and street == 0 and not stud_kill:
         stud.open_third_street(hand)
-    if hand.spec.family is Family.STUD:
+    if stud_kill and kill is not None:
+        # KILL-POTS (004-GN r189): "If there is a kill in a stud game, there will be no bring
+        # in and action starts left of the kill."
+        i = hand.dealt.index(kill[0])
+        ring = hand.dealt[i + 1 :] + hand.dealt[: i + 1]
+        order = [s for s in ring if s in live]
+    elif hand.spec.family is Family.STUD:
         order = _stud_order(hand, street)
     elif street == 0 and not hand.spec.bomb:
         assert hand.layout is not None
@@ -84,7 +92,18 @@ def open_round(hand: Hand, seq: int) -> Steps:
     hand.bets.round = rnd
     if street == 0 and hand.spec.family is not Family.STUD and not hand.spec.bomb:
         _post_blinds(hand, rnd)
-    if street == 0 and hand.spec.family is Family.STUD:
+    if stud_kill and kill is not None and kill[0] in rnd:
+        rnd.post(kill[0], kill[1])
+        rnd.max_bet, rnd.opened = kill[1], True
+        hand.chips.posts_booked = True
+        _zone_for_round(hand, kill[0])
+        hand.prompt(
+            seq,
+            f"KILL POT: NO BRING-IN. SEAT {kill[0]} KILLED FOR {kill[1]}; SEAT {order[0]} ACTS "
+            "FIRST",
+            PromptCode.ACTION,
+        )
+    elif street == 0 and hand.spec.family is Family.STUD:
         _announce_bring_in(hand, seq)
     elif hand.spec.family is Family.STUD:
         stud.announce_street(hand, seq)  # STUD-DEALER-ANNOUNCEMENTS
@@ -346,7 +365,8 @@ def deal_street(hand: Hand, seq: int) -> None:
         return
     hand.phase = Phase.STREET
     deal_plan.plan_street(hand, hand.street)
-    hand.prompt(seq, deal_plan.street_prompt(hand, hand.street), PromptCode.BURN_AND_DEAL)
+    first = discard_round.open_discards(hand) if discard_round.due_now(hand) else ""
+    hand.prompt(seq, first + deal_plan.street_prompt(hand, hand.street), PromptCode.BURN_AND_DEAL)
 
 
 def open_short_deal(hand: Hand, seq: int) -> Steps:

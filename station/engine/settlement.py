@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from station.engine import lowball, stud
-from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode
+from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode, Ruling
 from station.engine.games import BoardSplit, Family, HighEval, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.rake import RakeResult, rake_for, take_from_pots
+from station.engine.rule_ids import Rule
 from station.engine.showdown import Reader, award_pots
 from station.engine.snapshot import Phase
 
@@ -114,6 +115,19 @@ def end(hand: Hand, seq: int) -> None:
     limited = stud.limited_cards(hand) if spec.high is HighEval.MEXICAN else None
     if limited:
         hands = {s: [c for c in cards if c not in limited.get(s, ())] for s, cards in hands.items()}
+    unread = sorted(s for s in contenders if s in hand.discard.unknown)
+    if unread and len(contenders) > 1:
+        hand.alerts.floor_call = True
+        # Pineapple, Super Stud: a discard the dealer did not name. The station reads the best
+        # the player could hold (his cards with the discard among them); the floor confirms.
+        hand.incident(
+            seq,
+            Rule.SHOW_CARDS_SPEAK,
+            Ruling.FLOOR,
+            f"DISCARD OF SEAT{'S' if len(unread) > 1 else ''} {', '.join(map(str, unread))} "
+            "NOT KEYED: READ ON THE BEST CARDS HE COULD HOLD. FLOOR TO CONFIRM THE HANDS",
+            seats=tuple(unread),
+        )
     rake = house_take(hand, [pot.amount for pot in pots])
     cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []

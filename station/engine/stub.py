@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from station.engine.cards import Card
 from station.engine.decisions import PromptCode, Role, Ruling
+from station.engine.deck_audit import joker_in_use
 from station.engine.hand import Hand
 from station.engine.recovery import Expect, Recovery, Step
 from station.engine.rule_ids import Rule
@@ -24,8 +25,7 @@ from station.engine.rule_ids import Rule
 
 def deck_size(hand: Hand) -> int:
     spec = hand.spec
-    size = 36 if spec.short_deck else 52
-    return size + (1 if spec.joker and hand.profile.joker_in_use_a5 else 0)
+    return spec.deck_size + (1 if joker_in_use(spec, hand.profile) else 0)
 
 
 def left(hand: Hand) -> int:

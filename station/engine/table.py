@@ -46,7 +46,7 @@ from station.engine.events import (
 from station.engine.profiles import profile
 from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
-from station.engine.table_state import Deck, TableState
+from station.engine.table_state import Deck, KillBook, TableState
 from station.engine.view import table_snapshot
 
 
@@ -143,6 +143,8 @@ class Table(TableState):
             housekeeping.deck_change(self, event.deck, seq)
         collection.setup(self)
         rotation.start(self)
+        if event.kill is None or self.kills.holder not in event.seats:
+            self.kills = KillBook()  # r1: neutral in a new game
         lineup.prompt_posts(self, seq)
 
     # --- cards and keys -----------------------------------------------------------------------

@@ -147,6 +147,15 @@ class DropLedger:
 
 
 @dataclass(slots=True)
+class KillBook:
+    """A required-kill game's kill button (`kill_pots`): the winner of the last pot (a leg up),
+    and the seat that must kill the next pot."""
+
+    holder: int | None = None
+    due: int | None = None
+
+
+@dataclass(slots=True)
 class Mix:
     """A mixed-game rotation in progress (`rotation`): the game being played (its index in the
     setup's rotation), the hands played of its round, and how many make the round."""
@@ -180,6 +189,7 @@ class TableState:
     house: House = field(default_factory=House)  # time collection due
     drop: DropLedger = field(default_factory=DropLedger)  # the rake zone's drops
     mix: Mix | None = None  # a mixed-game rotation (`rotation`)
+    kills: KillBook = field(default_factory=KillBook)  # a required-kill game (`kill_pots`)
     # What the dealer screen still shows and what owns it (`alerts`, noted by `Table._drain`).
     screen: AlertBook = field(default_factory=AlertBook)
     out: list[Decision] = field(default_factory=list)

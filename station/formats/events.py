@@ -314,8 +314,10 @@ def _key(obj: dict[str, Any], strict: bool) -> KeyPress:
             raise EventFormatError('\'cards\' must be a list of cards such as ["Qd", "Jc"]')
         cards = tuple([_card(c) for c in cards_raw])
         if strict:
-            if key is not Key.DRAW:
-                raise EventFormatError("only a DRAW key may carry 'cards' (the cards discarded)")
+            if key not in (Key.DRAW, Key.DISCARD):
+                raise EventFormatError(
+                    "only a DRAW or DISCARD key may carry 'cards' (the cards discarded)"
+                )
             if count != len(cards):
                 raise EventFormatError(f"'cards' lists {len(cards)} cards but 'count' is {count}")
     return KeyPress(key, seat, count, action, amount, card, to_seat, cards)
