@@ -257,7 +257,7 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
     exposed = [c for c, _ in hand.repair.premature[skip:] if c is not None]
     hand.repair.recovery = recovery.premature(
         family=family,
-        street=hand.street,
+        street=hand.street + (1 if hand.spec.bomb else 0),  # a bomb pot bets first on the flop
         profile=hand.profile,
         rule=rule,
         to_act=to_act,
