@@ -1,4 +1,5 @@
-"""Data shipped with the package: the public PHH hand-history sample. Edge adapter (package data).
+"""Data shipped with the package: the public PHH hand-history sample, and recorded sessions the
+screenshots are drawn from (`sessions/`). Edge adapter (package data).
 
 `phh-sample.tar.xz` is a byte-for-byte copy of the product owner's `data/phh/` folder (public hands
 from the PokerKit project's PHH dataset, MIT licence: see `phh/LICENSE` inside the archive). The
@@ -41,3 +42,8 @@ def phh_licence() -> str:
     ):
         handle = tar.extractfile("phh/LICENSE")
         return handle.read().decode("utf-8") if handle is not None else ""
+
+
+def session_text(name: str) -> str:
+    """A recorded session shipped in `sessions/` (e.g. "double-board-showdown"), as text."""
+    return files(__package__).joinpath("sessions", f"{name}.jsonl").read_text(encoding="utf-8")

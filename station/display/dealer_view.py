@@ -269,6 +269,7 @@ class DealerView:
     middle: Middle
     floor_call: bool
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
+    board2: tuple[tuple[str, Suit], ...] = ()  # a double-board game's bottom board
 
     @property
     def title(self) -> str:
@@ -441,14 +442,20 @@ def _result(snap: TableSnapshot) -> ResultView | None:
     if end.void:
         back = tuple(sorted((s, c) for s, c in end.payouts.items() if c))
         return ResultView(snap.hand, True, (PaidLine("RETURNED", sum(c for _, c in back), back),))
-    lines = [
-        PaidLine(
-            "MAIN" if i == 0 else f"SIDE {i}",
-            p.amount,
-            tuple(sorted((s, c) for s, c in p.won.items() if c)),
-        )
-        for i, p in enumerate(end.pots)
-    ]
+    lines: list[PaidLine] = []
+    for i, p in enumerate(end.pots):
+        name = "MAIN" if i == 0 else f"SIDE {i}"
+        if not p.parts or len(end.pots) > 1:
+            lines.append(
+                PaidLine(name, p.amount, tuple(sorted((s, c) for s, c in p.won.items() if c)))
+            )
+            continue
+        # One pot split in parts (hi-lo halves, a double-board game's boards): one line per
+        # part, so the dealer pushes each to its winner ("HIGH 3 TO SEAT 2", "BOARD 2 ...").
+        # With side pots each pot keeps one line, its winners' shares (the room it takes).
+        for part in p.parts:
+            shares = tuple(sorted((s, c) for s, c in part.won.items() if c))
+            lines.append(PaidLine(part.name.upper(), part.amount, shares))
     won: dict[int, int] = {}
     for p in end.pots:
         for seat, chips in p.won.items():
@@ -539,6 +546,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         pot_total=str(pots_total),
         pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
+        board2=_cards(snap.board2),
         next=_next(snap, betting, middle),
         stop_text=stop.text if stop is not None else None,
         stop_seat=stop.seat if stop is not None else None,

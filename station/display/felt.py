@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, PaidLine
-from station.display.model import Align, Rect
+from station.display.model import Align, Rect, Suit
 from station.display.theme import Edge, Style, TextRole
 
 K, T = TextRole.KEY, TextRole.TEXT
@@ -33,25 +33,52 @@ def card_size(c: Canvas, big: bool) -> tuple[int, int]:
     return max(round(h * 0.72), c.measure("10", role) + c.pad), h
 
 
+def _board_rows(view: DealerView) -> list[tuple[tuple[str, Suit], ...]]:
+    """The boards on the felt: one, or a double-board game's top and bottom board."""
+    return [b for b in (view.board, view.board2) if b]
+
+
 def board_width(c: Canvas, view: DealerView, big: bool) -> int:
-    if not view.board:
+    rows = _board_rows(view)
+    if not rows:
         return 0
     w, _ = card_size(c, big)
-    n = max(3, len(view.board))  # room for the flop at least; grows with the board
+    n = max(3, *(len(b) for b in rows))  # room for the flop at least; grows with the board
     return n * (w + c.pad) - c.pad
 
 
 def board_need(c: Canvas, view: DealerView, big: bool) -> int:
-    return card_size(c, big)[1] if view.board else 0
+    rows = len(_board_rows(view))
+    return rows * card_size(c, big)[1] + max(0, rows - 1) * c.pad
 
 
 def draw_board(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> int:
-    """The board's cards from (x, y); returns the width used."""
+    """The board's cards from (x, y), a second board under the first; returns the width used."""
     w, h = card_size(c, big)
     role = K if big else T
-    for i, (rank, suit) in enumerate(view.board):
-        c.card(Rect(x + i * (w + c.pad), y, w, h), rank, suit, role)
+    for row, board in enumerate(_board_rows(view)):
+        top = y + row * (h + c.pad)
+        for i, (rank, suit) in enumerate(board):
+            c.card(Rect(x + i * (w + c.pad), top, w, h), rank, suit, role)
     return board_width(c, view, big)
+
+
+def board_row_width(c: Canvas, view: DealerView, big: bool) -> int:
+    """The boards side by side on one row (a double-board game where two rows do not fit)."""
+    w, _ = card_size(c, big)
+    rows = _board_rows(view)
+    return sum(len(b) * (w + c.pad) for b in rows) + max(0, len(rows) - 1) * 2 * c.pad - c.pad
+
+
+def draw_board_row(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> None:
+    """The boards side by side from (x, y), a wider gap between them."""
+    w, h = card_size(c, big)
+    role = K if big else T
+    for board in _board_rows(view):
+        for rank, suit in board:
+            c.card(Rect(x, y, w, h), rank, suit, role)
+            x += w + c.pad
+        x += 2 * c.pad
 
 
 # pots -----------------------------------------------------------------------------------------

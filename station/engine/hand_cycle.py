@@ -19,7 +19,7 @@ from station.engine import (
     rotation,
     seating,
 )
-from station.engine.decisions import Prompt, PromptCode, Ruling
+from station.engine.decisions import Action, ActionKind, Prompt, PromptCode, Ruling
 from station.engine.events import KeyPress
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -89,6 +89,9 @@ def new_hand(table: TableState, seq: int) -> None:
         time_owed=time_owed,
     )
     table.forfeit.forfeited = {}
+    if table.posting.carried:
+        _carried_posts(table.hand, seq)
+    table.posting.carried = False
     for seat in set(table.posting.zone) - set(dealt):
         table.posting.offset[seat] = table.posting.zone[
             seat
@@ -206,6 +209,22 @@ def _stud_without_button(table: TableState) -> bool:
     return spec is not None and spec.family is Family.STUD and not spec.dealer_button
 
 
+def _carried_posts(hand: Hand, seq: int) -> None:
+    """The forced bets of a void deal's redeal that stayed in front: no zone moved for them
+    before NEW_HAND, so the journal (its recall, its PHH export) learns them from these actions
+    of the trace."""
+    layout = hand.layout
+    for seat, amount in sorted(hand.chips.posts.items()):
+        kind = ActionKind.POST
+        if layout is not None and seat == layout.small_blind:
+            kind = ActionKind.SMALL_BLIND
+        elif layout is not None and seat == layout.big_blind:
+            kind = ActionKind.BIG_BLIND
+        elif seat == hand.terms.straddle:
+            kind = ActionKind.STRADDLE
+        hand.out.append(Action(hand.number, seq, seat, kind, amount))
+
+
 def _void_deal(hand: Hand) -> bool:
     """Whether the deal itself was void by a rule (a defective deck, GN's two boxed cards): not a
     hand the floor closed or the station abandoned after it was played at the table."""
@@ -230,6 +249,7 @@ def _void_redeal(table: TableState, hand: Hand) -> None:
         if amount > 0 and reading >= amount and seat in table.stacks:
             table.posting.posted[seat] = amount
             table.posting.offset[seat] = reading - amount
+            table.posting.carried = True
 
 
 def refunds(table: TableState) -> dict[int, int]:

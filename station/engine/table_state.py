@@ -53,6 +53,7 @@ class Posting:
     min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
     straddle_keys: set[int] = field(default_factory=set)  # STRADDLE pressed for the next hand
     kill_keys: set[int] = field(default_factory=set)  # KILL pressed for the next hand
+    carried: bool = False  # the next deal redeals a void one: its blinds stayed in front
 
 
 @dataclass(slots=True)

@@ -60,6 +60,11 @@ def _next_step(t: TableState, hand: Hand, to_act: int | None) -> str:
         slot = slots[0] if hand.phase is Phase.DEALING and slots else None
         if slot is not None and slot.seat is not None:  # "FIRST CARD TO SEAT 1" is past
             return f"DEAL: NEXT CARD TO SEAT {slot.seat}"
+    if hand.discard.due and hand.phase is Phase.STREET:
+        # Pineapple, Super Stud: who still owes his discard before the next card.
+        due = " ".join(map(str, sorted(hand.discard.due)))
+        n = hand.spec.discard
+        return f"DISCARD {n}: SEAT{'S' if len(hand.discard.due) > 1 else ''} {due}"
     if said is not None:
         return said.text
     if hand.phase is Phase.BETTING and to_act is not None:
@@ -187,6 +192,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             status = SeatStatus.ACTIVE
         cards = hand.deal.cards.get(s, [])
         up = tuple(c.code for c, is_up in cards if is_up) if hand.spec.family is Family.STUD else ()
+        held = len(cards) - hand.discard.unknown.get(s, 0)  # a discard not named is gone too
         views.append(
             SeatView(
                 seat=s,
@@ -195,7 +201,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 # since); the hand's seats still hold what was behind during the play.
                 stack=seat.stack if hand.result is None else t.stacks.get(s),
                 bet=seat.bet if rnd is not None and s in rnd else 0,
-                cards=len(cards),
+                cards=held,
                 up=up,
                 button=s == hand.button,
                 blind=blinds.get(s, ""),
@@ -216,6 +222,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         street=hand.street_name(),
         seats=tuple(views),
         board=tuple(c.code for c in hand.deal.board),
+        board2=tuple(c.code for c in hand.deal.board2),
         pots=_pots(hand),
         to_act=to_act,
         to_call=to_call,
