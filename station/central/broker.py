@@ -14,6 +14,12 @@ client certificate's CN, which is the station id for a station (`station.central
   not another station's topics, not the wildcards;
 - the ingest (`svc.ingest`) reads every station's events, hello, status and replies, writes
   their acks and commands, and writes `_central/status`.
+
+The client id is bound to the identity as well (`use_username_as_clientid`): whatever client id
+a client asks for, the broker names it by its certificate's CN, so station T01's certificate
+cannot take over `station-T02`'s session or the ingest's (an MQTT broker drops the older
+connection of a client id). Two clients with the same certificate (a station's forwarder
+restarted) replace each other, as before.
 """
 
 from __future__ import annotations
@@ -83,6 +89,10 @@ def mosquitto_conf(
             f"keyfile {tls.key}",
             "require_certificate true",
             "use_identity_as_username true",
+            # The client id is the certificate's CN too: a certificate can only ever replace a
+            # session of its own, never knock another station or the ingest off (MQTT drops the
+            # older connection of a client id).
+            "use_username_as_clientid true",
             "tls_version tlsv1.2",
             "",
         ]

@@ -79,8 +79,10 @@ _INSERT = (
 )
 
 
+# `hand` is the station's latest hand: the highest hand number stored, never the hand of the
+# last row (a ruling journaled now on hand 4 while the table deals hand 6 is a row of hand 4).
 _MOVE_HEAD = (
-    "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = %s,"
+    "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = GREATEST(hand, %s),"
     " last_row_at = now(), setup = COALESCE(%s::jsonb, setup),"
     " floor_call_seq = CASE WHEN %s::bigint = -1 THEN floor_call_seq ELSE %s::bigint END"
     " WHERE station_id = %s"
@@ -143,7 +145,10 @@ class Ingest:
             reconnect_max_s=10.0,
             max_inflight=100,
         )
+        self._factory = transport
+        self._settings = settings
         self.transport = transport(settings, self)
+        self._transport_on = False  # started (and not stopped for a standby's wait)
         self.conn: Conn | None = None
         self.heads: dict[str, Head] = {}
         self.ready = threading.Event()
@@ -168,7 +173,7 @@ class Ingest:
         self._connect_db(stop)
         if stop.is_set():
             return
-        self.transport.start()
+        self._start_transport()
         self.ready.set()
         if on_ready is not None:
             on_ready()
@@ -206,6 +211,19 @@ class Ingest:
             except Empty:
                 return out
 
+    def _start_transport(self) -> None:
+        if not self._transport_on:
+            self.transport.start()
+            self._transport_on = True
+
+    def _stop_transport(self) -> None:
+        """Off the broker while another ingest holds the site: both would hold the same client
+        id (the broker names a client by its certificate) and knock each other off."""
+        if self._transport_on:
+            self.transport.stop()
+            self.transport = self._factory(self._settings, self)
+            self._transport_on = False
+
     def _announce(self) -> None:
         self.transport.publish(self.presence, central_presence(self._db_ok), retain=True)
 
@@ -222,6 +240,8 @@ class Ingest:
                 self.conn = conn
                 self.heads.clear()
                 self._db_ok = True
+                if self.ready.is_set():
+                    self._start_transport()  # after a standby's wait
                 self._announce()
                 return
             except psycopg.OperationalError as exc:
@@ -240,6 +260,7 @@ class Ingest:
             if not waited:
                 log.info("ingest: another ingest holds site %s; waiting", self.cfg.site)
                 waited = True
+                self._stop_transport()
             stop.wait(0.5)
 
     def _lost_db(self, exc: Exception, stop: threading.Event) -> None:
@@ -447,15 +468,17 @@ class Ingest:
                     call = r.seq
                 elif r.code == "floor.call_cleared":
                     call = None
+            hand = max(r.hand for r in outcome.store)
             previous = batch.heads.get(station)
             if previous is not None:  # a second part of this station in the batch
                 setup = setup if setup is not None else cast(str | None, previous[4])
                 call = call if call != -1 else cast(int | None, previous[5])
+                hand = max(hand, cast(int, previous[3]))
             batch.heads[station] = (
                 last.seq,
                 last.hash,
                 last.recorded_utc,
-                last.hand,
+                hand,
                 setup,
                 call,
                 call,

@@ -21,7 +21,9 @@ from tests.fleet.test_chain import chain
 class Client:
     """A raw MQTT client with a given identity (or none), recording what it receives."""
 
-    def __init__(self, services: Any, cert: Path | None, key: Path | None, ca: Path) -> None:
+    def __init__(
+        self, services: Any, cert: Path | None, key: Path | None, ca: Path, client_id: str = ""
+    ) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -29,7 +31,7 @@ class Client:
         self.pubacks: dict[int, str] = {}
         self.connected = threading.Event()
         self.failed = threading.Event()
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         c.tls_set(
             ca_certs=str(ca),
             certfile=str(cert) if cert else None,
@@ -55,9 +57,9 @@ class Client:
         self.c.loop_stop()
 
 
-def as_station(services: Any, station: str) -> Client:
+def as_station(services: Any, station: str, client_id: str = "") -> Client:
     ident = services.broker.identity(station)
-    client = Client(services, ident.cert, ident.key, ident.ca)
+    client = Client(services, ident.cert, ident.key, ident.ca, client_id)
     assert client.connected.wait(10), f"{station} did not connect"
     return client
 
@@ -150,6 +152,41 @@ def test_a_forwarder_with_a_foreign_certificate_never_delivers(
     finally:
         fwd.stop()
         journal.close()
+
+
+def test_a_certificate_cannot_take_over_another_client_s_id(
+    services: Any, ingest: RunningIngest, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 31: TA's certificate connecting with client id `station-TB`, then with the
+    ingest's, used to knock TB and the ingest off the broker (MQTT drops the older session of
+    a client id). The broker now names every client by its certificate
+    (`use_username_as_clientid`): an impostor can only ever replace a session of its own."""
+    victim = as_station(services, "TB", client_id="station-TB")
+    ingest_id = f"svc.ingest-{SITE}"
+    assert ingest.ingest.transport.connected
+    impostors = []
+    try:
+        for _ in range(3):
+            for taken in ("station-TB", ingest_id):
+                impostor = as_station(services, "TA", client_id=taken)  # it is let in, as TA
+                impostors.append(impostor)
+                time.sleep(0.3)
+        time.sleep(1.0)
+        assert not victim.failed.is_set(), "TB was knocked off the broker"
+        assert victim.connected.is_set()
+        assert ingest.ingest.transport.connected
+        lost = [r for r in caplog.records if "broker connection lost" in r.getMessage()]
+        assert lost == [], "the ingest was knocked off the broker"
+        # TB still works: its own publication is authorised and acknowledged by the broker
+        info = victim.c.publish(
+            f"casino/{SITE}/TB/events", encode_rows(chain(1, station="TB")), qos=1
+        )
+        wait_until(lambda: info.mid in victim.pubacks, what="TB's PUBACK")
+        assert victim.pubacks[info.mid] == "Success"
+    finally:
+        victim.close()
+        for impostor in impostors:
+            impostor.close()
 
 
 @pytest.mark.parametrize("name", ["svc.ingest", "_central"])
