@@ -45,6 +45,7 @@ import psycopg
 
 from station.central.chain import Head, Outcome, judge, judge_hello, needs_lookup
 from station.central.config import CentralConfig
+from station.central.heartbeat import BEAT_S, INGEST, Heartbeat
 from station.central.schema import migrate
 from station.fleet.messages import (
     Ack,
@@ -120,6 +121,11 @@ class _Connected:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Disconnected:
+    reason: str
+
+
 class Ingest:
     def __init__(
         self,
@@ -129,7 +135,7 @@ class Ingest:
         client_id: str | None = None,
     ) -> None:
         self.cfg = cfg
-        self.queue: SimpleQueue[tuple[str, bytes] | _Connected] = SimpleQueue()
+        self.queue: SimpleQueue[tuple[str, bytes] | _Connected | _Disconnected] = SimpleQueue()
         self.presence = central_status(cfg.site)
         settings = TransportSettings(
             host=cfg.host,
@@ -154,6 +160,8 @@ class Ingest:
         self.ready = threading.Event()
         self._db_ok = False
         self._next_dispatch = 0.0
+        self._next_beat = 0.0
+        self.heartbeat = Heartbeat(INGEST)
         self.batches = 0
 
     # --- the transport's thread -------------------------------------------------------------
@@ -163,6 +171,7 @@ class Ingest:
 
     def disconnected(self, reason: str) -> None:
         log.warning("ingest: broker connection lost (%s)", reason)
+        self.queue.put(_Disconnected(reason))
 
     def message(self, topic: str, payload: bytes) -> None:
         self.queue.put((topic, payload))
@@ -187,10 +196,16 @@ class Ingest:
                 if now >= self._next_dispatch:
                     self._next_dispatch = now + DISPATCH_EVERY_S
                     self._with_db(self._dispatch_commands, stop)
+                if now >= self._next_beat or self.heartbeat.changed:
+                    self._next_beat = now + BEAT_S
+                    self._with_db(self.heartbeat.beat, stop)
         finally:
             self.transport.publish(self.presence, central_presence(False), retain=True)
             self.transport.stop()
             if self.conn is not None:
+                with contextlib.suppress(psycopg.Error):
+                    self.heartbeat.broker(False, "the ingest stopped")
+                    self.heartbeat.beat(self.conn, stopped=True)
                 self.conn.close()
 
     def _take(self) -> list[tuple[str, bytes]]:
@@ -201,7 +216,10 @@ class Ingest:
             return out
         while True:
             if isinstance(item, _Connected):
+                self.heartbeat.broker(True)
                 self._announce()
+            elif isinstance(item, _Disconnected):
+                self.heartbeat.broker(False, item.reason)
             else:
                 out.append(item)
             if len(out) >= MAX_MESSAGES:

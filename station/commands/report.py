@@ -23,6 +23,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from station.formats.cells import safe_row
 from station.journal.cli_common import (
     EXIT_OK,
     UsageError,
@@ -188,7 +189,7 @@ def _csv(result: Report, head: dict[str, object]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*result.by, *FIGURES])
     for row in result.as_rows():
-        writer.writerow(row.values())
+        writer.writerow(safe_row(row).values())
     return out.getvalue()
 
 
