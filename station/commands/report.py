@@ -14,8 +14,6 @@ in the report's zone (`--to` then excludes it). The zone is `--tz`, else $TZ, el
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -23,7 +21,6 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from station.formats.cells import safe_row
 from station.journal.cli_common import (
     EXIT_OK,
     UsageError,
@@ -41,6 +38,7 @@ from station.journal.rake_report import (
     Window,
     parse_shifts,
     report,
+    report_csv,
     takes,
 )
 from station.journal.store import Journal
@@ -185,12 +183,7 @@ def _text(result: Report, head: dict[str, object]) -> str:
 
 
 def _csv(result: Report, head: dict[str, object]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*result.by, *FIGURES])
-    for row in result.as_rows():
-        writer.writerow(safe_row(row).values())
-    return out.getvalue()
+    return report_csv(result)
 
 
 def _json(result: Report, head: dict[str, object]) -> str:

@@ -55,7 +55,7 @@ def ada(fleet: Fleet) -> Iterator[tuple[httpx.Client, str]]:
 def test_no_filter_path_or_form_value_gives_a_500(
     fleet: Fleet, ada: tuple[httpx.Client, str]
 ) -> None:
-    client, csrf = ada
+    client, _csrf = ada
     bad = []
     for template in GET_PATHS:
         for value in NASTY:

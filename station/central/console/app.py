@@ -323,6 +323,8 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         Route("/map/health", handler(room.map_health)),
         Route("/health", handler(room.health_page)),
         Route("/tables/{station}", handler(room.table_page)),
+        Route("/money", handler(room.money_page)),
+        Route("/money/export.csv", handler(room.money_csv)),
         Route("/events", _events(console)),
         Route("/incidents", handler(_queue)),
         Route("/incidents/export.csv", handler(_export_csv)),

@@ -1,21 +1,38 @@
 """The console's room pages: the floor map (every table on one screen, problems first), its
-live parts (the tiles, the centre's health line), one table's detail page and the health page
-(the broker, the ingest, every station's forwarding). Edge adapter (HTTP handlers on the
-console's request threads).
+live parts (the tiles, the centre's health line), one table's detail page, the health page
+(the broker, the ingest, every station's forwarding) and the money view (rake and time by
+table, day, shift and dealer). Edge adapter (HTTP handlers on the console's request threads).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Final
+from urllib.parse import urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from station.central.console import floor, health, views
+from station.central.console import accounts, floor, health, money, views
+from station.central.console.accounts import Action
+from station.journal.rake_report import DIMENSIONS, FIGURES, report_csv
 
 if TYPE_CHECKING:
     from station.central.console.app import Console
+
+HEADINGS: Final = {
+    "table": "Table",
+    "day": "Gaming day",
+    "shift": "Shift",
+    "dealer": "Dealer",
+    "hands": "Hands",
+    "hands_raked": "Raked",
+    "pots_raked": "Pots raked",
+    "rake": "Rake",
+    "time": "Time collected",
+    "wrong_drops": "Wrong drops",
+}
 
 
 def _room(console: Console) -> tuple[list[floor.Tile], health.Centre]:
@@ -77,3 +94,45 @@ def health_page(console: Console, request: Request) -> Response:
         room=floor.Room.of(tiles), broker=f"{console.cfg.host}:{console.cfg.port}",
         offline_after_s=console.cfg.console.offline_after_s,
     )  # fmt: skip
+
+
+def money_page(console: Console, request: Request) -> Response:
+    """Rake and time collected by table, day, shift and dealer, and the wrong drops."""
+    current = console.need(request)
+    f = money.MoneyFilter.of(request.query_params, request.query_params.getlist("by"))
+    message, found = "", None
+    with console.conn() as conn:
+        try:
+            found = money.money(conn, f)
+        except money.MoneyError as exc:
+            message = str(exc)
+        tables = views.station_ids(conn)
+    return console.render(
+        request, "money.html", current, status_code=400 if message else 200, f=f, found=found,
+        message=message, tables=tables, dimensions=DIMENSIONS, figures=FIGURES,
+        headings=HEADINGS, export=urlencode(f.query()),
+    )  # fmt: skip
+
+
+def money_csv(console: Console, request: Request) -> Response:
+    """The rake report as CSV: the same text as `station report rake --format csv`."""
+    current = console.need(request, Action.EXPORT)
+    f = money.MoneyFilter.of(request.query_params, request.query_params.getlist("by"))
+    with console.conn() as conn:
+        try:
+            found = money.money(conn, f)
+        except money.MoneyError as exc:
+            raise HTTPException(400, str(exc)) from None
+        accounts.audit(
+            conn, current.account, current.role.value, "export.rake.csv",
+            target=urlencode(f.query()), detail={"groups": len(found.result.rows)},
+            address=request.client.host if request.client else "",
+        )  # fmt: skip
+    stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
+    return Response(
+        report_csv(found.result),
+        media_type="text/csv; charset=utf-8",
+        headers={
+            "content-disposition": f'attachment; filename="rake-{console.cfg.site}-{stamp}.csv"'
+        },
+    )

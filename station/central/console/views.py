@@ -272,7 +272,7 @@ class IncidentPage:
         return tuple(c for c in self.commands if c.state == "pending")
 
 
-def _row(r: Sequence[Any]) -> LogRow:
+def stored_row(r: Sequence[Any]) -> LogRow:
     cols = list(r)
     cols[COLUMNS.index("clock_ok")] = int(bool(cols[COLUMNS.index("clock_ok")]))
     return LogRow.from_tuple(tuple(cols))
@@ -343,7 +343,7 @@ def incident_page(conn: Conn, station: str, incident: int) -> IncidentPage | Non
         record=rec,
         severity=int(found[1]),
         rule=rule_text(rec.rule),
-        events=tuple(_row(r) for r in events),
+        events=tuple(stored_row(r) for r in events),
         commands=tuple(commands_of(conn, station, incident)),
         online=found[2],
         profile=str(found[3] or ""),
@@ -404,7 +404,7 @@ class CentralRows:
             f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND hand = ANY(%s) ORDER BY seq",
             (self.station, sorted(set(hands))),
         ).fetchall()
-        return [_row(r) for r in found]
+        return [stored_row(r) for r in found]
 
     def latest(self, codes: Iterable[str], before_seq: int) -> LogRow | None:
         """The last row of one of `codes` (a setup or a hand end: the partial index
@@ -418,7 +418,7 @@ class CentralRows:
             " ORDER BY seq DESC LIMIT 1",
             (self.station, wanted, before_seq),
         ).fetchone()
-        return None if found is None else _row(found)
+        return None if found is None else stored_row(found)
 
 
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
