@@ -68,11 +68,10 @@ def test_sign_in_shows_the_floor_map_of_the_three_tables(fleet: Fleet, signed: A
     assert page.locator("header .who").inner_text().startswith("flo")
     tiles = page.locator("li.tile")
     ids = sorted(str(tiles.nth(i).get_attribute("id")) for i in range(tiles.count()))
-    # T09 joins the shared fleet when tests/console/test_chain_alarms.py runs, whatever the order
-    assert ids in (
-        ["table-T01", "table-T02", "table-T03"],
-        ["table-T01", "table-T02", "table-T03", "table-T09"],
-    ), ids
+    # T05 and T09 join the shared fleet when test_bad_input.py and test_chain_alarms.py run
+    assert {"table-T01", "table-T02", "table-T03"} <= set(ids) <= {
+        "table-T01", "table-T02", "table-T03", "table-T05", "table-T09",
+    }, ids  # fmt: skip
     for station in ("T01", "T02", "T03"):
         tile = page.locator(f"#table-{station}")
         assert tile.get_attribute("data-link") == "online"
