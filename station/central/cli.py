@@ -11,6 +11,8 @@
   (or `svc.ingest`, or `broker --host H...`).
 - `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR]`: mosquitto.conf
   and the ACL for the site's broker.
+- `demo [--tables N] [--port P] [--speed S] [--dir DIR]`: a local room (the central services
+  and N emulated tables dealing, each its own process) until Ctrl-C: `demo_room`.
 - `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
   central.toml for them, until Ctrl-C (development).
 - `console --config central.toml`: the floor console (a web server; its own systemd unit,
@@ -101,6 +103,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8883)
     p.add_argument("--bind", default="0.0.0.0")
     p.add_argument("--data", type=Path, default=Path("/var/lib/mosquitto"))
+    p = sub.add_parser(
+        "demo", help="a local room: the central services and N emulated tables, until Ctrl-C"
+    )
+    p.add_argument("--tables", type=int, default=8, help="emulated tables (default 8)")
+    p.add_argument("--port", type=int, default=8080, help="the console's port (default 8080)")
+    p.add_argument(
+        "--speed", type=float, default=2.0,
+        help="the tables' pace: 1 a live dealer, 2 twice as fast (default)",
+    )  # fmt: skip
+    p.add_argument("--dir", type=Path, default=None, help="keep everything in this folder")
+    p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
     p.add_argument("--site", default="dev")
     p.add_argument("--dir", type=Path, default=None)
@@ -137,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
                 return _ingest(args)
             case "services":
                 return _services(args)
+            case "demo":
+                return _room(args)
             case "console" | "console-user":
                 return _console(args)
             case "alarms":
@@ -361,6 +376,21 @@ def _alarm_fields(a: Alarm) -> list[str]:
         state = f"cleared {when(a.cleared_at)} by {a.cleared_by} ({a.cleared_role}): {a.reason}"
     row = "-" if a.seq is None else f"row {a.seq}"
     return [str(a.id), a.station, a.kind, row, when(a.raised_at), state, a.detail_text]
+
+
+def _room(args: argparse.Namespace) -> int:
+    from station.central.demo_room import RoomOptions, run_room  # noqa: PLC0415
+    from station.central.services import MissingError, ServiceError  # noqa: PLC0415
+
+    if not 1 <= args.tables <= 99 or args.speed <= 0:
+        print("station central demo: 1 <= --tables <= 99, --speed > 0", file=sys.stderr)
+        return 2
+    opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
+    try:
+        return run_room(opts, sys.stdout)
+    except (MissingError, ServiceError) as exc:
+        print(f"station central demo: {exc}", file=sys.stderr)
+        return 2
 
 
 def _services(args: argparse.Namespace) -> int:

@@ -40,6 +40,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "dropped through the board's rake zone)",
     )
     parser.add_argument(
+        "--again-every",
+        type=int,
+        default=0,
+        metavar="K",
+        help="after the six irregularities, every K-th hand has one again (default: none)",
+    )
+    parser.add_argument(
+        "--station-id", default="DEMO", help="the table's station id (default DEMO)"
+    )
+    parser.add_argument(
+        "--fleet",
+        default="",
+        metavar="SITE@HOST:PORT",
+        help="forward the journal to this site's broker (with --certs)",
+    )
+    parser.add_argument(
+        "--certs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the table's fleet files: DIR/ca.crt, DIR/ID.crt, DIR/ID.key",
+    )
+    parser.add_argument(
         "--speed",
         type=float,
         default=0.0,
@@ -55,6 +78,30 @@ def run(args: argparse.Namespace) -> int:
     if args.speed < 0:
         print("station demo: --speed must be 0 (fast) or more", file=sys.stderr)
         return 2
+    from station.config.station_toml import STATION_ID  # noqa: PLC0415
+
+    if not STATION_ID.match(args.station_id):
+        print(f"station demo: --station-id {args.station_id!r}: letters, digits, '-', '_'",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    fleet = None
+    if args.fleet:
+        site, _, broker = args.fleet.partition("@")
+        if not site or ":" not in broker or args.certs is None:
+            print("station demo: --fleet SITE@HOST:PORT needs --certs DIR", file=sys.stderr)
+            return 2
+        from station.demo.rig import FleetLink  # noqa: PLC0415
+
+        certs: Path = args.certs
+        fleet = FleetLink(
+            site, broker, certs / "ca.crt", certs / f"{args.station_id}.crt",
+            certs / f"{args.station_id}.key",
+        )  # fmt: skip
+    pins = None
+    if os.environ.get("STATION_DEMO_PINS"):  # the room's shared PINs (station central demo)
+        found = tuple(os.environ["STATION_DEMO_PINS"].split(","))
+        if len(found) == 3:
+            pins = (found[0], found[1], found[2])
     folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-demo-"))
     if any((folder / name).exists() for name in ("journal.sqlite", "journal.sqlite-head")):
         print(
@@ -82,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
                 args.out,
                 args.speed,
                 rake=not args.no_rake,
+                again_every=max(0, args.again_every),
+                station_id=args.station_id,
+                fleet=fleet,
+                pins=pins,
             ),
             sys.stdout,
         )
