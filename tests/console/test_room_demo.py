@@ -27,7 +27,7 @@ TABLES = 3
 
 
 def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
-    browser: Any, tmp_path: Path, shots: Path
+    browser: Any, tmp_path: Path
 ) -> None:
     from tests.console.conftest import _unavailable
 
@@ -80,7 +80,7 @@ def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
         )
         assert ids == ["T01", "T02", "T03"]
         assert "Broker up" in page.locator("#centre").inner_text()
-        page.screenshot(path=str(shots / "console-room-test.png"))
+        page.screenshot(path=str(tmp_path / "room.png"))
         page.context.close()
     finally:
         started = time.monotonic()
