@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -25,7 +24,7 @@ STATION = "TR"
 
 
 @pytest.fixture(scope="module")
-def raked(fleet: Fleet, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def raked(fleet: Fleet, tmp_path_factory: pytest.TempPathFactory) -> Path:
     from station.journal import Journal, SystemClock
 
     folder = tmp_path_factory.mktemp("raked")
@@ -44,7 +43,7 @@ def raked(fleet: Fleet, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pa
         wait_until(lambda: fwd.status().acked_seq == head, 60, "TR delivered")
     finally:
         fwd.stop()
-    yield journal
+    return journal
 
 
 BY = ["table,day,shift,dealer", "table", "dealer", "day,shift"]

@@ -7,8 +7,8 @@ with incidents; Ctrl-C stops everything and says so."""
 from __future__ import annotations
 
 import re
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,14 +29,13 @@ TABLES = 3
 def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
     browser: Any, tmp_path: Path
 ) -> None:
+    from station.central.services import MissingError, mosquitto_binary, pg_bindir
     from tests.console.conftest import _unavailable
 
     try:
-        from station.central.services import mosquitto_binary, pg_bindir
-
         mosquitto_binary()
         pg_bindir()
-    except Exception as exc:  # noqa: BLE001 (a missing service: skip, or fail under CI)
+    except MissingError as exc:
         _unavailable(str(exc))
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="station-room-test-"))  # the services' user gets in
