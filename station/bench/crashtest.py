@@ -30,16 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from station.bench.crashcheck import derived_by_input, snapshot_digest
 from station.bench.report import Bar, report, say
+from station.bench.scripted import ScriptedSession, nlhe_session
 from station.formats.session import event_to_dict
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
-from station.journal.crashcheck import derived_by_input, snapshot_digest
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, LogRow, canonical_json
-from station.journal.scripted import ScriptedSession, nlhe_session
 from station.journal.store import Journal
-from station.journal.verify import verify_file
+from station.people.check import PEOPLE_CHECKS, verify_journal
 
 CHILD = "station.bench.crash_child"
 LINE_TIMEOUT_S = 60.0
@@ -135,7 +135,7 @@ class Reference:
 def reference_run(session: ScriptedSession, path: Path) -> Reference:
     """The uninterrupted run, through the same recorder, on a real journal file."""
     with Journal.open(path, clock=SystemClock(), station_id="reference", create=True) as journal:
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         ordinal_of: dict[int, int] = {}
         snapshots = [snapshot_digest(recorder.snapshot(), ordinal_of)]
@@ -320,7 +320,7 @@ def _check_journal(
     """Check the journal after a kill; return how many input events it holds."""
     if not journal.exists():
         return 0
-    report = verify_file(journal)
+    report = verify_journal(journal)
     if not report.ok:
         result.integrity_failures += 1
         result.problems.append(f"verify: {report.problems[0].text}")

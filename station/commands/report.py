@@ -6,7 +6,7 @@ files, the time zone database).
                         [--format text|csv|json] [--out FILE]
 
 Per table (each journal's station id), gaming day, shift and dealer signed in: hands, hands
-raked, pots raked, rake, time collected and wrong drops (`station.journal.rake_report`). WHEN is
+raked, pots raked, rake, time collected and wrong drops (`station.recall.rake_report`). WHEN is
 a date (a gaming day: `--from` from its first shift, `--to` through its last) or a date and time
 in the report's zone (`--to` then excludes it). The zone is `--tz`, else $TZ, else the machine's.
 """
@@ -23,14 +23,11 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from station.journal.cli_common import (
-    EXIT_OK,
-    UsageError,
-    guarded,
-)
+from station.cli.common import EXIT_OK, UsageError, guarded
 from station.journal.clock import SystemClock
 from station.journal.locate import locate_journal
-from station.journal.rake_report import (
+from station.journal.store import Journal
+from station.recall.rake_report import (
     CODES,
     DIMENSIONS,
     FIGURES,
@@ -42,7 +39,6 @@ from station.journal.rake_report import (
     report,
     takes,
 )
-from station.journal.store import Journal
 
 HEADINGS = {
     "table": "table",

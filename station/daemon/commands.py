@@ -26,6 +26,7 @@ from pathlib import Path
 
 from station.config.model import PeopleConfig
 from station.config.registry import DECK_ID, RegistryError, describe, save_deck
+from station.daemon.operations import StationOps
 from station.display.dealer_signin import (
     AFTER_THIS_HAND,
     NOT_A_DEALER,
@@ -45,16 +46,12 @@ from station.display.nav import (
     StartDeckScan,
 )
 from station.display.pinpad import Role
-from station.journal import ActorRole, Authenticated, StationOps, authenticate
-from station.journal.exc import (
-    AuthError,
-    JournalError,
-    LockedOutError,
-    RoleRefusedError,
-    WorkflowError,
-)
-from station.journal.people import list_people
-from station.journal.workflow import incidents, rule
+from station.incidents.exc import WorkflowError
+from station.incidents.workflow import incidents, rule
+from station.journal import ActorRole
+from station.journal.exc import JournalError
+from station.people.exc import AuthError, LockedOutError, RoleRefusedError
+from station.people.staff import Authenticated, authenticate, list_people
 
 log = logging.getLogger(__name__)
 

@@ -84,6 +84,7 @@ from station.daemon.news import (
     Recorded,
 )
 from station.daemon.notify import Notifier
+from station.daemon.operations import STORAGE_RESERVE_BYTES, StationOps
 from station.daemon.sink import DisplaySink
 from station.daemon.translate import (
     Provenance,
@@ -108,11 +109,10 @@ from station.engine.events import InputEvent, Key, KeyPress, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
 from station.fleet.forwarder import FleetAlarm, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
-from station.journal import ActorRole, Recorder, StationOps
+from station.journal import ActorRole, Recorder
 from station.journal.clock import format_utc
 from station.journal.codes import STATION_ACTOR, Code, TiltCode
 from station.journal.exc import JournalStorageError
-from station.journal.operations import STORAGE_RESERVE_BYTES
 from station.journal.rows import Entry
 from station.journal.witness import Head
 

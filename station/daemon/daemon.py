@@ -59,6 +59,7 @@ from station.daemon.items import (
 from station.daemon.lock import DaemonLock
 from station.daemon.news import LinkPort, Observer
 from station.daemon.notify import Notifier
+from station.daemon.operations import StationOps
 from station.daemon.resume import device_cursors, last_input_t, setup_differs
 from station.daemon.sink import DisplaySink, FanOut, NullSink
 from station.diag.server import StatusServer, socket_path
@@ -68,9 +69,10 @@ from station.fleet.forwarder import FleetState, FleetStatus, Forwarder
 from station.fleet.messages import Reply as FleetReply
 from station.fleet.outbox import outbox_status
 from station.fleet.transport import TransportFactory
-from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.journal import Journal, Recorder, SystemClock
 from station.journal.clock import Clock
 from station.journal.history import check_history
+from station.people.check import PEOPLE_CHECKS
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +137,7 @@ class Daemon:
         )
         stack.callback(journal.close)
         self.journal = journal
-        recorder = Recorder(journal, registry=self.loaded.registry)
+        recorder = Recorder(journal, registry=self.loaded.registry, checks=PEOPLE_CHECKS)
         _, head = recorder.recover()
         self.recorder = recorder
         self._check_history(recorder)

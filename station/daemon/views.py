@@ -28,10 +28,10 @@ from station.display.diag_view import (
 )
 from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
 from station.engine.decisions import Ruling
-from station.journal import Recorder, load_hand, recent_hands
+from station.incidents.records import FOLD_CODES, IncidentFold
+from station.journal import Recorder
 from station.journal.clock import format_utc
-from station.journal.hands import RECALL_DEPTH
-from station.journal.incidents import FOLD_CODES, IncidentFold
+from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
 
 LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")

@@ -19,7 +19,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Final
 
-from station.journal.cli_common import EXIT_CHECK_FAILED, EXIT_OK, add_journal_argument, fail
+from station.cli.common import EXIT_CHECK_FAILED, EXIT_OK, add_journal_argument, fail
 
 if TYPE_CHECKING:
     from station.diag.take import Taker

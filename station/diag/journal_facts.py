@@ -22,7 +22,7 @@ from station.journal.codes import Code
 from station.journal.ops import OpState
 from station.journal.opstate import op_state
 from station.journal.rows import COLUMNS, LogRow
-from station.journal.verify import verify_file
+from station.people.check import verify_journal
 
 DEVICES: Final = ("shoe", "betzones")
 LAST_EVENTS: Final = 5
@@ -196,7 +196,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
         )
     if not check_chain:
         return facts
-    report = verify_file(path)
+    report = verify_journal(path)
     if report.ok:
         chain, detail = "ok", f"{report.rows} rows checked"
     else:

@@ -34,9 +34,9 @@ from station.engine.decisions import (
     Role,
     Ruling,
 )
-from station.journal.phh_deal import UNKNOWN_CARD, played_deal
-from station.journal.recall import HandRecall, RecallStep, StepKind
 from station.phh.reader import VARIANT_GAMES
+from station.recall.phh_deal import UNKNOWN_CARD, played_deal
+from station.recall.steps import HandRecall, RecallStep, StepKind
 
 # Our game name -> PHH variant code: the reader's table (one to one) read the other way.
 VARIANTS: Final = {game: code for code, game in VARIANT_GAMES.items()}

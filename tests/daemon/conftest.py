@@ -21,8 +21,9 @@ from station.daemon.core import Core, CoreParts
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.items import Inbox
 from station.daemon.notify import Notifier
+from station.daemon.operations import StationOps
 from station.daemon.sink import NullSink
-from station.journal import Recorder, StationOps
+from station.journal import Recorder
 
 TINY = """\
 station_id = "T07"

@@ -22,7 +22,8 @@ from station.demo.dealer import Watcher
 from station.display.nav import ClearFloorCall, SignedIn
 from station.display.pinpad import Role
 from station.engine.events import Key, KeyPress
-from station.journal import ActorRole, Code, Journal, SystemClock, add_person, authenticate
+from station.journal import ActorRole, Code, Journal, SystemClock
+from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import Running, start_daemon, write_config
 
 ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"

@@ -9,10 +9,11 @@ from pathlib import Path
 from station.config.model import PeopleConfig
 from station.config.station_toml import load_station
 from station.daemon.commands import DisplayCommands
+from station.daemon.operations import StationOps
 from station.display.nav import SaveDeckRegistry
 from station.display.pinpad import Role
 from station.engine.cards import STANDARD_DECK
-from station.journal import Journal, Recorder, StationOps
+from station.journal import Journal, Recorder
 from station.journal.clock import ManualClock
 
 from .conftest import write_config

@@ -24,16 +24,9 @@ from station.display.pinpad import Role
 from station.engine.events import Key, KeyPress
 from station.engine.snapshot import TableSnapshot
 from station.formats.session import read_session
-from station.journal import (
-    ActorRole,
-    Code,
-    Journal,
-    Recorder,
-    SystemClock,
-    add_person,
-    authenticate,
-)
+from station.journal import ActorRole, Code, Journal, Recorder, SystemClock
 from station.journal.rows import LogRow
+from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import offline_core
 
 ROOT = Path(__file__).resolve().parents[1]

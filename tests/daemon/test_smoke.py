@@ -196,7 +196,7 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
     assert lines and all(re.match(r"<[0-7]>", line) for line in lines), err
     assert not any(re.search(r"\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d", line) for line in lines)
     assert "<6>station.daemon: stopped (SIGTERM)" in lines
-    assert "<6>station.journal.operations: link to shoe up" in lines
+    assert "<6>station.daemon.operations: link to shoe up" in lines
     report = verify_file(tmp_path / "journal.sqlite")
     assert report.ok
     codes = [c for _, (c, _) in _journal_rows(tmp_path / "journal.sqlite")[0].items()]

@@ -7,17 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.scripted import nlhe_session
+from station.daemon.operations import StationOps
 from station.engine.events import Key, KeyPress
+from station.incidents.exc import TransitionError
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, Mode, TiltCode
-from station.journal.exc import IntegrityError, RoleRefusedError, TransitionError
-from station.journal.operations import StationOps
+from station.journal.exc import IntegrityError
 from station.journal.ops import OpState
-from station.journal.people import add_person, authenticate
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
+from station.people.exc import RoleRefusedError
+from station.people.staff import add_person, authenticate
 
 from .conftest import PINS, STATION
 

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from station.bench.crashcheck import derived_by_input, snapshot_digest
+from station.bench.scripted import ScriptedEvent, ScriptedSession, nlhe_session
 from station.engine.cards import Card
 from station.engine.decisions import Decision, Incident
 from station.engine.events import Draw, Key, KeyPress, Zone
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
-from station.journal.crashcheck import derived_by_input, snapshot_digest
 from station.journal.exc import JournalWriteError, RecoveryMismatchError
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, Entry, LogRow
-from station.journal.scripted import ScriptedEvent, ScriptedSession, nlhe_session
 from station.journal.store import Journal
 
 from .conftest import STATION

@@ -15,11 +15,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from station.bench.scripted import nlhe_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
 from station.journal.recorder import Recorder
 from station.journal.rows import GENESIS_HASH, Entry
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 from station.journal.witness import SLOT, FileWitness, Head, judge, witness_path

@@ -6,7 +6,7 @@ on the station's commands topic while the station is connected, the station jour
 its own workflow code (`station.daemon.fleet_commands`) and replies, and the ingest stores the
 reply (`done` with the journal row, or `refused` with the reason). While the station is offline
 the command waits, shown as pending. The station decides: these checks only spare the floor a
-refusal (the same rules as `station.journal.workflow`: only a floor person rules; a review
+refusal (the same rules as `station.incidents.workflow`: only a floor person rules; a review
 needs floor or admin and someone who neither dealt the hand nor ruled on it; a close follows
 the review).
 """

@@ -21,11 +21,11 @@ from station.central.console.records import SEVERITY_NAMES, ops_from_json, recor
 from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
 from station.engine.rulebook_text import RULE_TEXT
+from station.incidents.records import IncidentRecord
 from station.journal.codes import INPUT_CODES, Code, TiltCode
-from station.journal.hands import recall_from
-from station.journal.incidents import IncidentRecord
-from station.journal.recall import HandRecall
 from station.journal.rows import COLUMNS, LogRow
+from station.recall.hands import recall_from
+from station.recall.steps import HandRecall
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -498,7 +498,7 @@ def event_text(row: LogRow) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CentralRows:
-    """One station's rows in the central store, as `station.journal.hands.RowSource`: the
+    """One station's rows in the central store, as `station.recall.hands.RowSource`: the
     journal's own recall code (`recall_from`) reads them exactly as it reads the journal."""
 
     conn: Conn
@@ -528,7 +528,7 @@ class CentralRows:
 
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
     """A hand's recall from the central rows, by the station's own code
-    (`station.journal.hands.recall_from`): the same rows, setup and starting stacks as
+    (`station.recall.hands.recall_from`): the same rows, setup and starting stacks as
     `station hands show` gives from the journal."""
     return recall_from(CentralRows(conn, station), hand)
 

@@ -1,6 +1,6 @@
 """Loading hands from the journal for recall and export. Edge adapter (reads the journal).
 
-A hand's rows are those `station.journal.hand_rows` assigns to it, the one definition every view
+A hand's rows are those `station.recall.hand_rows` assigns to it, the one definition every view
 uses; its incident count in the hand list is the number of incident rows naming it, which that
 definition puts in its recall.
 
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from station.journal.codes import INPUT_CODES, Code
-from station.journal.hand_rows import candidates, rows_of_hand
 from station.journal.queries import count, ended_hands, latest, rows_of_hands
-from station.journal.recall import HandRecall, recall_hand
 from station.journal.rows import LogRow
 from station.journal.store import Journal
+from station.recall.hand_rows import candidates, rows_of_hand
+from station.recall.steps import HandRecall, recall_hand
 
 RECALL_DEPTH = 100  # hands kept ready for the floor screen (standards-ux requirement 9)
 

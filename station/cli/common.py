@@ -15,17 +15,19 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from station.incidents.exc import WorkflowError
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
-from station.journal.exc import AuthError, JournalError, WorkflowError
+from station.journal.exc import JournalError
 from station.journal.locate import (
     ENV_JOURNAL,
     INSTALLED_CONFIG,
     JournalNotLocatedError,
     locate_journal,
 )
-from station.journal.people import Authenticated, authenticate
 from station.journal.store import Journal
+from station.people.exc import AuthError
+from station.people.staff import Authenticated, authenticate
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE = 0, 1, 2
 

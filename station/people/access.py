@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from station.journal.codes import ActorRole, Code
-from station.journal.people import Authenticated
 from station.journal.rows import LogRow
 from station.journal.store import Journal
+from station.people.staff import Authenticated
 
 REVEAL_ROLES: Final = frozenset({ActorRole.FLOOR, ActorRole.TECHNICIAN, ActorRole.ADMIN})
 NEEDS_CREDENTIAL: Final = (

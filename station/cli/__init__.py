@@ -19,16 +19,16 @@ from station import __version__
 
 # name -> (module, one-line help). `station --help` lists the commands whose module loads; a test
 # fails when one does not (a missing or misspelt module), and another when the README's CLI
-# reference (generated from these parsers: `python -m station.cli_reference`) drifts from them.
+# reference (generated from these parsers: `python -m station.cli.reference`) drifts from them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("station.daemon.cli", "run the station daemon on a config file"),
     "demo": ("station.demo.cli", "run an emulated table dealing real hands"),
     "replay": ("station.commands.replay", "replay a recorded session and print the decisions"),
     "import-phh": ("station.phh.cli", "convert PHH hand histories into recorded sessions"),
     "config": ("station.config.cli", "check a station config and pin map without starting play"),
-    "incidents": ("station.journal.cli_incidents", "list, rule, review, close, export incidents"),
-    "hands": ("station.journal.cli_hands", "recall a finished hand step by step"),
-    "journal": ("station.journal.cli_journal", "verify or export the journal"),
+    "incidents": ("station.cli.incidents", "list, rule, review, close, export incidents"),
+    "hands": ("station.cli.hands", "recall a finished hand step by step"),
+    "journal": ("station.cli.journal", "verify or export the journal"),
     "report": ("station.commands.report", "reports from the journal: the house's rake"),
     "crashtest": ("station.bench.crashtest", "kill -9 a scripted table at random and check"),
     "diag": ("station.diag.cli", "print link, GPIO and journal diagnostics"),
@@ -93,7 +93,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

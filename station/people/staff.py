@@ -28,15 +28,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from station.journal.codes import PERSON_ROLES, ActorRole, Code
-from station.journal.exc import (
-    BadCredentialError,
-    JournalWriteError,
-    LockedOutError,
-    PeopleError,
-    RoleRefusedError,
-)
+from station.journal.exc import JournalWriteError
 from station.journal.files import AUTH, companion, open_private
-from station.journal.pins import (
+from station.journal.queries import first_row_of_boot, rows_of_actor
+from station.journal.rows import Entry, LogRow
+from station.journal.store import Journal, Txn
+from station.people.exc import BadCredentialError, LockedOutError, PeopleError, RoleRefusedError
+from station.people.pins import (
     KDF,
     SALT_BYTES,
     Failures,
@@ -47,10 +45,7 @@ from station.journal.pins import (
     lockout_s,
     pin_matches,
 )
-from station.journal.queries import first_row_of_boot, rows_of_actor
-from station.journal.roster import valid_name
-from station.journal.rows import Entry, LogRow
-from station.journal.store import Journal, Txn
+from station.people.roster import valid_name
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from station.journal.cli_common import (
+from station.cli.common import (
     EXIT_OK,
     UsageError,
     add_credential_arguments,
@@ -28,10 +28,9 @@ from station.journal.cli_common import (
     guarded,
     open_journal,
 )
-from station.journal.codes import IncidentState
-from station.journal.incident_export import incident_to_dict, to_csv, to_json
-from station.journal.incidents import IncidentRecord
-from station.journal.workflow import (
+from station.incidents.export import incident_to_dict, to_csv, to_json
+from station.incidents.records import IncidentRecord
+from station.incidents.workflow import (
     CLOSE_ROLES,
     REVIEW_ROLES,
     RULE_ROLES,
@@ -41,6 +40,7 @@ from station.journal.workflow import (
     review,
     rule,
 )
+from station.journal.codes import IncidentState
 
 STATES = [s.value for s in IncidentState] + ["all"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from station.journal.hands import HandSummary
-from station.journal.recall import HandRecall, RecallStep
+from station.recall.hands import HandSummary
+from station.recall.steps import HandRecall, RecallStep
 
 HIDDEN = "[hidden]"
 

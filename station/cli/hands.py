@@ -13,8 +13,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from station.journal.access import REVEAL_ROLES
-from station.journal.cli_common import (
+from station.cli.common import (
     EXIT_OK,
     UsageError,
     add_credential_arguments,
@@ -24,8 +23,9 @@ from station.journal.cli_common import (
     open_journal,
 )
 from station.journal.codes import Code
-from station.journal.hands import RECALL_DEPTH, load_hand, recent_hands
-from station.journal.recall_text import HIDDEN, render_hand, render_list
+from station.people.access import REVEAL_ROLES
+from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
+from station.recall.text import HIDDEN, render_hand, render_list
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -2,7 +2,7 @@
 (burns, board, every action, collections, pots, incidents, prompts, floor calls, rulings).
 Pure: the floor screen, `station hands show` and the PHH export all start from this.
 
-A hand's rows are those `station.journal.hand_rows` assigns to it (the one definition every view
+A hand's rows are those `station.recall.hand_rows` assigns to it (the one definition every view
 uses): its preparation (setup, puck, forced bets), its deal and play, what its ending input
 derived, and the station rows that name it (rulings on its incidents). A bet-zone report that
 changes nothing (a zone reporting 0 again) is no step. Hole-card identities are marked

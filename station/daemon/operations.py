@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from station.incidents.exc import TransitionError
 from station.journal.codes import (
     PERSON_ROLES,
     STATION_ACTOR,
@@ -22,12 +23,11 @@ from station.journal.codes import (
     Mode,
     TiltCode,
 )
-from station.journal.exc import TransitionError
 from station.journal.ops import tilt_key
-from station.journal.people import Authenticated, authenticate
 from station.journal.recorder import Recorder
 from station.journal.rows import Entry, LogRow
 from station.journal.text import TextError, clean_text
+from station.people.staff import Authenticated, authenticate
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from station.engine.decisions import DrawRole, Incident, Role, Ruling
-from station.journal.recall import HandRecall, RecallStep
+from station.recall.steps import HandRecall, RecallStep
 
 DEALT = frozenset({Role.HOLE, Role.DOWN, Role.UP, Role.DRAW, Role.REPLACEMENT})
 UNKNOWN_CARD = "??"

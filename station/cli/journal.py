@@ -24,8 +24,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from station.journal.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
-from station.journal.cli_common import (
+from station.cli.common import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
     UsageError,
@@ -39,24 +38,19 @@ from station.journal.cli_common import (
 )
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
-from station.journal.exc import WeakPinError
 from station.journal.files import GROUP_READ, OWNER_ONLY
-from station.journal.hands import load_hand
 from station.journal.opstate import op_state
-from station.journal.people import (
-    add_person,
-    change_pin,
-    disable_person,
-    list_people,
-    set_role,
-)
-from station.journal.pins import check_pin_policy
 from station.journal.queries import ended_hands
-from station.journal.recall import HandRecall
 from station.journal.store import Journal
-from station.journal.verify import verify_file
 from station.journal.witness import Head, witness_path
+from station.people.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
+from station.people.check import verify_journal
+from station.people.exc import WeakPinError
+from station.people.pins import check_pin_policy
+from station.people.staff import add_person, change_pin, disable_person, list_people, set_role
 from station.phh.export import hand_to_phh, phh_document
+from station.recall.hands import load_hand
+from station.recall.steps import HandRecall
 
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # as station.toml's station_id
 
@@ -176,7 +170,7 @@ def _verify(args: argparse.Namespace) -> int:
     path = journal_path(args)
     if not path.is_file():
         raise UsageError(f"no journal at {path}")
-    report = verify_file(path, witness=args.witness, heads=args.head)
+    report = verify_journal(path, witness=args.witness, heads=args.head)
     if report.cannot_read:
         raise UsageError(f"cannot read {path}: {report.cannot_read}")
     witness = report.witness

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from station.journal.exc import WeakPinError
+from station.people.exc import WeakPinError
 
 PIN_MIN_DIGITS: Final = 6
 PIN_MAX_DIGITS: Final = 12

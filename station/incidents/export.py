@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
-from station.journal.incidents import IncidentRecord, RulingStep, Step
+from station.incidents.records import IncidentRecord, RulingStep, Step
 
 CSV_COLUMNS: Final = (
     "incident",

@@ -22,13 +22,13 @@ import logging
 from collections.abc import Mapping
 from typing import Final
 
+from station.incidents.exc import TransitionError, UnknownIncidentError
+from station.incidents.records import FOLD_CODES, IncidentRecord, fold_incidents
 from station.journal.codes import ActorRole, Code, IncidentState
-from station.journal.exc import TransitionError, UnknownIncidentError
-from station.journal.incidents import FOLD_CODES, IncidentRecord, fold_incidents
-from station.journal.people import Authenticated
 from station.journal.rows import LogRow
 from station.journal.store import Journal, Txn
 from station.journal.text import TextError, clean_text
+from station.people.staff import Authenticated
 
 log = logging.getLogger(__name__)
 
