@@ -21,19 +21,19 @@ from station import __version__
 # fails when one does not (a missing or misspelt module), and another when the README's CLI
 # reference (generated from these parsers: `python -m station.cli.reference`) drifts from them.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("station.daemon.cli", "run the station daemon on a config file"),
-    "demo": ("station.demo.cli", "run an emulated table dealing real hands"),
-    "replay": ("station.commands.replay", "replay a recorded session and print the decisions"),
-    "import-phh": ("station.phh.cli", "convert PHH hand histories into recorded sessions"),
-    "config": ("station.config.cli", "check a station config and pin map without starting play"),
+    "run": ("station.cli.run", "run the station daemon on a config file"),
+    "demo": ("station.cli.demo", "run an emulated table dealing real hands"),
+    "replay": ("station.cli.replay", "replay a recorded session and print the decisions"),
+    "import-phh": ("station.cli.import_phh", "convert PHH hand histories into recorded sessions"),
+    "config": ("station.cli.config", "check a station config and pin map without starting play"),
     "incidents": ("station.cli.incidents", "list, rule, review, close, export incidents"),
     "hands": ("station.cli.hands", "recall a finished hand step by step"),
     "journal": ("station.cli.journal", "verify or export the journal"),
-    "report": ("station.commands.report", "reports from the journal: the house's rake"),
-    "crashtest": ("station.bench.crashtest", "kill -9 a scripted table at random and check"),
-    "diag": ("station.diag.cli", "print link, GPIO and journal diagnostics"),
-    "central": ("station.central.cli", "the site's central store: ingest, certificates, broker"),
-    "bench": ("station.bench.cli", "measure the quality bars (latency, link, replay, ...)"),
+    "report": ("station.cli.report", "reports from the journal: the house's rake"),
+    "crashtest": ("station.cli.crashtest", "kill -9 a scripted table at random and check"),
+    "diag": ("station.cli.diag", "print link, GPIO and journal diagnostics"),
+    "central": ("station.cli.central", "the site's central store: ingest, certificates, broker"),
+    "bench": ("station.cli.bench", "measure the quality bars (latency, link, replay, ...)"),
 }
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import secrets
 import sys
 from pathlib import Path
 
@@ -45,9 +44,14 @@ from station.journal.store import Journal
 from station.journal.witness import Head, witness_path
 from station.people.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
 from station.people.check import verify_journal
-from station.people.exc import WeakPinError
-from station.people.pins import check_pin_policy
-from station.people.staff import add_person, change_pin, disable_person, list_people, set_role
+from station.people.staff import (
+    add_person,
+    change_pin,
+    disable_person,
+    list_people,
+    random_pin,
+    set_role,
+)
 from station.phh.export import hand_to_phh, phh_document
 from station.recall.hands import load_hand
 from station.recall.steps import HandRecall
@@ -309,7 +313,7 @@ def _users(args: argparse.Namespace) -> int:
             if args.person:
                 by = credential(journal, args, f"enrol {args.name}", {ActorRole.ADMIN})
             generated = args.generate_pin
-            pin = _random_pin(journal.station_id) if generated else _new_pin(args, args.name)
+            pin = random_pin(journal.station_id) if generated else _new_pin(args, args.name)
             add_person(journal, args.name, ActorRole(args.role), pin, by=by)
             print(f"{args.name} enrolled as {args.role}")
             if generated:
@@ -330,17 +334,6 @@ def _users(args: argparse.Namespace) -> int:
             disable_person(journal, args.name, by=by)
             print(f"{args.name} disabled")
     return EXIT_OK
-
-
-def _random_pin(station_id: str) -> str:
-    """Eight random digits the PIN policy accepts."""
-    while True:
-        pin = "".join(secrets.choice("0123456789") for _ in range(8))
-        try:
-            check_pin_policy(pin, station_id)
-        except WeakPinError:
-            continue
-        return pin
 
 
 def _new_pin(args: argparse.Namespace, name: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import secrets
 import stat
 import time
 from collections.abc import Iterable, Iterator
@@ -33,7 +34,13 @@ from station.journal.files import AUTH, companion, open_private
 from station.journal.queries import first_row_of_boot, rows_of_actor
 from station.journal.rows import Entry, LogRow
 from station.journal.store import Journal, Txn
-from station.people.exc import BadCredentialError, LockedOutError, PeopleError, RoleRefusedError
+from station.people.exc import (
+    BadCredentialError,
+    LockedOutError,
+    PeopleError,
+    RoleRefusedError,
+    WeakPinError,
+)
 from station.people.pins import (
     KDF,
     SALT_BYTES,
@@ -339,3 +346,14 @@ def _keep_an_admin(txn: Txn, name: str) -> None:
     ).fetchone()[0]
     if int(others) == 0:
         raise PeopleError("the station must keep at least one active admin")
+
+
+def random_pin(station_id: str) -> str:
+    """Eight random digits the PIN policy accepts (`station journal users add --generate-pin`)."""
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(8))
+        try:
+            check_pin_policy(pin, station_id)
+        except WeakPinError:
+            continue
+        return pin

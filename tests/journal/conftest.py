@@ -75,7 +75,7 @@ COMMAND_MODULES = {
     "journal": "station.cli.journal",
     "incidents": "station.cli.incidents",
     "hands": "station.cli.hands",
-    "crashtest": "station.bench.crashtest",
+    "crashtest": "station.cli.crashtest",
 }
 
 

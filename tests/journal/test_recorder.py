@@ -80,7 +80,7 @@ def _inputs() -> list[str]:
 
 
 def test_the_irregular_session_makes_the_engine_work() -> None:
-    from station.commands.replay import replay_lines
+    from station.formats.replay import replay_lines
     from station.formats.session import SessionLine
 
     lines = [SessionLine(i + 1, e.t, e.event) for i, e in enumerate(SESSION.events)]

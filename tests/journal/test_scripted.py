@@ -4,9 +4,9 @@ clean multi-hand game for the rules engine (every hand ends, no irregularity).""
 from __future__ import annotations
 
 from station.bench.scripted import nlhe_session
-from station.commands.replay import replay_lines
 from station.engine.decisions import HandEnd, Incident
 from station.formats.decisions import decision_to_dict
+from station.formats.replay import replay_lines
 from station.formats.session import SessionLine, format_session, parse_session
 
 

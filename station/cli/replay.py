@@ -5,26 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
 
-from station.engine.cards import DeckRegistry
-from station.engine.decisions import Decision
-from station.engine.table import Table
 from station.formats.decisions import decision_to_dict, dumps, is_public
-from station.formats.session import SessionFormatError, SessionLine, read_session
-
-
-def replay_lines(
-    lines: Iterable[SessionLine], registry: DeckRegistry | None = None
-) -> Iterator[Decision]:
-    """Every decision a session produces, in order, ending with the end-of-input closure: the
-    same `Table.feed` the recorder calls on a live table."""
-    table = Table(registry)
-    last = 0
-    for line in lines:
-        last = line.line
-        yield from table.feed(line.event, seq=line.line, at=line.t)
-    yield from table.finish(seq=last)
+from station.formats.replay import replay_lines
+from station.formats.session import SessionFormatError, read_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

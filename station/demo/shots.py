@@ -1,5 +1,5 @@
 """The screenshots in docs/screenshots, drawn from real engine sessions:
-`python -m station.display.shots --out docs/screenshots`. Edge adapter (files, pygame, the demo).
+`python -m station.demo.shots --out docs/screenshots`. Edge adapter (files, pygame, the demo).
 
 Nothing here is a hand-written text: every screen is drawn from what a session gave the screens.
 The emulated table of `station demo` plays its six real PHH hands through the daemon's own core
@@ -205,7 +205,7 @@ def write_shots(out_dir: str | Path, panels: Sequence[str] = tuple(PANELS)) -> l
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m station.display.shots", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m station.demo.shots", description=__doc__)
     parser.add_argument("--out", required=True, help="directory for the PNG files")
     args = parser.parse_args(argv)
     for path in write_shots(args.out):

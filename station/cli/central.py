@@ -34,7 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from station.central.console import cli as console_cli
+from station.cli import central_console as console_cli
 
 if TYPE_CHECKING:
     from station.central.alarms import Alarm
@@ -211,7 +211,9 @@ def _console(args: argparse.Namespace) -> int:
     if not isinstance(cfg, CentralConfig):
         return 2
     if args.action == "console":
-        return console_cli.serve(cfg, args.log_level)
+        from station.central.console.serve import serve  # noqa: PLC0415
+
+        return serve(cfg, args.log_level)
     return console_cli.users(cfg, args)
 
 
