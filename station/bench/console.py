@@ -59,8 +59,8 @@ from station.bench.console_data import PINS, ROLES, build_template
 from station.bench.report import Bar, emit, ms, percentile, say
 from station.config.model import FleetConfig
 from station.daemon.operations import StationOps
+from station.fleet.factory import paho_factory
 from station.fleet.forwarder import Forwarder
-from station.fleet.transport import paho_factory
 from station.journal import Journal, Recorder, SystemClock
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import COLUMNS, Entry

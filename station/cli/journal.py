@@ -242,7 +242,7 @@ def _status(args: argparse.Namespace) -> int:
                             }
                             for t in state.tilts.values()
                         ],
-                        "play_blocked": list(state.play_blocked),
+                        "play_blocked": list(state.why_play_stops),
                     }
                 )
             )
@@ -256,7 +256,7 @@ def _status(args: argparse.Namespace) -> int:
         for tilt in state.tilts.values():
             kind = "critical" if tilt.critical else "tilt"
             print(f"{kind} {tilt.key} since seq {tilt.seq}: {tilt.detail}")
-        blocked = state.play_blocked
+        blocked = state.why_play_stops
         print(f"play: {'BLOCKED (' + ', '.join(blocked) + ')' if blocked else 'allowed'}")
     return EXIT_OK
 

@@ -29,7 +29,7 @@ from station.display.floor_view import FloorData
 from station.display.model import ScreenModel
 from station.display.nav import NavState, Screen
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.screens import DisplayInputs, screen_model
 from station.display.table_shape import TableShape, table_for
 from station.engine.decisions import HandEnd
@@ -139,8 +139,8 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
     )  # fmt: skip
     incidents = final.floor.incidents
     duplicate = next((i for i, row in enumerate(incidents) if row.rule == "DECK-DUPLICATE-CARD"), 0)
-    floor = NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("incident", duplicate))
-    diag = NavState(Screen.DIAG, role=Role.TECH)
+    floor = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor("incident", duplicate))
+    diag = NavState(Screen.DIAG, role=PadAccess.TECHNICIAN)
     return {
         "preflop-action": (dealer, preflop),
         "stop-recovery": (dealer, stop),

@@ -97,8 +97,7 @@ def incident_to_dict(rec: IncidentRecord, station_id: str) -> dict[str, Any]:
 
 
 def to_json(records: Iterable[IncidentRecord], station_id: str) -> str:
-    items = [incident_to_dict(r, station_id) for r in records]
-    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    return fleet_to_json((station_id, r) for r in records)
 
 
 def _flat(rec: IncidentRecord, station_id: str) -> dict[str, object]:
@@ -143,26 +142,22 @@ def to_csv(records: Iterable[IncidentRecord], station_id: str, *, excel: bool = 
     """RFC 4180 CSV, UTF-8. With `excel`, the form spreadsheet programs open as UTF-8 without an
     import dialog: a byte-order mark first and CRLF line ends (Excel reads a BOM-less file in
     the system's legacy code page, which garbles the rule citations' section signs)."""
+    return fleet_to_csv(((station_id, r) for r in records), excel=excel)
+
+
+def fleet_to_csv(items: Iterable[tuple[str, IncidentRecord]], *, excel: bool = False) -> str:
+    """Incidents of several stations in one CSV, `(station_id, record)` each (the floor
+    console's export; `to_csv` for one station): one row per incident, `CSV_COLUMNS`."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n" if excel else "\n")
     writer.writeheader()
-    for rec in records:
+    for station_id, rec in items:
         writer.writerow(_flat(rec, station_id))
     return ("\ufeff" if excel else "") + out.getvalue()
 
 
-def fleet_to_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:
-    """Incidents of several stations in one CSV, `(station_id, record)` each (the floor
-    console's export): the same columns and values as `to_csv`."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for station_id, rec in items:
-        writer.writerow(_flat(rec, station_id))
-    return out.getvalue()
-
-
 def fleet_to_json(items: Iterable[tuple[str, IncidentRecord]]) -> str:
-    """Incidents of several stations in one JSON list (as `to_json`)."""
+    """Incidents of several stations in one JSON list, `(station_id, record)` each (`to_json`
+    for one station)."""
     found = [incident_to_dict(rec, station_id) for station_id, rec in items]
     return json.dumps(found, indent=2, ensure_ascii=False) + "\n"

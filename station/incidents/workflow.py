@@ -19,7 +19,8 @@ fields as at the table, so every reader folds it the same way).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from station.incidents.exc import TransitionError, UnknownIncidentError
@@ -113,23 +114,13 @@ def review(
     *,
     via: Mapping[str, object] | None = None,
 ) -> LogRow:
-    note = _clean(note, "the note")
-    if who.role not in REVIEW_ROLES:
-        raise TransitionError(f"{who.person} is {who.role.value}: a review needs floor or admin")
-    with journal.transaction() as txn:
-        rec = _current(txn, journal, incident_id)
-        if rec.state is not IncidentState.RULED:
-            raise TransitionError(
-                f"incident {incident_id} is {rec.state.value}: only a ruled incident is reviewed"
-            )
+    def independent(rec: IncidentRecord) -> None:
         if who.person == rec.dealer:
             raise TransitionError(f"{who.person} dealt this hand and may not review it")
         if any(r.person == who.person for r in rec.rulings):
             raise TransitionError(f"{who.person} ruled on this incident and may not review it")
-        payload = {"incident": incident_id, "note": note, **(via or {})}
-        row = txn.add(who.entry(Code.INCIDENT_REVIEWED, payload, hand=rec.hand))
-    log.info("incident %d reviewed by %s", incident_id, who.person)
-    return row
+
+    return _advance(journal, incident_id, who, note, via, _REVIEW, independent)
 
 
 def close(
@@ -140,16 +131,59 @@ def close(
     *,
     via: Mapping[str, object] | None = None,
 ) -> LogRow:
+    return _advance(journal, incident_id, who, note, via, _CLOSE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A step after the ruling: who may take it, from which state, and the row it leaves."""
+
+    roles: frozenset[ActorRole]
+    needs: str  # said when the role may not: "a review needs floor or admin"
+    after: IncidentState
+    only: str  # said when the state is not `after`: "only a ruled incident is reviewed"
+    code: Code
+    done: str  # for the log: "reviewed"
+
+
+_REVIEW: Final = _Step(
+    REVIEW_ROLES,
+    "a review needs floor or admin",
+    IncidentState.RULED,
+    "only a ruled incident is reviewed",
+    Code.INCIDENT_REVIEWED,
+    "reviewed",
+)
+_CLOSE: Final = _Step(
+    CLOSE_ROLES,
+    "closing needs floor or admin",
+    IncidentState.REVIEWED,
+    "only a reviewed incident is closed",
+    Code.INCIDENT_CLOSED,
+    "closed",
+)
+
+
+def _advance(
+    journal: Journal,
+    incident_id: int,
+    who: Authenticated,
+    note: str,
+    via: Mapping[str, object] | None,
+    step: _Step,
+    check: Callable[[IncidentRecord], None] | None = None,
+) -> LogRow:
+    """Review or close: the note cleaned, the role and state checked (and `check`), one row."""
     note = _clean(note, "the note")
-    if who.role not in CLOSE_ROLES:
-        raise TransitionError(f"{who.person} is {who.role.value}: closing needs floor or admin")
+    if who.role not in step.roles:
+        raise TransitionError(f"{who.person} is {who.role.value}: {step.needs}")
     with journal.transaction() as txn:
         rec = _current(txn, journal, incident_id)
-        if rec.state is not IncidentState.REVIEWED:
-            raise TransitionError(
-                f"incident {incident_id} is {rec.state.value}: only a reviewed incident is closed"
-            )
+        if rec.state is not step.after:
+            raise TransitionError(f"incident {incident_id} is {rec.state.value}: {step.only}")
+        if check is not None:
+            check(rec)
         payload = {"incident": incident_id, "note": note, **(via or {})}
-        row = txn.add(who.entry(Code.INCIDENT_CLOSED, payload, hand=rec.hand))
-    log.info("incident %d closed by %s", incident_id, who.person)
+        row = txn.add(who.entry(step.code, payload, hand=rec.hand))
+    log.info("incident %d %s by %s", incident_id, step.done, who.person)
     return row

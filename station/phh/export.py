@@ -28,10 +28,10 @@ from typing import Final
 from station.engine.decisions import (
     Action,
     ActionKind,
+    DealSlot,
     DrawRole,
     HandEnd,
     Incident,
-    Role,
     Ruling,
 )
 from station.phh.reader import VARIANT_GAMES
@@ -207,9 +207,9 @@ def _actions(
                 emit.comment(f"{d.card} kept in seat {d.seat}'s hand (a scrap): shown as ??")
             elif step.seq in deal.moved:
                 continue  # the engine put this card elsewhere: it is dealt where it ended
-            elif d.role is Role.BOARD:
+            elif d.role is DealSlot.BOARD:
                 emit.board_card(d.card, d.street)
-            elif step.seq in deal.not_kept or d.role is Role.SCRAP:
+            elif step.seq in deal.not_kept or d.role is DealSlot.SCRAP:
                 emit.comment(f"{d.role.value} card {d.card}{_at(d.seat)} not kept")
             else:
                 emit.comment(f"{d.role.value} card {d.card}{_at(d.seat)}")

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from station.engine.decisions import DrawRole, Incident, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, Incident, Ruling
 from station.recall.steps import HandRecall, RecallStep
 
-DEALT = frozenset({Role.HOLE, Role.DOWN, Role.UP, Role.DRAW, Role.REPLACEMENT})
+DEALT = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.UP, DealSlot.DRAW, DealSlot.REPLACEMENT})
 UNKNOWN_CARD = "??"
 
 
@@ -67,7 +67,7 @@ def _cards(
     last: dict[str, RecallStep] = {}  # card -> its last draw role (dealt or scrap)
     for step in steps:
         d = step.decision
-        if isinstance(d, DrawRole) and (d.role in DEALT or d.role is Role.SCRAP):
+        if isinstance(d, DrawRole) and (d.role in DEALT or d.role is DealSlot.SCRAP):
             last[d.card] = step
     final = {s.seq for s in last.values() if _role(s) in DEALT and _draw(s).seat is not None}
     dealt = [s for s in steps if isinstance(s.decision, DrawRole) and s.decision.role in DEALT]
@@ -82,9 +82,9 @@ def _cards(
         if isinstance(d, Incident) and d.ruling is Ruling.REPLACE and d.seat is not None:
             owed.setdefault(d.seat, []).extend((d.event, *d.events))
         elif isinstance(d, DrawRole) and d.seat is not None:
-            if d.role is Role.SCRAP and last.get(d.card) is step:
+            if d.role is DealSlot.SCRAP and last.get(d.card) is step:
                 held[d.seat] = step.seq
-            elif d.role is Role.REPLACEMENT and step.seq in final:
+            elif d.role is DealSlot.REPLACEMENT and step.seq in final:
                 if held.pop(d.seat, None) is not None:
                     continue  # it replaces the scrap the seat held
                 for event in owed.get(d.seat, []):
@@ -112,5 +112,5 @@ def _draw(step: RecallStep) -> DrawRole:
     return step.decision
 
 
-def _role(step: RecallStep) -> Role:
+def _role(step: RecallStep) -> DealSlot:
     return _draw(step).role

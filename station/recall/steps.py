@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt, Role
+from station.engine.decisions import Action, DealSlot, Decision, DrawRole, HandEnd, Incident, Prompt
 from station.formats.payload import PayloadError, decision_from_dict
 from station.journal.codes import Code
 from station.journal.rows import LogRow
 
-PRIVATE_ROLES = frozenset({Role.HOLE, Role.DOWN, Role.DRAW, Role.REPLACEMENT})
+PRIVATE_ROLES = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.DRAW, DealSlot.REPLACEMENT})
 _OPS_TEXT = {
     Code.FLOOR_CALL_RAISED: "CALL FLOOR raised",
     Code.FLOOR_CALL_CLEARED: "CALL FLOOR cleared",
@@ -265,9 +265,15 @@ class _Builder:
             case DrawRole():
                 self._explained()
                 self.draws.append(d)
-                kind = {Role.BURN: StepKind.BURN, Role.BOARD: StepKind.BOARD}.get(d.role)
+                kind = {DealSlot.BURN: StepKind.BURN, DealSlot.BOARD: StepKind.BOARD}.get(d.role)
                 if kind is None:
-                    dealt = d.role in (Role.HOLE, Role.DOWN, Role.UP, Role.DRAW, Role.REPLACEMENT)
+                    dealt = d.role in (
+                        DealSlot.HOLE,
+                        DealSlot.DOWN,
+                        DealSlot.UP,
+                        DealSlot.DRAW,
+                        DealSlot.REPLACEMENT,
+                    )
                     kind = StepKind.DEAL if dealt and d.seat is not None else StepKind.CARD
                 private = d.role in PRIVATE_ROLES and not self._face_up()
                 seat = f"s{d.seat} " if d.seat is not None else ""

@@ -30,7 +30,7 @@ from station.display.dealer_signin import AFTER_THIS_HAND, SIGN_IN, WRONG_PIN, p
 from station.display.model import ScreenModel
 from station.display.nav import KeyIn, NavKey, Screen, Tap
 from station.display.panel import PANEL_7
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.thread import DisplayThread
 from station.engine.events import InputEvent
 from station.formats.session import read_session
@@ -200,7 +200,7 @@ class Station:
 
     def sign_in(self, name: str, pin: str) -> Reply:
         reply = Reply()
-        self.serve(PinCheck(Role.DEALER, pin, reply, person=name))
+        self.serve(PinCheck(PadAccess.DEALER, pin, reply, person=name))
         return reply
 
 

@@ -20,7 +20,7 @@ import pytest
 from hardware.emulator.shoe import EmulatedShoe
 from hardware.emulator.zones import EmulatedBetZones
 from station.daemon.daemon import Overrides
-from station.daemon.news import News, Recorded
+from station.daemon.news import Recorded
 from station.daemon.sink import NullSink
 from station.demo.dealer import Dealer, Watcher
 from station.demo.livelog import LiveLog
@@ -142,10 +142,6 @@ def _wait_for_row(path: Path, code: Code, timeout_s: float) -> dict[str, object]
             return data
         time.sleep(0.05)
     raise AssertionError(f"no {code.value} row within {timeout_s} s")
-
-
-def _news_kinds(news: list[News]) -> list[str]:
-    return [type(n).__name__ for n in news]
 
 
 def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> None:

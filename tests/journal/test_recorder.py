@@ -225,7 +225,7 @@ def test_a_rewritten_decision_is_caught_by_replay(path: Path, clock: ManualClock
     with Journal.open(path, clock=clock) as journal:  # still blocked after another restart
         recorder = Recorder(journal)
         recorder.recover()
-        assert "tilt replay_mismatch" in recorder.op_state().play_blocked
+        assert "tilt replay_mismatch" in recorder.op_state().why_play_stops
 
 
 def test_a_broken_chain_raises_the_integrity_tilt(path: Path, clock: ManualClock) -> None:

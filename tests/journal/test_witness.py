@@ -109,7 +109,7 @@ def test_an_older_copy_restored_is_a_critical_tilt_naming_what_was_lost(
         recorder.recover()
         state = recorder.op_state()
         tilt = state.tilts[TiltCode.JOURNAL_INTEGRITY.value]
-        assert tilt.critical and state.play_blocked
+        assert tilt.critical and state.why_play_stops
         assert f"{head - old_head} row(s) lost, seq {old_head + 1}-{head}" in tilt.detail
         assert tilt.detail.startswith("journal shorter than it was")
         rows_after = journal.head()[0]

@@ -45,7 +45,7 @@ from station.display.nav import (
     SignedOut,
     StartDeckScan,
 )
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.incidents.exc import WorkflowError
 from station.incidents.workflow import incidents, rule
 from station.journal import ActorRole
@@ -56,9 +56,9 @@ from station.people.staff import Authenticated, authenticate, list_people
 log = logging.getLogger(__name__)
 
 ROLE_ALLOWED = {
-    Role.FLOOR: frozenset({ActorRole.FLOOR}),
-    Role.TECH: frozenset({ActorRole.TECHNICIAN, ActorRole.ADMIN}),
-    Role.DEALER: frozenset({ActorRole.DEALER}),
+    PadAccess.FLOOR: frozenset({ActorRole.FLOOR}),
+    PadAccess.TECHNICIAN: frozenset({ActorRole.TECHNICIAN, ActorRole.ADMIN}),
+    PadAccess.DEALER: frozenset({ActorRole.DEALER}),
 }
 
 
@@ -84,11 +84,11 @@ class DisplayCommands:
         self.deck_scan = deck_scan
         self.registry_file = registry_file  # where enrolled decks go (the one the station reads)
         self.deck_back = deck_back  # the back colour of the decks in play
-        self.sessions: dict[Role, ScreenSession] = {}
+        self.sessions: dict[PadAccess, ScreenSession] = {}
         self.changed = False  # the floor's view of incidents changed (refresh it)
 
-    def pad_person(self, role: Role) -> str | None:
-        named = self.people.floor_pad if role is Role.FLOOR else self.people.tech_pad
+    def pad_person(self, role: PadAccess) -> str | None:
+        named = self.people.floor_pad if role is PadAccess.FLOOR else self.people.tech_pad
         if named is not None:
             return named
         allowed = ROLE_ALLOWED[role]
@@ -115,7 +115,9 @@ class DisplayCommands:
             log.info("dealer sign-in of %s refused: a hand is in play", name)
             return AFTER_THIS_HAND
         try:
-            self.ops.login(name, pin, purpose="dealer sign-in", allowed=ROLE_ALLOWED[Role.DEALER])
+            self.ops.login(
+                name, pin, purpose="dealer sign-in", allowed=ROLE_ALLOWED[PadAccess.DEALER]
+            )
         except LockedOutError as exc:
             log.warning("dealer sign-in: %s", exc)
             return locked_words(exc.remaining_s)
@@ -127,8 +129,8 @@ class DisplayCommands:
             return WRONG_PIN
         return ""
 
-    def check_pin(self, role: Role, pin: str) -> bool:
-        if role is Role.DEALER:
+    def check_pin(self, role: PadAccess, pin: str) -> bool:
+        if role is PadAccess.DEALER:
             return False  # a dealer signs in by name (`sign_in_dealer`)
         name = self.pad_person(role)
         if name is None:
@@ -176,18 +178,20 @@ class DisplayCommands:
             case SaveDeckRegistry(deck=deck, cards=cards):
                 self._save_deck(deck, cards)
 
-    def signed_in(self, role: Role) -> Authenticated | None:
+    def signed_in(self, role: PadAccess) -> Authenticated | None:
         """Who holds `role`'s screen session now (None, logged, when nobody does)."""
         session = self._session(role)
         return session.who if session is not None else None
 
-    def _session(self, role: Role) -> ScreenSession | None:
+    def _session(self, role: PadAccess) -> ScreenSession | None:
         session = self.sessions.get(role)
         if session is None:
             log.warning("%s command without a signed-in %s", role.value, role.value)
         return session
 
-    def _rule(self, role: Role, hand: int, event: int, rule_id: str, ruling: str | None) -> None:
+    def _rule(
+        self, role: PadAccess, hand: int, event: int, rule_id: str, ruling: str | None
+    ) -> None:
         session = self._session(role)
         if session is None:
             return

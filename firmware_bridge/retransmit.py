@@ -38,7 +38,6 @@ class CommandChannel:
         self.srtt_s: float | None = None
         self.rttvar_s = 0.0
         self.rto_s = INITIAL_RTO_S
-        self.last_rtt_s: float | None = None
         self._next_seq = 0
         self._pending: deque[_Pending] = deque()
         self._queued: deque[tuple[int, bytes]] = deque()
@@ -126,7 +125,6 @@ class CommandChannel:
         return out
 
     def _rtt_sample(self, r: float) -> None:
-        self.last_rtt_s = r
         if self.srtt_s is None:
             self.srtt_s = r
             self.rttvar_s = r / 2

@@ -6,7 +6,7 @@ import pytest
 
 from firmware_bridge import FrameDecoder, wire
 from firmware_bridge.codec import Frame
-from firmware_bridge.commands import INITIAL_RTO_S, MAX_RTO_S, MIN_RTO_S, CommandChannel
+from firmware_bridge.retransmit import INITIAL_RTO_S, MAX_RTO_S, MIN_RTO_S, CommandChannel
 
 
 def _seqs(frames: list[bytes]) -> list[int]:
