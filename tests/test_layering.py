@@ -137,8 +137,13 @@ def _room(name: str) -> str:
     return parts[1] if len(parts) > 1 else "station"
 
 
-def _imports(path: Path, module: str) -> list[tuple[int, str, bool]]:
-    """(line, module imported, inside a function) for every import of the file."""
+def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+    """(line, module imported) for every import of the file."""
+    return [(line, name) for line, name, _ in _imports_where(path, module)]
+
+
+def _imports_where(path: Path, module: str) -> list[tuple[int, str, bool]]:
+    """(line, module imported, lazily: inside a function or for type checking only)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     is_package = path.name == "__init__.py"
     found: list[tuple[int, str, bool]] = []
@@ -178,7 +183,7 @@ def layering_violations(root: Path) -> list[Violation]:
         if room not in ROOMS:
             out.append(Violation(str(rel), 1, module, f"room {room} is not in the layering table"))
             continue
-        for line, name, lazy in _imports(path, module):
+        for line, name, lazy in _imports_where(path, module):
             top = name.split(".")[0]
             if top in TOPS:
                 other = _room(name)
