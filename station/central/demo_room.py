@@ -124,9 +124,6 @@ class Room:
                                                    "--log-level", "warning"]))  # fmt: skip
         self.central.append(self._spawn("console", ["central", "console", "--config", str(toml),
                                                     "--log-level", "warning"]))  # fmt: skip
-        from station.demo.rig import new_pin  # noqa: PLC0415
-
-        pins = ",".join(new_pin() for _ in range(3))  # the room's: the same at every table
         broker = f"{SITE}@127.0.0.1:{services.broker.port}"
         for k, station in enumerate(table_ids(self.opts.tables)):
             ident = services.broker.identity(station)
@@ -136,9 +133,7 @@ class Room:
                  "--seed", str(self.opts.seed + k), "--speed", str(self.opts.speed),
                  "--station-id", station, "--fleet", broker, "--certs", str(ident.cert.parent),
                  "--dir", str(self.folder / station)],
-                env={"STATION_DEMO_PINS": pins},
             )  # fmt: skip
-        self.pins = pins.split(",")
         self.url = f"http://127.0.0.1:{self.opts.port}"
         self._wait_ready()
         self.say(f"room: {self.opts.tables} tables dealing, console ready in "
@@ -162,8 +157,8 @@ class Room:
         self.say("")
         self.say(f"  floor console: {self.url}/")
         self.say(f"  sign in as {FLOOR} (floor) or {ADMIN} (admin), password {self.password}")
-        self.say(f"  at the tables: {ADMIN} PIN {self.pins[0]}, {FLOOR} PIN {self.pins[1]}, "
-                 f"dealer1 PIN {self.pins[2]}")  # fmt: skip
+        self.say(f"  each table's PINs (admin, floor1, dealer1) are at the top of its log: "
+                 f"{self.logs}/T01.log, ...")  # fmt: skip
         self.say("  Ctrl-C stops the room")
         self.say("")
 

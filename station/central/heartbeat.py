@@ -46,10 +46,6 @@ class Heartbeat:
             self._broker = (up, datetime.now(UTC), "" if up else detail)
             self.changed = True
 
-    @property
-    def broker_up(self) -> bool:
-        return self._broker[0]
-
     def beat(self, conn: Conn, *, stopped: bool = False) -> None:
         up, since, detail = self._broker
         conn.execute(

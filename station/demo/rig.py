@@ -27,9 +27,10 @@ from station.config.station_toml import LoadedConfig, load_station
 from station.demo.steps import MAIN_DECK, SPARE_DECK
 from station.engine.events import Setup
 from station.engine.rake import schedule_to_dict
-from station.journal import ActorRole, Journal, SystemClock, add_person, authenticate
-from station.journal.exc import WeakPinError
-from station.journal.pins import check_pin_policy
+from station.journal import ActorRole, Journal, SystemClock
+from station.people.exc import WeakPinError
+from station.people.pins import check_pin_policy
+from station.people.staff import add_person, authenticate
 
 SHOE_SERIAL = "SHOE-DEMO1"
 ZONES_SERIAL = "ZONES-DEMO1"
@@ -59,7 +60,6 @@ class RigOptions:
     time_scale: float = 1.0
     station_id: str = STATION_ID
     fleet: FleetLink | None = None
-    pins: tuple[str, str, str] | None = None  # admin, floor, dealer (default: new random ones)
 
     def scaled_ms(self, ms: int, low: int = 1) -> int:
         return max(low, round(ms * self.time_scale))
@@ -191,12 +191,11 @@ class Rig:
             create=True,
         )
         try:
-            pins = self.options.pins or (new_pin(), new_pin(), new_pin())
-            self.admin_pin, self.floor_pin = pins[0], pins[1]
+            self.admin_pin, self.floor_pin = _pin(), _pin()
             add_person(journal, ADMIN_NAME, ActorRole.ADMIN, self.admin_pin, by=None)
             admin = authenticate(journal, ADMIN_NAME, self.admin_pin, purpose="enrol the floor")
             add_person(journal, FLOOR_NAME, ActorRole.FLOOR, self.floor_pin, by=admin)
-            self.dealer_pin = pins[2]
+            self.dealer_pin = _pin()
             add_person(journal, DEALER_NAME, ActorRole.DEALER, self.dealer_pin, by=admin)
         finally:
             journal.close()
@@ -235,7 +234,7 @@ def scaled_pinmap(pinmap: PinMap, scale: float) -> PinMap:
     )
 
 
-def new_pin() -> str:
+def _pin() -> str:
     """A random 8-digit PIN the policy accepts."""
     while True:
         pin = "".join(secrets.choice("0123456789") for _ in range(8))

@@ -33,7 +33,7 @@ from station.demo.rig import (
     RigOptions,
 )
 from station.demo.steps import Reseat
-from station.journal import verify_file
+from station.people.check import verify_journal
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,6 @@ class DemoOptions:
     again_every: int = 0  # after the six irregularities, every K-th hand has one again
     station_id: str = STATION_ID
     fleet: FleetLink | None = None  # forward the journal to a site's centre
-    pins: tuple[str, str, str] | None = None  # admin, floor, dealer (default: random)
 
 
 def _first_setup(hands: list[PlannedHand]) -> Reseat:
@@ -68,7 +67,6 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
             display="none" if opts.headless else "auto",
             station_id=opts.station_id,
             fleet=opts.fleet,
-            pins=opts.pins,
         ),
     )
     livelog = LiveLog(out)
@@ -197,7 +195,7 @@ def _summary(
         what = hand.planned.injection.value if hand.planned.injection else "no injection"
         livelog.line(f"  hand {hand.planned.number} ({what}): {text}")
     config = rig.loaded.config
-    report = verify_file(config.journal)
+    report = verify_journal(config.journal)
     ok = ok and report.ok
     verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
     livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")

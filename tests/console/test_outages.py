@@ -29,7 +29,8 @@ from typing import Any
 import httpx
 import pytest
 
-from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.daemon.operations import StationOps
+from station.journal import Journal, Recorder, SystemClock
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry
 from tests.console.fleet import PASSWORDS, console_toml, serve

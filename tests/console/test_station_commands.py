@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from station.daemon.fleet_commands import carry_out, done_row
+from station.daemon.operations import StationOps
 from station.fleet.messages import Command, ReplyStatus
-from station.journal import Journal, Recorder, StationOps
+from station.incidents.workflow import incident, incidents
+from station.journal import Journal, Recorder
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry
-from station.journal.workflow import incident, incidents
 
 
 def _incident(journal: Journal) -> int:
@@ -153,7 +154,7 @@ def test_a_console_account_unknown_here_is_journaled_as_a_console_account(
     """Issue 31 item 9: the person who rules from the console need not be enrolled at this
     station; the row says it was a console account (its name, console role and console) and
     that nobody of that name is enrolled here, instead of passing for a local person."""
-    from station.journal.people import add_person
+    from station.people.staff import add_person
 
     journal = recorder.journal
     add_person(journal, "ada", ActorRole.ADMIN, "739514", by=None)

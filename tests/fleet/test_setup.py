@@ -183,8 +183,8 @@ def test_the_readme_s_central_set_up_runs_as_written_and_a_table_forwards(
     import psycopg
 
     from station.config.model import FleetConfig
+    from station.fleet.factory import paho_factory
     from station.fleet.forwarder import Forwarder
-    from station.fleet.transport import paho_factory
 
     lines = readme_block()
     assert any(line.startswith("sudo station central setup ") for line in lines), lines

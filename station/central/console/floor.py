@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Final
 
@@ -25,7 +25,7 @@ import psycopg
 
 from station.central.console.health import Centre
 from station.central.console.records import ops_from_json
-from station.central.console.views import age_text
+from station.central.console.views import age_text, parse_time
 from station.journal.codes import TiltCode
 
 Conn = psycopg.Connection[tuple[Any, ...]]
@@ -195,16 +195,6 @@ def _age_s(at: datetime | None, now: datetime) -> float | None:
     return None if at is None else max(0.0, (now - at).total_seconds())
 
 
-def _parse_utc(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        found = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return found if found.tzinfo else found.replace(tzinfo=UTC)
-
-
 def _stakes(setup: Mapping[str, Any]) -> str:
     stakes = setup.get("stakes") or {}
     if not isinstance(stakes, Mapping):
@@ -255,7 +245,7 @@ def _tile(row: tuple[Any, ...], centre: Centre, offline_after_s: float) -> Tile:
     # Rows the station held at its last status that the centre has not stored yet (the status
     # comes every 10 s: rows stored since then are not waiting any more).
     behind = max(0, int(status.get("head_seq") or 0) - int(head_seq))
-    oldest = _parse_utc(status.get("oldest_unacked_utc")) if behind else None
+    oldest = parse_time(status.get("oldest_unacked_utc")) if behind else None
     heard_age_s = _age_s(heard_at, now)
     return Tile(
         station=str(station),
@@ -274,7 +264,7 @@ def _tile(row: tuple[Any, ...], centre: Centre, offline_after_s: float) -> Tile:
         status_age_s=_age_s(status_at, now),
         floor_call_seq=None if call is None else call.seq,
         floor_call_reason="" if call is None else call.reason,
-        floor_call_age_s=None if call is None else _age_s(_parse_utc(call.raised_utc), now),
+        floor_call_age_s=None if call is None else _age_s(parse_time(call.raised_utc), now),
         links_down=tuple(
             t.detail or t.key for t in ops.tilts.values() if t.code == TiltCode.LINK_LOST
         ),

@@ -2,7 +2,7 @@
 the wrong drops, from the central store, with the CSV export. Edge adapter (PostgreSQL through
 psycopg 3, the time zone database).
 
-The figures are the station's own: `station.journal.rake_report` folds the stored rows of each
+The figures are the station's own: `station.recall.rake_report` folds the stored rows of each
 table (its hand ends, wrong-drop incidents and dealer sign-ins, in journal order) exactly as
 `station report rake` folds the journals, and the CSV is the same text
 (`rake_report.report_csv`). The rows are read by the partial index `rows_rake` (migration
@@ -22,7 +22,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import psycopg
 
 from station.central.console.views import stored_row
-from station.journal.rake_report import (
+from station.journal.rows import COLUMNS
+from station.recall.rake_report import (
     CODES,
     DIMENSIONS,
     Calendar,
@@ -33,7 +34,6 @@ from station.journal.rake_report import (
     report,
     takes,
 )
-from station.journal.rows import COLUMNS
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

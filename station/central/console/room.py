@@ -16,7 +16,7 @@ from starlette.responses import Response
 
 from station.central.console import accounts, floor, health, money, views
 from station.central.console.accounts import Action
-from station.journal.rake_report import DIMENSIONS, FIGURES, report_csv
+from station.recall.rake_report import DIMENSIONS, FIGURES, report_csv
 
 if TYPE_CHECKING:
     from station.central.console.app import Console

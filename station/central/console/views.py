@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Final
 
 import psycopg
@@ -22,11 +22,11 @@ from station.central.console.records import SEVERITY_NAMES, record_from_json
 from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
 from station.engine.rulebook_text import RULE_TEXT
+from station.incidents.records import IncidentRecord
 from station.journal.codes import INPUT_CODES, Code
-from station.journal.hands import recall_from
-from station.journal.incidents import IncidentRecord
-from station.journal.recall import HandRecall
 from station.journal.rows import COLUMNS, LogRow
+from station.recall.hands import recall_from
+from station.recall.steps import HandRecall
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -44,6 +44,21 @@ def like_prefix(text: str) -> str:
 
 def _age_s(at: datetime | None, now: datetime) -> float | None:
     return None if at is None else max(0.0, (now - at).total_seconds())
+
+
+def parse_time(text: str | None, *, local: bool = False) -> datetime | None:
+    """An ISO 8601 time; None for none or a bad one. A time without a zone is UTC (what the
+    stations store), or with `local` the console's own zone (what a floor supervisor types in
+    a form: the console shows every time in that zone)."""
+    if not text:
+        return None
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if found.tzinfo:
+        return found
+    return found.astimezone() if local else found.replace(tzinfo=UTC)
 
 
 def age_text(seconds: float | None) -> str:
@@ -393,7 +408,7 @@ def event_text(row: LogRow) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CentralRows:
-    """One station's rows in the central store, as `station.journal.hands.RowSource`: the
+    """One station's rows in the central store, as `station.recall.hands.RowSource`: the
     journal's own recall code (`recall_from`) reads them exactly as it reads the journal."""
 
     conn: Conn
@@ -423,7 +438,7 @@ class CentralRows:
 
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
     """A hand's recall from the central rows, by the station's own code
-    (`station.journal.hands.recall_from`): the same rows, setup and starting stacks as
+    (`station.recall.hands.recall_from`): the same rows, setup and starting stacks as
     `station hands show` gives from the journal."""
     return recall_from(CentralRows(conn, station), hand)
 

@@ -18,6 +18,6 @@ CREATE TABLE central_health (
 );
 
 -- The money view (rake and time by table, day, shift, dealer): the rows it folds
--- (station.journal.rake_report.CODES), per station in journal order.
+-- (station.recall.rake_report.CODES), per station in journal order.
 CREATE INDEX rows_rake ON rows (station_id, seq) WHERE code IN (
     'decision.hand_end', 'decision.incident', 'auth.login', 'auth.logout', 'people.disabled');
