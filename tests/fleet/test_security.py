@@ -194,3 +194,62 @@ def test_no_station_id_can_be_a_service_identity_or_the_central_topic(name: str)
     from station.config.station_toml import STATION_ID
 
     assert not STATION_ID.match(name)
+
+
+def test_an_ingest_waiting_for_the_site_stays_off_the_broker(
+    services: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every ingest presents the same certificate, so the broker gives them the same client
+    id: an ingest that waits for the site's lock while connected would knock the active one
+    off (and be knocked off in turn). A standby connects only once it holds the site, and an
+    ingest that lost its database session (and with it the site) leaves the broker while it
+    waits to hold the site again."""
+    import zlib
+
+    import psycopg
+
+    from station.central.config import load_central
+    from station.central.ingest import Ingest
+    from tests.fleet.conftest import start_ingest
+
+    active = start_ingest(services)
+    key = zlib.crc32(f"ingest:{SITE}".encode())
+    standby_stop = threading.Event()
+    standby = Ingest(load_central(active.cfg.source))
+    thread = threading.Thread(target=standby.run, args=(standby_stop,), daemon=True)
+    thread.start()
+    holder = psycopg.connect(active.cfg.conninfo(), autocommit=True)
+    try:
+        time.sleep(2.0)
+        assert not standby.ready.is_set()  # waiting for the site, off the broker
+        assert not standby.transport.connected
+        assert active.ingest.transport.connected
+        # the active ingest loses its database session; someone else holds the site meanwhile
+        holder.execute(  # the session holding the site's advisory lock: the active ingest's
+            "SELECT pg_terminate_backend(pid) FROM pg_locks"
+            " WHERE locktype = 'advisory' AND objid = %s AND pid <> pg_backend_pid()",
+            (key,),
+        )
+        wait_until(
+            lambda: bool(holder.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]),  # type: ignore[index]
+            10, "the site's lock",
+        )  # fmt: skip
+        wait_until(lambda: not active.ingest.transport.connected, 15, "the waiting ingest off")
+        time.sleep(1.0)
+        assert not active.ingest.transport.connected and not standby.transport.connected
+        holder.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        wait_until(
+            lambda: active.ingest.transport.connected or standby.transport.connected, 30,
+            "one ingest back on the broker",
+        )  # fmt: skip
+        caplog.clear()
+        time.sleep(3.0)
+        on = [i.transport.connected for i in (active.ingest, standby)]
+        assert on.count(True) == 1, on  # one ingest on the broker, and it stays there
+        lost = [r for r in caplog.records if "broker connection lost" in r.getMessage()]
+        assert lost == []
+    finally:
+        holder.close()
+        standby_stop.set()
+        thread.join(15)
+        active.halt()
