@@ -349,19 +349,21 @@ def seat_label(
     snap: TableSnapshot,
     paid: Mapping[int, int] | None = None,
     selected: int | None = None,
+    next_hand: bool = True,
 ) -> SeatLabel:
+    """`next_hand`: the next hand's line-up is on show (not a result): its button, blinds and
+    who is dealt in go on the seats between hands."""
     paid = paid or {}
-    between = snap.next_hand
+    between = snap.next_hand if next_hand else None
     state = _state(seat, snap, paid, between)
     style, edge = _look(state)
     bet = seat.bet
     button, blind = seat.button, seat.blind
     if state is SeatState.WINNER:
         bet = paid[seat.seat]
-    elif between is not None and snap.phase is Phase.ENDED:
-        # The pot is pushed; what is in front now is a post for the next hand.
-        bet = next((p.posted for p in between.posts if p.seat == seat.seat and p.posted), 0)
-    if between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+    if next_hand and between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+        # The next hand's positions go on the seats once its posts start going in (or no result
+        # is on show); while a result is up, every marker is its own hand's.
         button = seat.seat == between.button
         blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
                       p.kind is not PostKind.ANTE), "")  # fmt: skip
@@ -530,7 +532,10 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         entry_short=status.entry_short,
         selected=status.selected,
         dealer=status.dealer,
-        seats=tuple(seat_label(s, snap, paid, status.selected) for s in snap.seats),
+        seats=tuple(
+            seat_label(s, snap, paid, status.selected, middle is not Middle.RESULT)
+            for s in snap.seats
+        ),
         betting=betting,
         to_act=str(snap.to_act) if betting else DASH,
         to_call=str(snap.to_call) if betting else DASH,
