@@ -97,11 +97,16 @@ class FrameSink(ScreenInbox):
     """PNG frames of every screen as the table plays (`station demo --out DIR`)."""
 
     def __init__(
-        self, out_dir: Path, panel: PanelConfig, table: TableShape = DEFAULT_TABLE
+        self,
+        out_dir: Path,
+        panel: PanelConfig,
+        table: TableShape = DEFAULT_TABLE,
+        panels: tuple[PanelConfig, ...] = (),
     ) -> None:
+        """`panels`: every panel size to write the frames at (default: `panel` alone)."""
         super().__init__()
         out_dir.mkdir(parents=True, exist_ok=True)
-        self.writer = FrameWriter(out_dir, panel, table=table)
+        self.writer = FrameWriter(out_dir, panel, table=table, panels=panels)
         self._stop = threading.Event()
         self._idle = threading.Condition()
         self._written_key: tuple[int, int, int, int] = (-1, -1, -1, -1)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import Final, TextIO
 
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.sink import DisplaySink, FanOut, FrameSink
@@ -25,6 +25,7 @@ from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
 from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.journal import verify_file
 
 
@@ -37,6 +38,15 @@ class DemoOptions:
     out: Path | None = None
     speed: float = 0.0
     rake: bool = True  # the house rakes (DEMO_RAKE); the board has a rake zone
+    panel: str = "both"  # the frames' panel sizes: "10", "7" or "both"
+
+
+PANEL_CHOICES: Final = {"10": (PANEL_10_1,), "7": (PANEL_7,), "both": (PANEL_10_1, PANEL_7)}
+
+
+def frame_panels(choice: str) -> tuple[PanelConfig, ...]:
+    """`--panel 10|7|both`: the panel sizes the frames are written at."""
+    return PANEL_CHOICES[choice]
 
 
 def _first_setup(hands: list[PlannedHand]) -> Reseat:
@@ -67,7 +77,7 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
-            frames = FrameSink(opts.out, display.panel, display.table)
+            frames = FrameSink(opts.out, display.panel, display.table, frame_panels(opts.panel))
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "
