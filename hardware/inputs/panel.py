@@ -145,10 +145,12 @@ class Panel:
         action: str | None = None,
         amount: int | None = None,
     ) -> list[PanelEvent]:
-        """Emit an entry and return to idle; the selection is used up when the key took it."""
+        """Emit an entry and return to idle; the selection is used up when the key took it.
+        The panel's new state goes out before the key, so that nothing shows the entry still
+        pending ("MISDEAL: CONFIRM?") beside what the key has done (a MISDEAL ruled)."""
         keep = self._state.selected if key not in SEAT_KEYS else None
         press = KeyPressed(key, at, seat=seat, action=action, amount=amount, long=long)
-        return [press, *self._set(_State(selected=keep), at)]
+        return [*self._set(_State(selected=keep), at), press]
 
     def _idle(self, button: str, seat: int | None, long: bool, at: float) -> list[PanelEvent]:
         s = self._state

@@ -18,6 +18,7 @@ from typing import Final, assert_never
 
 from station.display import prompt_forms
 from station.display.model import Suit
+from station.display.rule_words import cause
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
 from station.engine.settlement import drop_text
@@ -165,15 +166,19 @@ class PotLine:
 
 @dataclass(frozen=True, slots=True)
 class IncidentLine:
-    rule: str
+    rule: str  # the catalog id: for the floor's screens, never drawn on the dealer's
     ruling: str  # in words (RULING_TEXT)
     text: str
     owner: AlertOwner
     seat: int | None
+    cause: str = ""  # what happened, in words (`rule_words`)
 
     @property
     def head(self) -> str:
-        return f"{self.rule} · {self.ruling}"
+        """The cause and the ruling in words ("TWO HOLE CARDS EXPOSED: MISDEAL"); the cause
+        alone when it says the ruling already ("MISDEAL CALLED BEFORE ACTION")."""
+        said = self.cause or cause(self.rule)
+        return said if self.ruling in said else f"{said}: {self.ruling}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,10 +190,14 @@ class StepLine:
 
 @dataclass(frozen=True, slots=True)
 class RecoveryBlock:
-    rule: str
+    rule: str  # the catalog id (not drawn on the dealer's screen)
     ruling: str  # of its newest incident, in words ("" when none is open)
     steps: tuple[StepLine, ...]
     incidents: tuple[IncidentLine, ...]  # its own open incidents, newest first
+
+    @property
+    def cause(self) -> str:
+        return cause(self.rule)
 
     @property
     def now(self) -> StepLine | None:
@@ -417,6 +426,7 @@ def incident_line(incident: Incident, owner: AlertOwner) -> IncidentLine:
         text=incident.text,
         owner=owner,
         seat=incident.seat,
+        cause=cause(incident.rule),
     )
 
 

@@ -13,7 +13,7 @@ from typing import assert_never
 from station.engine import burn_errors, deal_errors, recovery, settlement
 from station.engine.cards import Card
 from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
-from station.engine.events import Key, KeyPress
+from station.engine.events import Key, KeyPress, key_label
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.hand_state import Pending, Slot
@@ -333,7 +333,7 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
         unexpected_key(hand, key or Key.VERBAL, seat, seq)
         return
     hand.conduct.pending[seat] = Pending(key, total, seq, rnd.max_bet, hand.conduct.calls)
-    what = key.value if key is not None else f"CHIPS TO {total}"
+    what = key_label(key.value) if key is not None else f"CHIPS TO {total}"
     hand.incident(
         seq,
         Rule.BET_OUT_OF_TURN,
@@ -423,7 +423,7 @@ def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
         seq,
         Rule.STATION_UNEXPECTED_KEY,
         Ruling.WARNING,
-        f"{key.value}{where} DOES NOT APPLY NOW",
+        f"{key_label(key.value)}{where} DOES NOT APPLY NOW",
         seat=seat,
     )
 

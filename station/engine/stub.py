@@ -46,14 +46,14 @@ def _start(hand: Hand, rule: Rule, pile: list[Card], what: str, seq: int) -> Non
     hand.repair.recovery = Recovery(
         rule,
         [
-            Step(f"SHUFFLE {what} WITH THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step(f"SHUFFLE {what} WITH THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
             Step("COMPLETE THE DEAL FROM THE RESHUFFLED CARDS", Expect.CARDS),
         ],
         reshuffle=[c for c in pile if c in hand.deal.seen],
     ).start()
     hand.repair.awaiting_reshuffle = True
     hand.prompt(
-        seq, f"SHUFFLE {what} WITH THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY
+        seq, f"SHUFFLE {what} WITH THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY
     )
 
 
