@@ -496,10 +496,33 @@ def _middle(snap: TableSnapshot, result: ResultView | None, between: BetweenView
     return Middle.RESULT if result is not None else Middle.PLAY
 
 
-def _next(snap: TableSnapshot, betting: bool, middle: Middle) -> NextLine:
+# What the dealer does while a link is down: the station cannot see the cards (or the bets), so
+# the next step it would name cannot be checked; the shoe keeps every draw and sends it on once
+# it is back (nothing is lost), but a card dealt blind is not checked as it comes out.
+SHOE_DOWN_NEXT: Final = NextLine(
+    None, "SHOE DOWN: STOP DEALING. CHECK THE SHOE'S CABLE, WAIT FOR SHOE OK", "SHOE DOWN: WAIT"
+)
+ZONES_DOWN_NEXT: Final = NextLine(
+    None, "ZONES DOWN: HOLD THE BETTING. CHECK THE ZONE BOARD'S CABLE", "ZONES DOWN: WAIT"
+)
+_IN_PLAY: Final = frozenset(
+    {Phase.DEALING, Phase.BETTING, Phase.DRAWING, Phase.STREET, Phase.SHOWDOWN, Phase.MISDEAL}
+)
+
+
+def _next(
+    snap: TableSnapshot, betting: bool, middle: Middle, status: StationStatus | None = None
+) -> NextLine:
     """The prompt in force; but while a finished hand's result is on show and its rake is still
     to be dropped, the DROP: the engine says DROP, PUSH and the next hand's posts in one input
-    (the last of them is the prompt in force), and the drop comes first, before the push."""
+    (the last of them is the prompt in force), and the drop comes first, before the push. While a
+    hand is on and the shoe (or, in a betting round, the zone board) is down, what to do about
+    it: the step the station would name is not one it can follow."""
+    if status is not None and snap.phase in _IN_PLAY:
+        if status.shoe_ok is False and snap.phase is not Phase.BETTING:
+            return SHOE_DOWN_NEXT
+        if status.zones_ok is False and snap.phase is Phase.BETTING:
+            return ZONES_DOWN_NEXT
     rake = snap.result.rake if snap.result is not None else None
     if snap.drop and rake is not None and middle is Middle.RESULT:
         code = PromptCode.DROP
@@ -554,7 +577,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         pot_total=str(pots_total),
         pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
-        next=_next(snap, betting, middle),
+        next=_next(snap, betting, middle, status),
         stop_text=stop.text if stop is not None else None,
         stop_seat=stop.seat if stop is not None else None,
         incidents=incidents,

@@ -269,17 +269,9 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
         hand.alerts.stop_seat = to_act
         hand.incident(seq, rule, Ruling.STOP, f"STOP - PREMATURE CARD: {who}", seat=to_act)
         return
-    if len(hand.repair.premature) > 2:
-        return  # one incident per premature street; the recovery view lists every card
-    ruling = Ruling.REDEAL if family is Family.FLOP else Ruling.REPLACE
-    hand.incident(
-        seq,
-        rule,
-        ruling,
-        f"PREMATURE {code} DOES NOT PLAY: FINISH THE BETTING, THEN FOLLOW THE STEPS",
-        seat=to_act,
-        events=tuple(s for _, s in hand.repair.premature),
-    )
+    # One error, one incident: the cards dealt on after the first are the same premature deal
+    # (its STOP stands); the recovery's steps, rebuilt above, now name them (return them to the
+    # stub, reshuffle) and each card's role says it does not play.
 
 
 def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:

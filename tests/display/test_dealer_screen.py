@@ -257,11 +257,19 @@ def test_the_face_up_question_goes_once_boxed_answers_it(panel: PanelConfig) -> 
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
-def test_an_incident_of_a_street_leaves_with_that_street(panel: PanelConfig) -> None:
-    """The exposed card is replaced and becomes the burn for the flop: said until the flop."""
+def test_an_instruction_to_give_a_seat_a_card_leaves_once_the_card_is_dealt(
+    panel: PanelConfig,
+) -> None:
+    """EXPOSE-HOLDEM-OTHER-HOLECARD: "finish the deal, then seat 1 gets the next card" is said
+    until seat 1 has it (line 13), never after (it would tell the dealer to give the card
+    again); the exposed card's part, the burn for the flop, is then the NEXT's "FLOP (NO BURN)"."""
     exposed = "EXPOSE-HOLDEM-OTHER-HOLECARD/rr11_exposed_holecard_replaced_and_used_as_burn.jsonl"
-    during = at_line(exposed, 16)
-    assert "EXPOSED" in " ".join(m.all_text() for m in pages(during, panel))
+    during = at_line(exposed, 12)
+    assert "GETS THE NEXT CARD" in " ".join(m.all_text() for m in pages(during, panel)).replace(
+        "\n", " "
+    )
+    dealt = at_line(exposed, 13)
+    assert "GETS THE" not in " ".join(m.all_text() for m in pages(dealt, panel))
     flop = at_line(exposed, 17)
     text = " ".join(m.all_text() for m in pages(flop, panel))
     assert "EXPOSED" not in text and says(pages(flop, panel), "FLOP (NO BURN)")
@@ -545,9 +553,10 @@ def test_a_small_strip_echoes_the_panels_entry_for_its_few_seconds_then_the_link
     large = dealer_screen(dealer_view(snap, keying), PANEL_10_1).all_text()
     assert "SEAT 7 VERBAL 120000" in large and "SHOE DOWN" in large
     small = dealer_screen(dealer_view(snap, keying), PANEL_7)
-    assert "S7 V 120000" in small.all_text() and "SHOE DOWN" not in small.all_text()
+    pills = [t.text for t in small.texts()]  # the strip's (NEXT says what to do about it)
+    assert "S7 V 120000" in pills and "SHOE DOWN" not in pills
     done = dealer_screen(dealer_view(snap, replace(keying, entry="", entry_short="")), PANEL_7)
-    assert "SHOE DOWN" in done.all_text()
+    assert "SHOE DOWN" in [t.text for t in done.texts()]
     board = [f.rect for f in small.items if isinstance(f, CardFace)]
     assert board and board == [f.rect for f in done.items if isinstance(f, CardFace)]
 
