@@ -246,7 +246,9 @@ def _draw_content(
                 big = False
             felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
-            need = felt.result_need(c, view, area.w, cols)
+            # The winning hands named where the room allows (the least is without them).
+            names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
+            need = felt.result_need(c, view, area.w, cols, names)
             board_h = felt.board_need(c, view, big=False)
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
@@ -254,7 +256,7 @@ def _draw_content(
                 bw = felt.board_width(c, view, big=False)
                 felt.draw_board(c, view, area.x + (area.w - bw) // 2, y, big=False)
                 y += board_h + c.pad
-            felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols)
+            felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols, names)
         case Middle.NEXT_HAND:
             need = felt.between_need(c, view, area.w)
             felt.draw_between(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2),

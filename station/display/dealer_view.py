@@ -220,6 +220,7 @@ class PaidLine:
     label: str  # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand)
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
+    named: str = ""  # the winning hand, as the engine named it at the showdown ("" none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +459,7 @@ def _result(snap: TableSnapshot) -> ResultView | None:
             "MAIN" if i == 0 else f"SIDE {i}",
             p.amount,
             tuple(sorted((s, c) for s, c in p.won.items() if c)),
+            p.named,
         )
         for i, p in enumerate(end.pots)
     ]
