@@ -77,7 +77,9 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
-            frames = FrameSink(opts.out, display.panel, display.table, frame_panels(opts.panel))
+            frames = FrameSink(
+                opts.out, display.panel, display.table, frame_panels(opts.panel), display.theme
+            )
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "

@@ -7,8 +7,9 @@ recorded in `clipped`; a block left out is recorded in `dropped`; tests require 
 
 from __future__ import annotations
 
+from station.display import card_face
 from station.display.colour import Colour
-from station.display.fontmetrics import cap_px, text_width
+from station.display.fontmetrics import cap_px, size_for_cap, text_width
 from station.display.model import (
     Align,
     Box,
@@ -22,7 +23,7 @@ from station.display.model import (
     Text,
 )
 from station.display.panel import PanelConfig
-from station.display.theme import Edge, Style, TextRole, Theme
+from station.display.theme import CARD_BAR_MM, Edge, Style, TextRole, Theme
 
 BREAKS = ("-", "_")  # where a word too long for its line may be broken
 
@@ -123,11 +124,31 @@ class Canvas:
     def card(
         self, rect: Rect, rank: str, suit: Suit, role: TextRole = TextRole.KEY, wide: bool = False
     ) -> None:
-        self.items.append(CardFace(rect, rank, suit, self.size(role), wide))
+        ink = self.theme.suit_ink(suit.value)
+        self.items.append(
+            CardFace(rect, rank, suit, self.card_font(role), wide, ink, self.suit_px(role))
+        )
+
+    def suit_px(self, role: TextRole = TextRole.TEXT) -> int:
+        """A card's suit height: the bar (CARD_BAR_MM at 80 cm) or the rank's capitals."""
+        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+        return max(bar, cap_px(self.card_font(role)))
+
+    def card_font(self, role: TextRole = TextRole.TEXT) -> int:
+        """A card's rank: the role's size, or bigger to reach the card bar."""
+        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+        return max(self.size(role), size_for_cap(bar))
+
+    def card_cap(self, role: TextRole = TextRole.TEXT) -> int:
+        return cap_px(self.card_font(role))
 
     def wide_card_w(self, rank: str, role: TextRole = TextRole.TEXT) -> int:
-        """The width of a one-line card: its rank, then its suit as big as the capitals."""
-        return self.measure(rank, role) + self.cap(role) + self.pad
+        """The width of a one-line card: its rank, then its suit beside it."""
+        rank_w = text_width(rank, self.card_font(role))
+        return card_face.wide_width(rank_w, self.card_cap(role), self.suit_px(role))
+
+    def wide_card_h(self, role: TextRole = TextRole.TEXT) -> int:
+        return self.suit_px(role) + 2 * card_face.margin(self.card_cap(role))
 
     def target(self, rect: Rect, action: str) -> None:
         self.targets.append(Target(rect, action))

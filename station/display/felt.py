@@ -17,8 +17,10 @@ layout gives them their room first.
 
 from __future__ import annotations
 
+from station.display import card_face
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, PaidLine
+from station.display.fontmetrics import text_width
 from station.display.model import Align, Rect
 from station.display.theme import Edge, Style, TextRole
 
@@ -28,9 +30,12 @@ EN_DASH = "\u2013"
 
 # board ----------------------------------------------------------------------------------------
 def card_size(c: Canvas, big: bool) -> tuple[int, int]:
+    """A board card: its rank over its suit, each at least the card bar tall (`card_face`)."""
     role = K if big else T
-    h = round(c.row(role) * (1.35 if big else 1.25))
-    return max(round(h * 0.72), c.measure("10", role) + c.pad), h
+    cap, suit = c.card_cap(role), c.suit_px(role)
+    m = card_face.margin(cap)
+    w = max(text_width("10", c.card_font(role)), suit) + 2 * m
+    return w, card_face.tall_height(cap, suit)
 
 
 def board_width(c: Canvas, view: DealerView, big: bool) -> int:

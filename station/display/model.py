@@ -111,6 +111,8 @@ class CardFace:
     suit: Suit
     size: int
     wide: bool = False
+    ink: str = "#000000"  # the suit's colour on the white face (the theme's deck)
+    suit_px: int = 0  # the suit's height, at least (a wide card's; a tall card's fills the rest)
 
 
 Item = Box | Text | CardFace
