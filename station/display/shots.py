@@ -145,6 +145,12 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
         "the next hand's posts",
     )  # fmt: skip
     misdeal = _first(seen, lambda s: s.phase is Phase.MISDEAL, "a misdeal")
+    named = _first(
+        seen,
+        lambda s: s.result is not None and any(p.named for p in s.result.pots)
+        and mid(s) is Middle.RESULT,
+        "a showdown's winning hand",
+    )  # fmt: skip
     shoe_down = _first_seen(
         seen,
         lambda x: x.status.shoe_ok is False and x.snapshot.phase is not Phase.BETTING
@@ -160,6 +166,7 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
         "stop-recovery": (dealer, stop),
         "exposed-card": (dealer, exposed),
         "between-hands": (dealer, between),
+        "showdown-winner": (dealer, named),
         "misdeal": (dealer, misdeal),
         "shoe-down": (dealer, shoe_down),
         "floor-incident": (floor, final),
