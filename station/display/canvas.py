@@ -17,6 +17,7 @@ from station.display.model import (
     Item,
     Rect,
     ScreenModel,
+    SeatMarks,
     Shape,
     Suit,
     Target,
@@ -26,6 +27,29 @@ from station.display.panel import PanelConfig
 from station.display.theme import CARD_BAR_MM, Edge, Style, TextRole, Theme
 
 BREAKS = ("-", "_")  # where a word too long for its line may be broken
+PARTS = (" / ", " · ")  # what separates the parts of a list ("SB SEAT 1 50 / BB SEAT 2 100")
+
+
+GLUED = frozenset({"SEAT", "HAND", "SIDE"})  # never at a line's end without their number
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Words, a seat's, hand's or side pot's name kept with its number ("SEAT 4" is one word
+    to the wrap: a line never ends in "SEAT" with the 4 on the next)."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] in GLUED and word.rstrip(".,:;").isdigit():
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+def _split_after(text: str, sep: str) -> list[str]:
+    """ "A / B / C" -> ["A /", "B /", "C"]."""
+    pieces = text.split(sep)
+    keep = sep.rstrip()
+    return [p + keep for p in pieces[:-1]] + pieces[-1:]
 
 
 class Canvas:
@@ -37,6 +61,7 @@ class Canvas:
         self.targets: list[Target] = []
         self.clipped: list[str] = []
         self.dropped: list[str] = []
+        self.seats: list[SeatMarks] = []
         self._sizes: dict[TextRole, int] = {}
         self._rows: dict[TextRole, int] = {}
 
@@ -171,13 +196,46 @@ class Canvas:
 
     # text flow ----------------------------------------------------------------------------
     def wrap(self, text: str, role: TextRole, width: int, first: int | None = None) -> list[str]:
-        """Greedy word wrap (the first line `first` wide when given: after a tag). A word
-        wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is broken after
-        one of its hyphens or underscores, which stays at the end of the line; failing that,
-        between two characters. Nothing is ever left out."""
+        """Word wrap (the first line `first` wide when given: after a tag), keeping the parts
+        of a list whole where that takes no more lines: "BB SEAT 3 250000" or "SEAT 3 975000"
+        is not split between two lines when the line can break at the " / " or " · " before
+        it. A word wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is
+        broken after one of its hyphens or underscores, which stays at the end of the line;
+        failing that, between two characters. Nothing is ever left out."""
+        greedy = self._wrap_words(text, role, width, first)
+        if len(greedy) < 2 or not any(sep in text for sep in PARTS):
+            return greedy
+        whole = self._wrap_parts(text, role, width, first)
+        return whole if len(whole) <= len(greedy) else greedy
+
+    def _wrap_parts(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
+        """Whole parts of a list on each line (a part wider than a line is word-wrapped)."""
+        parts = [" ".join(text.split())]
+        for sep in PARTS:  # "A / B" -> ["A /", "B"]: the separator ends its line
+            parts = [q for part in parts for q in _split_after(part, sep)]
         lines: list[str] = []
         line = ""
-        for word in text.split():
+        for part in parts:
+            w = first if first is not None and not lines else width
+            candidate = f"{line} {part}" if line else part
+            if self.fits(candidate, role, w):
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            w = first if first is not None and not lines else width
+            pieces = self._wrap_words(part, role, width, w)
+            lines += pieces[:-1]
+            line = pieces[-1]
+        if line:
+            lines.append(line)
+        return lines
+
+    def _wrap_words(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
+        """Greedy word wrap (`wrap` without keeping a list's parts whole)."""
+        lines: list[str] = []
+        line = ""
+        for word in _glued(text.split()):
             w = first if first is not None and not lines else width
             for piece in self._pieces(word, role, w):
                 w = first if first is not None and not lines else width
@@ -247,4 +305,5 @@ class Canvas:
             tuple(self.targets),
             tuple(self.clipped),
             tuple(self.dropped),
+            tuple(self.seats),
         )

@@ -177,11 +177,12 @@ def _ring_region(c: Canvas, top: int, height: int) -> Rect:
 def _try_ring(
     c: Canvas, view: DealerView, shape: TableShape, region: Rect, density: Density
 ) -> tuple[RingPlan, Rect] | None:
-    ring = plan_ring(c, view.seats, shape, region, density)
-    if ring is None:
-        return None
-    middle = _middle(c, view, ring)
-    return (ring, middle) if middle is not None else None
+    for flat in (False, True):  # each bet in front of its seat; else above or below it
+        ring = plan_ring(c, view.seats, shape, region, density, flat)
+        middle = _middle(c, view, ring) if ring is not None else None
+        if ring is not None and middle is not None:
+            return ring, middle
+    return None
 
 
 def _least_ring(
@@ -265,13 +266,19 @@ def _draw_content(
 
 # small panels: two pages -----------------------------------------------------------------------
 def _content_need(
-    c: Canvas, view: DealerView, width: int, cols: int = 1, seats: bool = True
+    c: Canvas,
+    view: DealerView,
+    width: int,
+    cols: int = 1,
+    seats: bool = True,
+    names: bool = False,
 ) -> int:
+    """The middle's height; with `names`, a result names each pot's winning hand."""
     match view.middle:
         case Middle.PLAY:
             return felt.middle_need(c, view, width, big=False, cols=cols, seats=seats)
         case Middle.RESULT:
-            return felt.result_need(c, view, width, cols)
+            return felt.result_need(c, view, width, cols, names)
         case Middle.NEXT_HAND:
             return felt.between_need(c, view, width)
 
@@ -313,6 +320,11 @@ def _table_plan(c: Canvas, view: DealerView) -> TablePage:
         lines = 1  # the prompt's short form, before anything else gives way
         band_h = next_band.need(c, view, c.width, lines)
     bottom = c.height - band_h - p
+    named = _content_need(c, view, width, names=True)
+    if named > middle_h and top + tiles_h + named + p + least <= bottom:
+        # A result names each pot's winning hand, before the seats' rows (the SEATS page
+        # has every seat, its stack and what it won in front of it).
+        middle_h, fixed = named, tiles_h + named + p
     cols, seats = 1, True
     if middle_h and top + fixed + least > bottom:  # many pots: a denser form
         room = bottom - top - tiles_h - least - p

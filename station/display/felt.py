@@ -237,13 +237,20 @@ def draw_middle(
 # result ---------------------------------------------------------------------------------------
 def paid_text(line: PaidLine, names: bool = True) -> str:
     """Who a pot went to and, at a showdown, with what: "TO SEAT 2: FLUSH, ACE HIGH", "TO SEAT
-    5 106 · SEAT 7 105", "TO THE HOUSE"."""
-    named = f": {line.named}" if line.named and names else ""
+    5 106 · SEAT 7 105", "TO THE HOUSE". A split pot's winning hand is on a line of its own
+    (`named_text`): beside the last seat it would read as that seat's alone."""
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
+        named = f": {line.named}" if line.named and names else ""
         return f"TO SEAT {line.winners[0][0]}{named}"
-    return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners) + named
+    return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
+
+
+def named_text(line: PaidLine, names: bool = True) -> str:
+    """A split pot's winning hand, said under who it went to ("" when `paid_text` says it, or
+    there is none)."""
+    return line.named if names and line.named and len(line.winners) > 1 else ""
 
 
 def result_head(view: DealerView) -> str:
@@ -265,8 +272,11 @@ def _paid_lines(
         if head > width:  # not even the pot and its amount: this width will not do
             return [(line, [], 10 * c.height)]
         words = c.wrap(paid_text(line, names), T, max(1, width - head))
-        if len(words) > 1:  # not beside the amount: on the lines below, the full width
+        named = named_text(line, names)
+        if len(words) > 1 or named:  # not beside the amount: on the lines below, full width
             words = c.wrap(paid_text(line, names), T, width)
+            if named:
+                words += c.wrap(named, T, width)
             lines.append((line, words, c.row(K) + len(words) * c.row(T)))
         else:
             lines.append((line, words, c.row(K)))
@@ -283,7 +293,15 @@ def _cells(
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + c.pad
     if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
         return None
-    return [(pl, c.wrap(paid_text(pl, names), T, col)) for pl in view.result.pots]
+    return [
+        (pl, c.wrap(paid_text(pl, names), T, col) + _named_lines(c, pl, names, col))
+        for pl in view.result.pots
+    ]
+
+
+def _named_lines(c: Canvas, line: PaidLine, names: bool, width: int) -> list[str]:
+    named = named_text(line, names)
+    return c.wrap(named, T, width) if named else []
 
 
 def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
@@ -324,8 +342,7 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1, names: b
                 c.text(Rect(x, y, label_w, c.row(K)), line.label, T)
                 c.text(Rect(x + label_w, y, col - label_w, c.row(K)), str(line.amount), K,
                        key=True)  # fmt: skip
-                c.paragraph(Rect(x, y + c.row(K), col, len(words) * c.row(T)), " ".join(words),
-                            T)  # fmt: skip
+                _lines(c, Rect(x, y + c.row(K), col, len(words) * c.row(T)), words)
             y += row_h
         return y - area.y
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
@@ -340,8 +357,16 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1, names: b
             y += need
             continue
         y += c.row(K)
-        y += c.paragraph(Rect(area.x, y, area.w, need - c.row(K)), " ".join(words), T)
+        y += _lines(c, Rect(area.x, y, area.w, need - c.row(K)), words)
     return y - area.y
+
+
+def _lines(c: Canvas, area: Rect, lines: list[str]) -> int:
+    """Lines already wrapped to `area`'s width, one under another; returns the height used."""
+    row = c.row(T)
+    for i, line in enumerate(lines):
+        c.text(Rect(area.x, area.y + i * row, area.w, row), line, T)
+    return len(lines) * row
 
 
 # the next hand --------------------------------------------------------------------------------

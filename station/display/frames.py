@@ -11,8 +11,9 @@ name has no tag (`00001-dealer.png`).
 Beside the PNGs, `frames.jsonl` says what each dealer frame was drawn from (one line per dealer
 PNG: the hand, phase and street, the board, the STOP, and at a hand's end who was paid) and what
 it shows: the seat the button puck is drawn on, the chips shown in the pots and in front of the
-seats (`pot`), each seat's stack as drawn, the panel, and every text drawn. A reader or a test
-can check what the pictures show without reading pixels.
+seats (`pot`), each seat's stack, the bet in front of it (or what it won), its state in words
+and its blind, the panel, and every text drawn. A reader or a test can check what the pictures
+show without reading pixels.
 """
 
 from __future__ import annotations
@@ -154,6 +155,9 @@ def drawn_from(
     line["button"] = next((s.seat for s in view.seats if s.button), None)
     line["pot"] = int(view.pot_total)
     line["stacks"] = {s.number: _chips(s.stack) for s in view.seats if s.stack}
+    line["bets"] = {s.number: s.bet_amount for s in view.seats if s.bet_amount}
+    line["states"] = {s.number: s.word for s in view.seats}
+    line["blinds"] = {s.number: s.blind for s in view.seats if s.blind}
     line["panel"] = panel
     line["texts"] = [t.text for t in model.texts()] if model is not None else []
     return line

@@ -127,6 +127,17 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatMarks:
+    """Where a seat was drawn on the table: its box, the bet in front of it and the dealer
+    button puck (None: none drawn). What a test checks a bet or the puck reads as its seat's by."""
+
+    seat: int
+    box: Rect
+    chip: Rect | None = None
+    puck: Rect | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScreenModel:
     screen: str
     width: int
@@ -136,6 +147,7 @@ class ScreenModel:
     targets: tuple[Target, ...] = ()
     clipped: tuple[str, ...] = ()  # texts that had to be shortened to fit (should be none)
     dropped: tuple[str, ...] = ()  # blocks left out for lack of room (should be none)
+    seats: tuple[SeatMarks, ...] = ()  # the seats drawn around a table, with their bets
 
     def texts(self) -> tuple[Text, ...]:
         return tuple(i for i in self.items if isinstance(i, Text))

@@ -339,8 +339,9 @@ def seat_texts(model: ScreenModel) -> dict[int, str]:
     out: dict[int, str] = {}
     for b in boxes:
         inside = [t.text for t in model.texts() if b.rect.contains(*t.rect.center)]
-        if (b.rect.w, b.rect.h) == size and inside:
-            out[int(inside[0].removeprefix("> ").split(" ")[0])] = " ".join(inside)
+        number = inside[0].removeprefix("> ").split(" ")[0] if inside else ""
+        if (b.rect.w, b.rect.h) == size and number.isdigit():  # (a page without seat boxes)
+            out[int(number)] = " ".join(inside)
     return out
 
 

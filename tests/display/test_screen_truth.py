@@ -7,10 +7,15 @@ first action)."""
 
 from __future__ import annotations
 
+import pytest
+
 from station.display.dealer_view import DASH, Middle, dealer_view
 from station.engine.snapshot import Phase, TableSnapshot
 from station.engine.table import Table
+from station.formats.session import Session, parse_session
+from tests.corpus.corpus import read_part
 from tests.display.engine_texts import sessions
+from tests.fuzz.budget import SCALE
 
 
 def _checked(snap: TableSnapshot, where: str) -> list[str]:
@@ -50,51 +55,80 @@ def _checked(snap: TableSnapshot, where: str) -> list[str]:
     return out
 
 
-def test_the_dealer_view_is_the_snapshot_of_every_moment() -> None:
+def _session_truth(name: str, session: Session) -> tuple[int, int, list[str]]:
+    """Every moment of one session: (how many, how many with a result on show, what differs).
+    Between the push and the next hand's posts the seats show the hand just ended: its button
+    and blinds, never the next hand's (those are in NEXT)."""
     failures: list[str] = []
-    moments = 0
+    moments = results = 0
+    table = Table()
+    posted: dict[int, int] = {}
     # (a post the hand refused, a straddle not allowed, goes back: it is not a blind of the hand)
-    for name, session in sessions():
-        table = Table()
-        posted: dict[int, int] = {}
-        for line in session.lines:
-            before = table.snapshot()
-            table.feed(line.event, seq=line.line, at=line.t)
-            snap = table.snapshot()
-            moments += 1
-            where = f"{name}:{line.line}"
-            failures += _checked(snap, where)
-            if before.phase is Phase.BETWEEN and snap.phase is Phase.DEALING:
-                posted = {s.seat: s.bet for s in before.seats if s.bet}
-            if snap.phase is Phase.DEALING and posted:
-                # From the post to the first action: each post is in front of its seat.
-                shown = {s.seat: s.bet for s in snap.seats if s.blind in ("SB", "BB")}
-                lost = {s: c for s, c in posted.items() if s in shown and shown[s] < c}
-                if lost:
-                    failures.append(f"{where}: posted {lost} no longer on the felt ({shown})")
-            if snap.phase is not Phase.DEALING:
-                posted = {}
-    assert moments > 5000
-    assert not failures, f"{len(failures)} moments differ; the first 20:\n" + "\n".join(
-        failures[:20]
-    )
+    for line in session.lines:
+        before = table.snapshot()
+        table.feed(line.event, seq=line.line, at=line.t)
+        snap = table.snapshot()
+        moments += 1
+        where = f"{name}:{line.line}"
+        failures += _checked(snap, where)
+        if before.phase is Phase.BETWEEN and snap.phase is Phase.DEALING:
+            posted = {s.seat: s.bet for s in before.seats if s.bet}
+        if snap.phase is Phase.DEALING and posted:
+            # From the post to the first action: each post is in front of its seat.
+            shown = {s.seat: s.bet for s in snap.seats if s.blind in ("SB", "BB")}
+            lost = {s: c for s, c in posted.items() if s in shown and shown[s] < c}
+            if lost:
+                failures.append(f"{where}: posted {lost} no longer on the felt ({shown})")
+        if snap.phase is not Phase.DEALING:
+            posted = {}
+        if snap.phase is Phase.ENDED and dealer_view(snap).middle is Middle.RESULT:
+            results += 1
+            failures += _own_markers(snap, where)
+    return moments, results, failures
 
 
-def test_a_result_on_show_keeps_its_own_hands_button_and_blinds() -> None:
-    """Between the push and the next hand's posts the seats show the hand just ended: its
-    button and blinds, never the next hand's (the next hand's are in NEXT)."""
-    checked = 0
+def _own_markers(snap: TableSnapshot, where: str) -> list[str]:
+    """While a hand's result is on show, the puck and the blinds on the seats are its own."""
+    view = dealer_view(snap)
+    own = next((s.seat for s in snap.seats if s.button), None)
+    shown = next((s.seat for s in view.seats if s.button), None)
+    out = [f"{where}: puck on {shown}, the hand's button {own}"] if shown != own else []
+    if {s.seat: s.blind for s in view.seats} != {s.seat: s.blind for s in snap.seats}:
+        out.append(f"{where}: the blinds shown are not the hand's own")
+    return out
+
+
+def _report(failures: list[str]) -> str:
+    return f"{len(failures)} moments differ; the first 20:\n" + "\n".join(failures[:20])
+
+
+@pytest.mark.timeout(600)  # every input of every session: minutes on a loaded machine
+def test_the_dealer_view_is_the_snapshot_of_every_moment() -> None:
+    """Every input of every rule scenario and every PHH sample hand."""
+    failures: list[str] = []
+    moments = results = 0
     for name, session in sessions():
-        table = Table()
-        for line in session.lines:
-            table.feed(line.event, seq=line.line, at=line.t)
-            snap = table.snapshot()
-            view = dealer_view(snap)
-            if view.middle is not Middle.RESULT or snap.phase is not Phase.ENDED:
-                continue
-            checked += 1
-            own = next((s.seat for s in snap.seats if s.button), None)
-            shown = next((s.seat for s in view.seats if s.button), None)
-            assert shown == own, f"{name}:{line.line}: puck on {shown}, the hand's button {own}"
-            assert {s.seat: s.blind for s in view.seats} == {s.seat: s.blind for s in snap.seats}
-    assert checked > 100
+        n, r, found = _session_truth(name, session)
+        moments, results = moments + n, results + r
+        failures += found
+    assert moments > 5000 and results > 100, (moments, results)
+    assert not failures, _report(failures)
+
+
+# The replay corpus's real hands with a dealer's mistakes in them (tests/corpus): every tenth
+# by default; FUZZ_SCALE=10 (or more) checks all of them.
+EVERY = max(1, round(10 / max(1.0, SCALE)))
+
+
+@pytest.mark.timeout(600)
+def test_the_dealer_view_is_the_snapshot_of_every_moment_of_hands_with_mistakes() -> None:
+    failures: list[str] = []
+    moments = results = 0
+    entries = read_part("mistakes")[::EVERY]
+    for entry in entries:
+        session = parse_session("\n".join(entry.inputs) + "\n", entry.name)
+        n, r, found = _session_truth(entry.name, session)
+        moments, results = moments + n, results + r
+        failures += found
+    assert len(entries) >= 60 and moments > 2000 and results > 30, (len(entries), moments, results)
+    assert not failures, _report(failures)
