@@ -413,8 +413,12 @@ def _seats_page(c: Canvas, view: DealerView, shape: TableShape) -> None:
     top = _header_height(c, view) + p
     region = Rect(0, top, c.width, c.height - top - p)
     pot_seats = view.middle is Middle.PLAY and not _table_plan(c, view).pot_seats
-    for density in (Density.FULL, Density.COMPACT, Density.TOKEN):
-        ring = plan_ring(c, view.seats, shape, region, density)
+    plans = (
+        plan_ring(c, view.seats, shape, region, density, flat)
+        for density in (Density.FULL, Density.COMPACT, Density.TOKEN)
+        for flat in (False, True)
+    )
+    for ring in plans:
         if ring is not None:
             draw_ring(c, ring)
             middle = _middle(c, view, ring)

@@ -412,11 +412,15 @@ def _recovery(snap: TableSnapshot) -> RecoveryBlock | None:
         )
         for i, text in enumerate(rec.steps)
     )
+    # A STOP the recovery began with is said while it stands: once it is lifted (the betting
+    # the premature card came before is complete) its words ("SEAT 4 IS STILL TO ACT", "STOP
+    # DEALING") would contradict the step to do now.
     own = tuple(
         incident_line(a.incident, a.owner)
         for a in reversed(snap.alerts)
         if a.owner is AlertOwner.RECOVERY and a.incident.rule == rec.rule
-    )
+        and (a.incident.ruling is not Ruling.STOP or snap.stop is not None)
+    )  # fmt: skip
     return RecoveryBlock(rec.rule, own[0].ruling if own else "", steps, own)
 
 

@@ -2,8 +2,11 @@
 
 The rail (an oval or round table, `table_shape`) runs through the middle of the seat boxes, the
 dealer's place at the bottom; each seat's bet sits on the felt in front of it, towards the
-middle, and the dealer button (a white "D" puck) beside the bet of the seat that has it. What is
-left in the middle of the felt (`RingPlan.interiors`) is for the board and the pots.
+middle, and the dealer button (a white "D" puck) beside the bet of the seat that has it. A bet
+or the puck goes only where it reads as its own seat's: nearer that seat than any other seat's
+box or bet by CLEAR_MM, two seats' bets BETS_APART_MM apart, the puck PUCK_GAP_MM clear of its
+bet; a table where that cannot be done at a density is not drawn at it. What is left in the
+middle of the felt (`RingPlan.interiors`) is for the board and the pots.
 
 A seat box says, at the density that fits (`Density`):
 
@@ -37,8 +40,9 @@ BUTTON_MARK = "D"
 # A bet or the button puck is nearer its own seat's box than any other seat's (box or bet) by
 # this much at least, so that it never reads as the next seat's (two bets side by side between
 # two seats, a bet against the puck of the seat beside it).
-CLEAR_MM = 3.0
+CLEAR_MM = 2.5
 PUCK_GAP_MM = 2.5  # between the button puck and the bet beside it
+BETS_APART_MM = 6.0  # between two seats' bets: closer, side by side, they read as one row
 
 
 class Density(IntEnum):
@@ -182,7 +186,7 @@ def plan_ring(
             if puck is None:
                 return None
         slots.append(Slot(s, box, chip, puck))
-    if not _all_owned(slots, clear):
+    if not _all_owned(slots, clear, c.mm_y(BETS_APART_MM)):
         return None
     dealer = _dealer_tab(c, rail, region)
     if any(dealer.overlaps(o) for o in taken):
@@ -208,9 +212,10 @@ def owned(r: Rect, own: int, boxes: Sequence[Rect], clear: int) -> bool:
     return all(rect_gap(r, b) >= near + clear for j, b in enumerate(boxes) if j != own)
 
 
-def _all_owned(slots: Sequence[Slot], clear: int) -> bool:
+def _all_owned(slots: Sequence[Slot], clear: int, apart: int) -> bool:
     """Every bet and button puck is clearly its own seat's, counting the other seats' bets
-    too (a bet placed after a puck may have come to lie beside it)."""
+    too (a bet placed after a puck may have come to lie beside it); two seats' bets are
+    `apart` at least."""
     for slot in slots:
         for r in (slot.chip, slot.puck):
             if r is None:
@@ -219,9 +224,11 @@ def _all_owned(slots: Sequence[Slot], clear: int) -> bool:
             if slot.chip is not None and r is slot.puck:
                 near = min(near, rect_gap(r, slot.chip))
             others = [o.box for o in slots if o is not slot]
-            others += [o.chip for o in slots if o is not slot and o.chip is not None]
-            if any(rect_gap(r, o) < near + clear for o in others):
+            bets = [o.chip for o in slots if o is not slot and o.chip is not None]
+            if any(rect_gap(r, o) < near + clear for o in [*others, *bets]):
                 return False
+            if r is slot.chip and any(rect_gap(r, o) < apart for o in bets):
+                return False  # two seats' bets side by side read as a row of one seat's
     return True
 
 

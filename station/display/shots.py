@@ -160,6 +160,13 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
     incidents = final.floor.incidents
     duplicate = next((i for i, row in enumerate(incidents) if row.rule == "DECK-DUPLICATE-CARD"), 0)
     floor = NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("incident", duplicate))
+    exposed_row = next((i for i, row in enumerate(incidents) if row.rule.startswith("EXPOSE-")), 0)
+    listed = NavState(Screen.FLOOR, role=Role.FLOOR,
+                      floor=FloorCursor("incidents", exposed_row, top=exposed_row))  # fmt: skip
+    hands = final.floor.hands
+    h, step = next(((h, i) for h, hand in enumerate(hands) for i, st in enumerate(hand.steps)
+                    if "FACE-UP CARD" in st.text), (0, 0))  # fmt: skip
+    recall = NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor("recall", hand=h, step=step))
     diag = NavState(Screen.DIAG, role=Role.TECH)
     return {
         "preflop-action": (dealer, preflop),
@@ -170,6 +177,8 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
         "misdeal": (dealer, misdeal),
         "shoe-down": (dealer, shoe_down),
         "floor-incident": (floor, final),
+        "floor-list": (listed, final),
+        "floor-recall": (recall, final),
         "diagnostics": (diag, final),
     }
 

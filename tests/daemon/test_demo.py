@@ -112,9 +112,11 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     assert "demo: ok" in log.splitlines()[-1]
 
     frames = sorted(out.glob("*.png"))
-    screens = {p.stem.split("-", 1)[1] for p in frames}
-    assert screens == {"dealer", "floor", "recall", "diagnostics", "pin"}
-    assert all(_png_size(p) == (1280, 800) for p in frames[:5])
+    screens = {p.stem.split("-", 1)[1] for p in frames}  # every screen at both panel sizes
+    names = {"dealer", "floor", "recall", "diagnostics", "pin"}
+    assert screens == {f"{n}-{size}" for n in names for size in ("10in", "7in")}
+    assert all(_png_size(p) == (1280, 800) for p in frames if p.stem.endswith("-10in"))
+    assert all(_png_size(p) == (800, 480) for p in frames if p.stem.endswith("-7in"))
     assert f"frames: {len(frames)} PNG file(s)" in log
 
     # What the demo played is recoverable from its journal as a replayable session.

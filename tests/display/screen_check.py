@@ -103,6 +103,7 @@ def problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
 
 CLEAR_MM = 2.0  # a bet or the puck is nearer its own seat than any other's by this much
 TOUCH_MM = 2.0  # the least gap between the button puck and a bet
+APART_MM = 4.0  # the least gap between two seats' bets (closer, they read as one row)
 
 
 def _gap(a: Rect, b: Rect) -> float:
@@ -117,7 +118,7 @@ def seat_marks(model: ScreenModel, panel: PanelConfig) -> list[str]:
     bet by CLEAR_MM at least (two bets side by side between two seats read as one seat's); the
     puck does not touch a bet; neither lies on a text or a card that is not its own."""
     out: list[str] = []
-    clear, touch = panel.px_y(CLEAR_MM), panel.px_y(TOUCH_MM)
+    clear, touch, apart = panel.px_y(CLEAR_MM), panel.px_y(TOUCH_MM), panel.px_y(APART_MM)
     marks = model.seats
     for m in marks:
         for what, r in (("bet", m.chip), ("puck", m.puck)):
@@ -135,6 +136,8 @@ def seat_marks(model: ScreenModel, panel: PanelConfig) -> list[str]:
                     out.append(f"seat {m.seat}'s {what} is about as near seat {o.seat}")
                 if o.chip is not None and _gap(r, o.chip) < near + clear:
                     out.append(f"seat {m.seat}'s {what} is about as near seat {o.seat}'s bet")
+                if what == "bet" and o.chip is not None and _gap(r, o.chip) < apart:
+                    out.append(f"seat {m.seat}'s bet is side by side with seat {o.seat}'s")
             for t in model.texts():
                 own = t.rect.inside(r.inset(-2))  # its amount, its D
                 if t.text and not own and glyph_extent(t).overlaps(r):

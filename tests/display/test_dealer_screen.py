@@ -580,3 +580,25 @@ def test_touch_turns_a_small_panels_pages_and_a_large_panel_has_one() -> None:
     assert "dealer:table" in small[-1].actions()
     large = pages(snap, PANEL_10_1)
     assert len(large) == 1 and large[0].actions() == ("nav:diag", "nav:floor", "nav:signin")
+
+
+def test_a_recoverys_stop_is_not_said_once_it_is_lifted() -> None:
+    """A premature card stops the deal (catalog PREMATURE-FLOP, 001-RR11 §5 r5/r7: "SEAT 4 IS
+    STILL TO ACT", STOP DEALING) and starts a recovery. Once the betting is complete the STOP
+    is lifted and the recovery goes on (return the cards, reshuffle, a new flop without
+    burning): from then on no page says the seat is still to act or to stop dealing, which
+    would contradict the step to do now. Every premature-card scenario, both panel sizes."""
+    lifted = 0
+    for path in sorted(SCENARIOS.glob("PREMATURE-*/*.jsonl")):
+        for line, _, snap in steps(str(path.relative_to(SCENARIOS))):
+            if snap.recovery is None or snap.stop is not None:
+                continue
+            stops = [a for a in snap.alerts if a.incident.ruling.value == "stop"]
+            if not stops:
+                continue
+            lifted += 1
+            for panel in PANELS:
+                text = " ".join(m.all_text() for m in pages(snap, panel))
+                where = f"{path.name}:{line} on {panel.name}"
+                assert "STILL TO ACT" not in text and "STOP DEALING" not in text, where
+    assert lifted > 10
