@@ -172,9 +172,6 @@ class Canvas:
         rank_w = text_width(rank, self.card_font(role))
         return card_face.wide_width(rank_w, self.card_cap(role), self.suit_px(role))
 
-    def wide_card_h(self, role: TextRole = TextRole.TEXT) -> int:
-        return self.suit_px(role) + 2 * card_face.margin(self.card_cap(role))
-
     def target(self, rect: Rect, action: str) -> None:
         self.targets.append(Target(rect, action))
 

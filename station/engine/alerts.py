@@ -29,12 +29,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from station.engine.decisions import Decision, HandEnd, Incident, Prompt, PromptCode, Role, Ruling
+from station.engine.decisions import (
+    DealSlot,
+    Decision,
+    HandEnd,
+    Incident,
+    Prompt,
+    PromptCode,
+    Ruling,
+)
 from station.engine.snapshot import AlertOwner, AlertView, Phase, PromptView
 
 if TYPE_CHECKING:
     from station.engine.hand import Hand
-    from station.engine.table_state import TableState
 
 MAX_PROMPTS = 4  # the newest prompts kept to fall back on
 
@@ -71,9 +78,8 @@ class AlertBook:
     result: HandEnd | None = None
     result_deal: int = -1
 
-    def note(self, table: TableState, decisions: list[Decision]) -> None:
-        """The decisions of one input, with the table as that input left it."""
-        hand = table.hand
+    def note(self, hand: Hand | None, decisions: list[Decision]) -> None:
+        """The decisions of one input, with the table's hand as that input left it."""
         if hand is not None and hand is not self.hand:
             self.deal += 1
             self.hand = hand
@@ -116,9 +122,8 @@ class AlertBook:
         """The incidents whose owner still stands, oldest first."""
         return tuple(AlertView(r.incident, r.owner) for r in self.raised)
 
-    def prompt(self, table: TableState) -> PromptView | None:
-        """The prompt the screen shows: the newest one still in force."""
-        hand = table.hand
+    def prompt(self, hand: Hand | None) -> PromptView | None:
+        """The prompt the screen shows for the table's hand: the newest one still in force."""
         now = to_act(hand)
         for s in reversed(self.said):
             if s.deal != self.deal or s.to_act != now:
@@ -174,6 +179,6 @@ def _card_due(hand: Hand, r: RaisedAlert) -> bool:
     seat = r.incident.seat
     if hand.result is not None or hand.street != r.street or seat is None:
         return False
-    if any(s.role is Role.REPLACEMENT and s.seat == seat for s in hand.deal.slots):
+    if any(s.role is DealSlot.REPLACEMENT and s.seat == seat for s in hand.deal.slots):
         return True
     return len(hand.deal.cards.get(seat, ())) <= r.cards

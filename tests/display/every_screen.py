@@ -1,9 +1,9 @@
-"""Every screen the display can draw from one set of inputs: the dealer screen and its pages, the
-dealer sign-in, the PIN pad of each role, every floor page (the incident list scrolled to each
-row, each incident scrolled to each line, its ruling picker, the recent hands, each hand's
-recall at each step, the screen keys' pages) and every diagnostics page. Used by the tests that
-check every drawn text on real sessions; the texts come from the inputs, nothing is written
-here."""
+"""Every screen the display can draw from one set of inputs, by kind: the dealer screen and its
+pages, the dealer sign-in, the PIN pad of each role, every floor page (the incident list
+scrolled to each row, each incident scrolled to each line, its ruling picker, the recent hands,
+each hand's recall at each step, the screen keys' pages) and every diagnostics page. Used by
+the tests that check every drawn text on real sessions; the texts come from the inputs, nothing
+is written here."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from station.display.floor_keys import PAGES as KEY_PAGES
 from station.display.floor_view import floor_screen
 from station.display.model import ScreenModel
 from station.display.panel import PanelConfig
-from station.display.pinpad import PIN_MAX, PinPadState, Role, pinpad_screen
+from station.display.pinpad import PIN_MAX, PadAccess, PinPadState, pinpad_screen
 from station.display.screens import DisplayInputs
 
 DIAG_PAGES = ("links", "io", "deck", "sys")
@@ -34,13 +34,15 @@ def dealer_pages(inputs: DisplayInputs, panel: PanelConfig) -> Iterator[ScreenMo
 
 
 def signin_pages(inputs: DisplayInputs, panel: PanelConfig) -> Iterator[ScreenModel]:
+    """The sign-in scrolled to each row of names, and as it is with nobody enrolled."""
     status = inputs.status
     for first in range(max(1, len(status.dealers))):
         yield signin_screen(status, inputs.snapshot.phase, first, panel)
+    yield signin_screen(replace(status, dealers=()), inputs.snapshot.phase, 0, panel)
 
 
 def pin_pages(panel: PanelConfig) -> Iterator[ScreenModel]:
-    for role in Role:
+    for role in PadAccess:
         for digits in ("", "1234", "9" * PIN_MAX):
             for message in PIN_MESSAGES:
                 yield pinpad_screen(PinPadState(role, digits, message), panel)
@@ -90,13 +92,3 @@ def diag_pages(inputs: DisplayInputs, panel: PanelConfig) -> Iterator[ScreenMode
     for page in DIAG_PAGES:
         for top in range(3):
             yield diagnostics_screen(inputs.diag, DiagCursor(page, top=top), panel)
-
-
-def every_screen(inputs: DisplayInputs, panel: PanelConfig) -> Iterator[ScreenModel]:
-    """Every screen and page drawn from `inputs` (the PIN pad, which draws none of them, is
-    `pin_pages`)."""
-    yield from dealer_pages(inputs, panel)
-    yield from signin_pages(inputs, panel)
-    yield from signin_pages(replace(inputs, status=replace(inputs.status, dealers=())), panel)
-    yield from floor_pages(inputs, panel)
-    yield from diag_pages(inputs, panel)
