@@ -1,5 +1,4 @@
-"""Data shipped with the package: the public PHH hand-history sample, and recorded sessions the
-screenshots are drawn from (`sessions/`). Edge adapter (package data).
+"""Data shipped with the package: the public PHH hand-history sample. Edge adapter (package data).
 
 `phh-sample.tar.xz` is a byte-for-byte copy of the product owner's `data/phh/` folder (public hands
 from the PokerKit project's PHH dataset, MIT licence: see `phh/LICENSE` inside the archive). The
@@ -33,15 +32,6 @@ def phh_sample(prefix: str = "") -> Iterator[tuple[str, str]]:
             handle = tar.extractfile(m)
             if handle is not None:
                 yield name, handle.read().decode("utf-8")
-
-
-def phh_licence() -> str:
-    with (
-        files(__package__).joinpath(SAMPLE).open("rb") as raw,
-        tarfile.open(fileobj=raw, mode="r:xz") as tar,
-    ):
-        handle = tar.extractfile("phh/LICENSE")
-        return handle.read().decode("utf-8") if handle is not None else ""
 
 
 def session_text(name: str) -> str:

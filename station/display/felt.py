@@ -17,8 +17,10 @@ layout gives them their room first.
 
 from __future__ import annotations
 
+from station.display import card_face
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, PaidLine
+from station.display.fontmetrics import text_width
 from station.display.model import Align, Rect, Suit
 from station.display.theme import Edge, Style, TextRole
 
@@ -28,9 +30,12 @@ EN_DASH = "\u2013"
 
 # board ----------------------------------------------------------------------------------------
 def card_size(c: Canvas, big: bool) -> tuple[int, int]:
+    """A board card: its rank over its suit, each at least the card bar tall (`card_face`)."""
     role = K if big else T
-    h = round(c.row(role) * (1.35 if big else 1.25))
-    return max(round(h * 0.72), c.measure("10", role) + c.pad), h
+    cap, suit = c.card_cap(role), c.suit_px(role)
+    m = card_face.margin(cap)
+    w = max(text_width("10", c.card_font(role)), suit) + 2 * m
+    return w, card_face.tall_height(cap, suit)
 
 
 def _board_rows(view: DealerView) -> list[tuple[tuple[str, Suit], ...]]:
@@ -38,22 +43,41 @@ def _board_rows(view: DealerView) -> list[tuple[tuple[str, Suit], ...]]:
     return [b for b in (view.board, view.board2) if b]
 
 
+SHORT_PANEL_PX = 600  # a panel this tall or less (the 7") has no height for a second row
+
+
+def side_by_side(c: Canvas, view: DealerView, big: bool) -> bool:
+    """A double-board game's boards on one row: on a short panel, where a second row of cards
+    would leave no room for the alerts, when the row fits across the panel."""
+    return (
+        bool(view.board2)
+        and c.height <= SHORT_PANEL_PX
+        and board_row_width(c, view, big) <= c.width - 2 * c.pad
+    )
+
+
 def board_width(c: Canvas, view: DealerView, big: bool) -> int:
     rows = _board_rows(view)
     if not rows:
         return 0
+    if side_by_side(c, view, big):
+        return board_row_width(c, view, big)
     w, _ = card_size(c, big)
     n = max(3, *(len(b) for b in rows))  # room for the flop at least; grows with the board
     return n * (w + c.pad) - c.pad
 
 
 def board_need(c: Canvas, view: DealerView, big: bool) -> int:
-    rows = len(_board_rows(view))
+    rows = 1 if side_by_side(c, view, big) else len(_board_rows(view))
     return rows * card_size(c, big)[1] + max(0, rows - 1) * c.pad
 
 
 def draw_board(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> int:
-    """The board's cards from (x, y), a second board under the first; returns the width used."""
+    """The board's cards from (x, y), a second board under the first (beside it on a short
+    panel); returns the width used."""
+    if side_by_side(c, view, big):
+        draw_board_row(c, view, x, y, big)
+        return board_row_width(c, view, big)
     w, h = card_size(c, big)
     role = K if big else T
     for row, board in enumerate(_board_rows(view)):
@@ -257,13 +281,22 @@ def draw_middle(
 
 
 # result ---------------------------------------------------------------------------------------
-def paid_text(line: PaidLine) -> str:
-    """Who a pot went to: "TO SEAT 2", "TO SEAT 5 106 · SEAT 7 105", "TO THE HOUSE"."""
+def paid_text(line: PaidLine, names: bool = True) -> str:
+    """Who a pot went to and, at a showdown, with what: "TO SEAT 2: FLUSH, ACE HIGH", "TO SEAT
+    5 106 · SEAT 7 105", "TO THE HOUSE". A split pot's winning hand is on a line of its own
+    (`named_text`): beside the last seat it would read as that seat's alone."""
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
-        return f"TO SEAT {line.winners[0][0]}"
+        named = f": {line.named}" if line.named and names else ""
+        return f"TO SEAT {line.winners[0][0]}{named}"
     return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
+
+
+def named_text(line: PaidLine, names: bool = True) -> str:
+    """A split pot's winning hand, said under who it went to ("" when `paid_text` says it, or
+    there is none)."""
+    return line.named if names and line.named and len(line.winners) > 1 else ""
 
 
 def result_head(view: DealerView) -> str:
@@ -273,7 +306,9 @@ def result_head(view: DealerView) -> str:
     return f"HAND {view.result.hand} PAID"
 
 
-def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str], int]]:
+def _paid_lines(
+    c: Canvas, view: DealerView, width: int, names: bool = True
+) -> list[tuple[PaidLine, list[str], int]]:
     assert view.result is not None
     p = c.pad
     lines = []
@@ -282,16 +317,21 @@ def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine,
         head = label_w + c.measure(str(line.amount), K) + p
         if head > width:  # not even the pot and its amount: this width will not do
             return [(line, [], 10 * c.height)]
-        words = c.wrap(paid_text(line), T, max(1, width - head))
-        if len(words) > 1:  # not beside the amount: on the lines below, the full width
-            words = c.wrap(paid_text(line), T, width)
+        words = c.wrap(paid_text(line, names), T, max(1, width - head))
+        named = named_text(line, names)
+        if len(words) > 1 or named:  # not beside the amount: on the lines below, full width
+            words = c.wrap(paid_text(line, names), T, width)
+            if named:
+                words += c.wrap(named, T, width)
             lines.append((line, words, c.row(K) + len(words) * c.row(T)))
         else:
             lines.append((line, words, c.row(K)))
     return lines
 
 
-def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str]]] | None:
+def _cells(
+    c: Canvas, view: DealerView, width: int, names: bool = True
+) -> list[tuple[PaidLine, list[str]]] | None:
     """The pots in two columns: each its label and amount, who it went to on the lines under
     them; None when a column is too narrow for a pot's label and amount."""
     assert view.result is not None
@@ -299,7 +339,15 @@ def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + c.pad
     if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
         return None
-    return [(pl, c.wrap(paid_text(pl), T, col)) for pl in view.result.pots]
+    return [
+        (pl, c.wrap(paid_text(pl, names), T, col) + _named_lines(c, pl, names, col))
+        for pl in view.result.pots
+    ]
+
+
+def _named_lines(c: Canvas, line: PaidLine, names: bool, width: int) -> list[str]:
+    named = named_text(line, names)
+    return c.wrap(named, T, width) if named else []
 
 
 def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
@@ -308,19 +356,20 @@ def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
             for i in range(0, len(cells), 2)]  # fmt: skip
 
 
-def result_need(c: Canvas, view: DealerView, width: int, cols: int = 1) -> int:
+def result_need(c: Canvas, view: DealerView, width: int, cols: int = 1, names: bool = False) -> int:
     """The result's height at `width`, its pots in one column or (`cols` 2, a small panel with
-    many pots) two, who each went to under it."""
+    many pots) two, who each went to under it; with `names`, the winning hands too (shown where
+    the room allows: the least a result needs is without them)."""
     if view.result is None:
         return 0
     head = len(c.wrap(result_head(view), T, width)) * c.row(T)
     if cols == 2:
-        cells = _cells(c, view, width)
+        cells = _cells(c, view, width, names)
         return head + (sum(_cell_rows(c, cells)) if cells is not None else 10 * c.height)
-    return head + sum(h for _, _, h in _paid_lines(c, view, width))
+    return head + sum(h for _, _, h in _paid_lines(c, view, width, names))
 
 
-def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
+def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1, names: bool = False) -> int:
     """The finished hand's pots and who they went to, from the top of `area`."""
     assert view.result is not None
     p = c.pad
@@ -329,7 +378,7 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
     c.box(Rect(area.x, area.y, area.w, h), Style.INFO)
     c.paragraph(Rect(area.x, area.y, area.w, h), head, T, Style.INFO)
     y = area.y + h
-    cells = _cells(c, view, area.w) if cols == 2 else None
+    cells = _cells(c, view, area.w, names) if cols == 2 else None
     if cells is not None:
         col = (area.w - p) // 2
         label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
@@ -339,12 +388,11 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
                 c.text(Rect(x, y, label_w, c.row(K)), line.label, T)
                 c.text(Rect(x + label_w, y, col - label_w, c.row(K)), str(line.amount), K,
                        key=True)  # fmt: skip
-                c.paragraph(Rect(x, y + c.row(K), col, len(words) * c.row(T)), " ".join(words),
-                            T)  # fmt: skip
+                _lines(c, Rect(x, y + c.row(K), col, len(words) * c.row(T)), words)
             y += row_h
         return y - area.y
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
-    for line, words, need in _paid_lines(c, view, area.w):
+    for line, words, need in _paid_lines(c, view, area.w, names):
         amount = str(line.amount)
         amount_w = c.measure(amount, K) + p
         c.text(Rect(area.x, y, label_w, c.row(K)), line.label, T)
@@ -355,8 +403,16 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
             y += need
             continue
         y += c.row(K)
-        y += c.paragraph(Rect(area.x, y, area.w, need - c.row(K)), " ".join(words), T)
+        y += _lines(c, Rect(area.x, y, area.w, need - c.row(K)), words)
     return y - area.y
+
+
+def _lines(c: Canvas, area: Rect, lines: list[str]) -> int:
+    """Lines already wrapped to `area`'s width, one under another; returns the height used."""
+    row = c.row(T)
+    for i, line in enumerate(lines):
+        c.text(Rect(area.x, area.y + i * row, area.w, row), line, T)
+    return len(lines) * row
 
 
 # the next hand --------------------------------------------------------------------------------

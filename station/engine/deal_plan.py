@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from station.engine import stud
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.hand_state import Slot
@@ -27,15 +27,15 @@ def plan_initial_deal(hand: Hand) -> None:
     if spec.family is Family.STUD:
         for k, up in enumerate(spec.stud_start):
             for s in hand.dealt:
-                hand.deal.slots.append(Slot(Role.UP if up else Role.DOWN, s, 0, up, k))
+                hand.deal.slots.append(Slot(DealSlot.UP if up else DealSlot.DOWN, s, 0, up, k))
         return
     for k in range(spec.hole_for(len(hand.dealt))):
         for s in hand.dealt:
-            hand.deal.slots.append(Slot(Role.HOLE, s, 0, False, k))
+            hand.deal.slots.append(Slot(DealSlot.HOLE, s, 0, False, k))
     if spec.bomb:
         for b in range(spec.boards):
             for _ in range(spec.board[0]):
-                hand.deal.slots.append(Slot(Role.BOARD, None, 0, True, 0, b))
+                hand.deal.slots.append(Slot(DealSlot.BOARD, None, 0, True, 0, b))
 
 
 def plan_street(hand: Hand, street: int) -> None:
@@ -47,38 +47,38 @@ def plan_street(hand: Hand, street: int) -> None:
     hand.repair.skip_next_burn = False
     if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
         for _ in range(rec.eliminate):
-            hand.deal.slots.append(Slot(Role.ELIMINATED, None, street))
+            hand.deal.slots.append(Slot(DealSlot.ELIMINATED, None, street))
     spec = hand.spec
     if spec.family is Family.FLOP:
         if street == 1 and not spec.flop_burn:
             burn = False  # Ultimate Big O: no burn card for the flop
         if burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         for _ in range(hand.repair.extra_burns):  # BURN-ERROR-ANY-STREET
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         hand.repair.extra_burns = 0
         # Double board: the second board's cards follow, without a burn (004-GN §VIII "Double
         # Board Omaha": "no burn will be used for the second board").
         for b in range(spec.boards):
             for _ in range(spec.street_cards(street)):
-                hand.deal.slots.append(Slot(Role.BOARD, None, street, True, 0, b))
+                hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True, 0, b))
     elif spec.family is Family.STUD:
         burn, seats, common = stud.street_plan(hand, street, burn)
         if burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         if common:  # STUD-CARD-SHORTAGE: one common card in the centre
-            hand.deal.slots.append(Slot(Role.BOARD, None, street, True))
+            hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True))
         for s in seats:
             up = stud.card_up(hand, s, street)
-            hand.deal.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
+            hand.deal.slots.append(Slot(DealSlot.UP if up else DealSlot.DOWN, s, street, up))
 
 
 def street_prompt(hand: Hand, street: int) -> str:
     """What the dealer is asked to deal for `street`, from the slots planned for it."""
     roles = [slot.role for slot in hand.deal.slots]
-    burn = Role.BURN in roles
-    if Role.ELIMINATED in roles:
-        n = roles.count(Role.ELIMINATED)
+    burn = DealSlot.BURN in roles
+    if DealSlot.ELIMINATED in roles:
+        n = roles.count(DealSlot.ELIMINATED)
         return f"ELIMINATE {n} CARDS, THEN BURN & DEAL {hand.street_name(street).upper()}"
     what = hand.street_name(street).upper()
     if hand.spec.family is Family.FLOP and hand.spec.boards > 1:
@@ -95,12 +95,12 @@ def owe_after_round(hand: Hand, slot: Slot) -> None:
         and hand.deal.slots[i].street == 0
     ):
         i += 1
-    hand.deal.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
+    hand.deal.slots.insert(i, Slot(DealSlot.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
 
 
 def owe_after_deal(hand: Hand, seat: int) -> None:
     """The seat gets a replacement card once the starting hands are dealt."""
-    hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
+    hand.deal.slots.append(Slot(DealSlot.REPLACEMENT, seat, 0, False, 99))
     if hand.phase is Phase.BETTING and hand.street == 0:
         hand.phase = Phase.DEALING  # the replacement is due before the betting goes on
 
@@ -108,16 +108,16 @@ def owe_after_deal(hand: Hand, seat: int) -> None:
 def third_card_down(hand: Hand, seat: int) -> None:
     """EXPOSE-STUD-DOWNCARD-INITIAL: the seat's third-street up-card is dealt down."""
     for slot in hand.deal.slots:
-        if slot.seat == seat and slot.street == 0 and slot.role is Role.UP:
-            slot.role, slot.up = Role.DOWN, False
+        if slot.seat == seat and slot.street == 0 and slot.role is DealSlot.UP:
+            slot.role, slot.up = DealSlot.DOWN, False
             return
 
 
 def seventh_up(hand: Hand) -> None:
     """004-GN r228: the remaining seventh-street cards are dealt face up."""
     for slot in hand.deal.slots:
-        if slot.street == 4 and slot.role is Role.DOWN:
-            slot.role, slot.up = Role.UP, True
+        if slot.street == 4 and slot.role is DealSlot.DOWN:
+            slot.role, slot.up = DealSlot.UP, True
 
 
 # --- the cards drawn into the slots ------------------------------------------------------------
@@ -129,11 +129,11 @@ def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
     code = card.code if card is not None else "??"
     if card is not None:
         match slot.role:
-            case Role.BURN:
+            case DealSlot.BURN:
                 hand.deal.burns.append(card)
-            case Role.BOARD:
+            case DealSlot.BOARD:
                 (hand.deal.board2 if slot.board else hand.deal.board).append(card)
-            case Role.HOLE | Role.DOWN | Role.UP | Role.DRAW | Role.REPLACEMENT:
+            case DealSlot.HOLE | DealSlot.DOWN | DealSlot.UP | DealSlot.DRAW | DealSlot.REPLACEMENT:
                 if slot.seat is not None:
                     hand.deal.cards[slot.seat].append((card, slot.up))
             case _:
@@ -143,15 +143,17 @@ def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
         hand.deal.street_log.append((card, slot.role, seq))
 
 
-def street_draws(hand: Hand) -> list[tuple[Card | None, Role, int]]:
+def street_draws(hand: Hand) -> list[tuple[Card | None, DealSlot, int]]:
     """(card, role, seq) of the draws placed for the current street's cards."""
-    return [x for x in hand.deal.street_log if x[1] is not Role.ELIMINATED]
+    return [x for x in hand.deal.street_log if x[1] is not DealSlot.ELIMINATED]
 
 
 def relabel_burn_as_board(hand: Hand, seq: int) -> None:
     """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
     for card, role, s in hand.deal.street_log:
-        if s == seq and role is Role.BURN and card is not None:
+        if s == seq and role is DealSlot.BURN and card is not None:
             hand.deal.burns.remove(card)
             hand.deal.board.append(card)
-            hand.out.append(DrawRole(hand.number, seq, card.code, Role.BOARD, None, hand.street))
+            hand.out.append(
+                DrawRole(hand.number, seq, card.code, DealSlot.BOARD, None, hand.street)
+            )

@@ -96,8 +96,3 @@ def missed(hand: Hand, seq: int) -> None:
         )
         hand.kill(seat, refund_dead=False, seq=seq)
     hand.discard.due.clear()
-
-
-def possible_hands(hand: Hand) -> dict[int, int]:
-    """Seats whose discard was not named: how many of their cards are not theirs any more."""
-    return dict(hand.discard.unknown)

@@ -8,10 +8,12 @@ hand gives every chip back to the seat that put it in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from station.engine import lowball, stud
 from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode, Ruling
+from station.engine.evaluate.labels import announce
 from station.engine.games import BoardSplit, Family, HighEval, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
@@ -134,6 +136,7 @@ def end(hand: Hand, seq: int) -> None:
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
         parts: list[PotPart] = []
+        named: list[str] = []
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
@@ -151,14 +154,41 @@ def end(hand: Hand, seq: int) -> None:
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
             name = f"board {i + 1}" if two_boards else ""
+            rivals = [s for s in pot.eligible if s in contenders]
             for half, amount, shares in a.halves:
-                parts.append(PotPart(f"{name} {half}".strip(), amount, dict(shares)))
-            if two_boards and not a.halves:
-                parts.append(PotPart(name, part.amount, dict(a.won)))
-        results.append(PotResult(pot.amount, pot.eligible, won, tuple(parts)))
+                words = winning_hand(reader, rivals, shares, low=half == "low")
+                parts.append(PotPart(f"{name} {half}".strip(), amount, dict(shares), words))
+            if i == 0 or two_boards:
+                words = winning_hand(reader, rivals, a.won)
+                if two_boards and not a.halves:
+                    parts.append(PotPart(name, part.amount, dict(a.won), words))
+                if words:
+                    named.append(f"{name.upper()}: {words}" if two_boards else words)
+        results.append(
+            PotResult(pot.amount, pot.eligible, won, "; ".join(named), parts=tuple(parts))
+        )
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)
+
+
+def winning_hand(
+    reader: Reader, contenders: list[int], won: Mapping[int, int], *, low: bool | None = None
+) -> str:
+    """The pot's winning hand in the dealer's words, when two or more hands contested it: the
+    best high among its winners, then (hi-lo) the best low ("FLUSH, ACE HIGH / LOW 8-6"); a
+    hi-lo half's alone with `low` True (the low half) or False (the high half)."""
+    winners = [s for s, chips in won.items() if chips]
+    if len(contenders) < 2 or not winners:
+        return ""
+    words = []
+    reads = (reader.high, reader.low) if low is None else (reader.low if low else reader.high,)
+    for read in reads:
+        values = [v for s in winners if (v := read(s)) is not None]
+        if values:
+            best = max(values, key=lambda v: v.score)
+            words.append(announce(best.kind, best.score))
+    return " / ".join(words)
 
 
 def house_take(hand: Hand, amounts: list[int]) -> RakeResult | None:

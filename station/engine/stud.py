@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from station.engine.betting import Wager, WagerKind
 from station.engine.cards import Card
-from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
+from station.engine.decisions import Action, ActionKind, DealSlot, PromptCode, Ruling
 from station.engine.evaluate.mexican import showing_key
 from station.engine.games import BringIn, GameSpec, HighEval, LowEval, Structure
 from station.engine.hand import Hand
@@ -139,7 +139,7 @@ def show_down_card(hand: Hand, seat: int, seq: int) -> None:
     if hand.phase is Phase.STREET and down and ahead and not hand.deal.street_log:
         hand.reveal(seat, down[0])
         for slot in ahead:
-            slot.role, slot.up = Role.DOWN, False
+            slot.role, slot.up = DealSlot.DOWN, False
         hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
         hand.prompt(
             seq,
@@ -537,7 +537,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
         )
         steps.append(
             Step(
-                "MIX THE LAST CARD WITH THE BURN CARDS, SCRAMBLE AND CUT, PRESS STUB_RESHUFFLE",
+                "MIX THE LAST CARD WITH THE BURN CARDS, SCRAMBLE AND CUT, PRESS STUB RESHUFFLE",
                 Expect.RESHUFFLE,
             )
         )
@@ -570,7 +570,7 @@ def _start_shortage(
 
 def _scramble_step(pool: Sequence[Card]) -> Step:
     return Step(
-        f"SCRAMBLE THE STUB WITH THE {len(pool)} BURN CARDS, CUT, PRESS STUB_RESHUFFLE",
+        f"SCRAMBLE THE STUB WITH THE {len(pool)} BURN CARDS, CUT, PRESS STUB RESHUFFLE",
         Expect.RESHUFFLE,
     )
 
@@ -613,7 +613,7 @@ def street_paused(hand: Hand, seq: int) -> bool:
     hand.prompt(
         seq,
         "KEEP THE LAST CARD: MIX IT WITH THE BURN CARDS, SCRAMBLE AND CUT, THEN PRESS "
-        "STUB_RESHUFFLE",
+        "STUB RESHUFFLE",
         PromptCode.RECOVERY,
     )
     return True

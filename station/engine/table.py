@@ -31,7 +31,7 @@ from station.engine import (
     rotation,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
-from station.engine.decisions import Decision, DrawRole, Role, Ruling
+from station.engine.decisions import DealSlot, Decision, DrawRole, Ruling
 from station.engine.events import (
     Draw,
     InputEvent,
@@ -42,6 +42,7 @@ from station.engine.events import (
     SeatSensor,
     Setup,
     Zone,
+    key_label,
 )
 from station.engine.profiles import profile
 from station.engine.rule_ids import Rule
@@ -106,7 +107,7 @@ class Table(TableState):
         if self.hand is not None and self.hand.out:
             hand_cycle.absorb(self)
         out, self.out = self.out, []
-        self.screen.note(self, out)
+        self.screen.note(self.hand, out)
         return out
 
     # --- between hands ------------------------------------------------------------------------
@@ -183,7 +184,7 @@ class Table(TableState):
             return
         if hand is None:
             code = card.code if card is not None else "??"
-            self.out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
+            self.out.append(DrawRole(self.hand_no, seq, code, DealSlot.STRAY))
             self.out.append(
                 self.incident(
                     seq, Rule.STATION_UNEXPECTED_KEY, "NO HAND IN PROGRESS: PRESS NEW HAND"
@@ -256,7 +257,9 @@ class Table(TableState):
             ):
                 self.out.append(
                     self.incident(
-                        seq, Rule.STATION_UNEXPECTED_KEY, f"{event.key.value}: NO HAND IN PROGRESS"
+                        seq,
+                        Rule.STATION_UNEXPECTED_KEY,
+                        f"{key_label(event.key.value)}: NO HAND IN PROGRESS",
                     )
                 )
             case _:

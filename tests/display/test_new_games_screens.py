@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from station.data import session_text
+from station.demo.shots import DOUBLE_BOARD, session_end
 from station.display.dealer_view import dealer_view
 from station.display.floor_cursor import FloorCursor
 from station.display.floor_view import FloorData, HandRecallView, RecallStep, floor_screen
 from station.display.model import CardFace, ScreenModel
 from station.display.panel import PanelConfig
-from station.display.shots import DOUBLE_BOARD, session_end
 from station.engine.table import Table
 from station.formats.session import parse_session
 from tests.display.real_tables import at_line
