@@ -16,6 +16,7 @@ once, on one worker, and its tests run there in their file order. Groups and tes
 from __future__ import annotations
 
 import io
+import logging
 import re
 import sys
 from collections.abc import Callable
@@ -164,6 +165,8 @@ def station_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[s
 
     def run(*args: str, stdin: str = "", cwd: Path | None = None) -> CompletedProcess[str]:
         capsys.readouterr()
+        root = logging.getLogger()
+        handlers, level = list(root.handlers), root.level
         with monkeypatch.context() as m:
             m.setattr(sys, "stdin", io.StringIO(stdin))
             if cwd is not None:
@@ -172,6 +175,10 @@ def station_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[s
                 code = main(list(args))
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            finally:  # a command's log handler writes to this test's captured stderr: not after
+                for added in [h for h in root.handlers if h not in handlers]:
+                    root.removeHandler(added)
+                root.setLevel(level)
         out = capsys.readouterr()
         return CompletedProcess(["station", *args], code, out.out, out.err)
 
