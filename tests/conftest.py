@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from station.display.shots import Recording
+    from station.demo.shots import Recording
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,8 +122,8 @@ class DemoRun:
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
     """The demo's six hands, played once for the session (in this process: the demo as a
     process is tests/daemon/test_demo.py's)."""
+    from station.demo import shots
     from station.demo.run import DemoOptions, run_demo
-    from station.display import shots
 
     base = tmp_path_factory.mktemp("demo")
     folder, out = base / "table", base / "frames"

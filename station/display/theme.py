@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from station.display.colour import Colour
+from station.display.colour import Colour, Ink
 from station.display.fontmetrics import FONT_FILE, cap_px, size_for_cap
 from station.display.panel import PanelConfig
 
@@ -37,7 +37,6 @@ class TextRole(StrEnum):
 @dataclass(frozen=True, slots=True)
 class RoleSpec:
     design_cap_mm: float  # what the theme aims for (a little above the bar, for rounding)
-    bar_cap_mm: float  # the requirement
 
 
 class Style(StrEnum):
@@ -74,9 +73,9 @@ class Edge(StrEnum):
 def _roles() -> Mapping[TextRole, RoleSpec]:
     return MappingProxyType(
         {
-            TextRole.KEY: RoleSpec(7.05, KEY_BAR_MM),
-            TextRole.TEXT: RoleSpec(4.75, TEXT_BAR_MM),
-            TextRole.HEAD: RoleSpec(8.5, KEY_BAR_MM),
+            TextRole.KEY: RoleSpec(7.05),
+            TextRole.TEXT: RoleSpec(4.75),
+            TextRole.HEAD: RoleSpec(8.5),
         }
     )
 
@@ -110,6 +109,26 @@ def _edges() -> Mapping[Edge, Colour]:
     )
 
 
+class Deck(StrEnum):
+    """How the suits are coloured on the screen's cards (`[display] deck`)."""
+
+    FOUR_COLOUR = "four-colour"  # spades black, hearts red, diamonds blue, clubs green
+    TWO_COLOUR = "two-colour"  # hearts and diamonds red, spades and clubs black
+
+
+SUIT_INKS: Mapping[Deck, Mapping[str, Ink]] = MappingProxyType(
+    {
+        Deck.FOUR_COLOUR: MappingProxyType(
+            {"s": Ink.BLACK, "h": Ink.RED, "d": Ink.BLUE, "c": Ink.GREEN}
+        ),
+        Deck.TWO_COLOUR: MappingProxyType(
+            {"s": Ink.BLACK, "h": Ink.RED, "d": Ink.RED, "c": Ink.BLACK}
+        ),
+    }
+)
+CARD_BAR_MM = 5.0  # a card's rank and suit, each at least this tall at 80 cm
+
+
 @dataclass(frozen=True)
 class Theme:
     roles: Mapping[TextRole, RoleSpec] = field(default_factory=_roles)
@@ -120,6 +139,11 @@ class Theme:
     line_factor: float = 1.35  # row pitch as a multiple of the cap height (the texts are capitals)
     touch_target_mm: float = TOUCH_TARGET_MM + 1.0  # design size; the bar is 9 mm
     touch_gap_mm: float = TOUCH_GAP_MM + 0.5
+    deck: Deck = Deck.FOUR_COLOUR
+
+    def suit_ink(self, suit: str) -> Ink:
+        """The ink of a suit ("s", "h", "d", "c") on this theme's deck."""
+        return SUIT_INKS[self.deck][suit]
 
     def font_px(self, role: TextRole, panel: PanelConfig) -> int:
         """The font size that gives `role` its design cap height on `panel`."""
@@ -129,9 +153,6 @@ class Theme:
     def cap_mm(self, role: TextRole, panel: PanelConfig) -> float:
         """The cap height `role` gets on `panel`, from the font's measured glyphs."""
         return cap_px(self.font_px(role, panel)) * panel.pitch_y_mm
-
-    def bar_mm(self, role: TextRole, panel: PanelConfig) -> float:
-        return panel.scaled_mm(self.roles[role].bar_cap_mm)
 
     def row_px(self, role: TextRole, panel: PanelConfig) -> int:
         """Row pitch for a line of `role` text."""

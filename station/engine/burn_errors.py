@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from station.engine import deal_plan
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.profiles import BurnErrorRule, FlopExtraCard
@@ -37,7 +37,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
     if len(hand.deal.slots) != 1 or hand.street == 0:
         return None
     street_cards = deal_plan.street_draws(hand)
-    if not street_cards or street_cards[0][1] is not Role.BURN:
+    if not street_cards or street_cards[0][1] is not DealSlot.BURN:
         return None
     first_card, _, first_seq = street_cards[0]
     rec = hand.repair.recovery
@@ -93,7 +93,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
             Rule.BURN_ERROR_FLOP,
             [
                 Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
-                Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+                Step("RESHUFFLE AND CUT THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
                 Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
             ],
             reshuffle=exposed,
@@ -107,11 +107,11 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
             "NO BURN BEFORE THE FLOP: THE FLOP IS EXPOSED, RESHUFFLE AND DEAL A NEW FLOP",
             events=(first_seq, seq),
         )
-        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
         return NOTHING
     # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6). It is the
     # last card drawn (a street owing two burns may have had only one).
-    card, _, card_seq = [x for x in street_cards if x[1] is Role.BURN][-1]
+    card, _, card_seq = [x for x in street_cards if x[1] is DealSlot.BURN][-1]
     deal_plan.relabel_burn_as_board(hand, card_seq)
     hand.deal.slots.clear()
     # "subsequent cards dealt should be those that would have come if no error had occurred":
@@ -140,7 +140,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     # be put back on the deck and used for the burncard on the next round").
     if card is not None:
         hand.deal.burns.append(card)
-    hand.out.append(DrawRole(hand.number, seq, code, Role.BURN, None, hand.street + 1))
+    hand.out.append(DrawRole(hand.number, seq, code, DealSlot.BURN, None, hand.street + 1))
     hand.repair.skip_next_burn = True
     rule = Rule.BURN_ERROR_STUD if hand.spec.family is Family.STUD else Rule.BURN_ERROR_ANY_STREET
     hand.incident(
@@ -156,18 +156,18 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     board = list(hand.deal.board)
     if card is not None:
         board.append(card)
-    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BOARD, None, hand.street))
+    hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.BOARD, None, hand.street))
     cards = " ".join(c.code for c in board)
     if hand.profile.flop_extra_card is FlopExtraCard.GN_SELECT and len(board) == 4:
         hand.deal.board = board
         hand.repair.burn_select = True
-        hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
+        hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN SELECT)"
         hand.incident(
             seq,
             Rule.FLOP_TOO_MANY_CARDS,
             Ruling.FLOOR,
             f"FOUR FLOP CARDS ({cards}): SCRAMBLE THEM FACE DOWN; THE FLOOR PICKS ONE AS THE NEXT "
-            "BURN (PRESS BURN_SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
+            "BURN (PRESS BURN SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
         )
         return
     # 001-RR11 §5 r3 and r7: the flop is redealt even if the extra card is identifiable: the
@@ -180,7 +180,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         [
             Step("THE BURN CARD STAYS", Expect.DONE),
             Step(f"RETURN {cards} TO THE STUB", Expect.DONE),
-            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
             Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
         ],
         reshuffle=board,
@@ -193,7 +193,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         Ruling.REDEAL,
         f"TOO MANY FLOP CARDS ({cards}): THE FLOP IS REDEALT. RETURN THEM, RESHUFFLE",
     )
-    hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+    hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
 
 
 def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
@@ -205,7 +205,7 @@ def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
     hand.deal.burns.append(card)
     hand.repair.skip_next_burn = True
     hand.alerts.stop_text = None
-    hand.out.append(DrawRole(hand.number, seq, card.code, Role.BURN, None, hand.street + 1))
+    hand.out.append(DrawRole(hand.number, seq, card.code, DealSlot.BURN, None, hand.street + 1))
     hand.incident(
         seq,
         Rule.FLOP_TOO_MANY_CARDS,

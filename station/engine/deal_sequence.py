@@ -13,7 +13,7 @@ from typing import assert_never
 
 from station.engine import deal_errors, deal_plan, draw_round, irregular, rounds, stub, stud
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.snapshot import Phase
@@ -42,7 +42,7 @@ def on_draw(
         deal.tags[tag] = seq
         if card is not None:
             deal.card_tags[card] = tag
-    if card is not None and card.rank < 6 and _not_in_the_deck(hand, card):
+    if card is not None and card.rank < 6 and not stub.in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return NOTHING
     if hand.repair.awaiting_reshuffle:
@@ -58,7 +58,7 @@ def on_draw(
     first = deal.last_draw_seq == 0
     deal.last_draw_seq = seq
     if first and deal.puck is not None and deal_errors.button_check(hand, seq):
-        hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", Role.STRAY))
+        hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", DealSlot.STRAY))
         return NOTHING
     slots = deal.slots
     if hand.phase is Phase.MISDEAL or hand.result is not None or not slots:
@@ -70,7 +70,7 @@ def on_draw(
     slots.popleft()
     deal_plan.place(hand, slot, card, seq)
     holder = faults.holder
-    if holder is not None and slot.role is Role.REPLACEMENT and slot.seat == holder[0]:
+    if holder is not None and slot.role is DealSlot.REPLACEMENT and slot.seat == holder[0]:
         faults.holder = None  # the irregular card is replaced before he acted
     if slot.street == 0 and slot.role in _STARTING:
         deal.deal_draws.append(seq)
@@ -84,24 +84,12 @@ def on_draw(
     return NOTHING
 
 
-_STARTING = frozenset({Role.HOLE, Role.DOWN, Role.UP})
+_STARTING = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.UP})
 
 
 def _rit_check(hand: Hand, seq: int) -> Steps:
     stub.rit_check(hand, seq)
     return NOTHING
-
-
-def _joker_in_use(hand: Hand) -> bool:
-    return hand.spec.joker and hand.profile.joker_in_use_a5
-
-
-def _not_in_the_deck(hand: Hand, card: Card) -> bool:
-    """A joker in a game not using one, or a card a short deck does not hold (deuces to fives,
-    004-GN r359): scrap paper (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9)."""
-    if card.is_joker:
-        return not _joker_in_use(hand)
-    return hand.spec.short_deck and card.rank < 6
 
 
 def _slots_done(hand: Hand, seq: int) -> Steps:

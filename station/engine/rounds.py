@@ -169,7 +169,6 @@ def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
             and hand.layout.small_blind in hand.chips.posts
         ):
             rnd.pl_blind_bonus = max(0, bb - hand.chips.posts[hand.layout.small_blind])
-            rnd.big_blind_seat = hand.layout.big_blind
 
 
 def _zone_for_round(hand: Hand, seat: int) -> None:
@@ -275,7 +274,7 @@ def _next_street(hand: Hand, seq: int) -> None:
     if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
         hand.phase = Phase.STREET
         hand.repair.awaiting_reshuffle = True
-        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
         return
     deal_street(hand, seq)
 
