@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Final, assert_never
 
 from station.display import prompt_forms
+from station.display.clock_view import ClockLine, clock_line
 from station.display.model import Suit
 from station.display.rule_words import cause
 from station.display.theme import Edge, Style
@@ -135,9 +136,9 @@ class StationStatus:
     dealers: tuple[str, ...] = ()  # the active people with role dealer: the sign-in's names
     tournament: str = ""  # the centre's word to the dealer: moves to make, hand-for-hand
     clock_source: str = ""  # EVENT CLOCK, OWN CLOCK SINCE hh:mm, OWN CLOCK ("" no tournament)
-    # The session time (`t`) at a moment of the daemon's monotonic clock: the screens count a
-    # tournament level's time down from the snapshot's reading with it.
-    session_t: tuple[float, float] | None = None
+    # The session time (`t`) now: the screens count a tournament level's time down from the
+    # snapshot's reading with it (the daemon publishes it every second while a tournament runs).
+    session_t: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +285,7 @@ class DealerView:
     middle: Middle
     floor_call: bool
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
+    clock: ClockLine | None = None  # a tournament table's level clock (`clock_view`)
 
     @property
     def title(self) -> str:
@@ -538,12 +540,35 @@ def _next(
     if snap.drop and rake is not None and middle is Middle.RESULT:
         code = PromptCode.DROP
         return NextLine(code, drop_text(rake), prompt_forms.short_form(code, snap))
+    if status is not None and status.tournament and snap.phase in _BETWEEN:
+        # The centre's word to the dealer between hands: a move to make, hand-for-hand.
+        return NextLine(None, status.tournament, tourney_short(status.tournament))
     said = snap.prompt
     if said is not None and said.text == snap.next_step:
         return NextLine(said.code, said.text, prompt_forms.short_form(said.code, snap))
     if betting and snap.to_act is not None:
         return NextLine(None, snap.next_step, "")  # what the TO ACT tile says
     return NextLine(None, snap.next_step, "")
+
+
+_BETWEEN = frozenset({Phase.IDLE, Phase.BETWEEN, Phase.ENDED})
+
+
+def tourney_short(text: str) -> str:
+    """The NEXT band's short form of the centre's words: MOVE 4 → T07 SEAT 2 · NEW 6 FROM T03 ·
+    H4H WAIT."""
+    parts = []
+    for part in text.split(" · "):
+        words = part.split()
+        if part.startswith("MOVE SEAT") and len(words) >= 8:
+            parts.append(f"MOVE {words[2]} TO {words[5]} SEAT {words[7]}")
+        elif part.startswith("NEW PLAYER SEAT") and len(words) >= 6:
+            parts.append(f"NEW {words[3]} FROM {words[5]}")
+        elif part.startswith("HAND FOR HAND: "):
+            parts.append("H4H " + part.removeprefix("HAND FOR HAND: "))
+        else:
+            parts.append(part)
+    return " · ".join(parts)
 
 
 def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> DealerView:
@@ -597,4 +622,5 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         between=between,
         middle=middle,
         floor_call=snap.floor_call,
+        clock=clock_line(snap.tournament, status.session_t, status.clock_source),
     )
