@@ -25,6 +25,7 @@ from station.daemon.items import FleetCommandReceived, Inbox, Stop
 from station.daemon.notify import Notifier
 from station.daemon.operations import StationOps
 from station.demo.shots import Recording, Seen
+from station.display.diag_view import DiagCursor
 from station.display.floor_cursor import FloorCursor
 from station.display.nav import NavState, Screen
 from station.display.pinpad import PadAccess
@@ -149,7 +150,7 @@ def _play(story: _Story) -> dict[str, tuple[NavState, Seen]]:
     floor = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor("incidents"))
     shots["tournament-floor-list"] = (floor, story.now())
     shots["tournament-diagnostics"] = (
-        NavState(Screen.DIAG, role=PadAccess.TECHNICIAN),
+        NavState(Screen.DIAG, role=PadAccess.TECHNICIAN, diag=DiagCursor("sys")),
         story.now(),
     )
     return shots

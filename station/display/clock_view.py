@@ -99,3 +99,29 @@ def _with_source(forms: list[str], source: str, style: Style) -> ClockLine:
     if source and source != EVENT_CLOCK:
         unique.insert(0, f"{unique[0]} · {source}")
     return ClockLine(tuple(unique), style)
+
+
+def between_words(view: TournamentView | None, t_now: float | None) -> tuple[str, str] | None:
+    """What a tournament table's dealer is told between hands beyond the next deal's posts: a
+    break under way (no deal until the level after it) and a colour-up still to race, as
+    (text, short form); None when neither holds. The engine says both once, when the break
+    begins; the next deal's posting prompt follows at once and would hide them."""
+    if view is None:
+        return None
+    parts: list[tuple[str, str]] = []
+    if view.is_break and (view.paused or view.remaining_at(t_now) > 0):
+        after = view.next_label or "THE BREAK ENDS"
+        parts.append(
+            (f"BREAK: NO DEAL UNTIL {after}", f"BREAK: NO DEAL UNTIL {short_label(after)}")
+        )
+    if view.colour_up is not None:
+        chip, new = view.colour_up
+        parts.append(
+            (
+                f"COLOUR UP: RACE OFF THE {chip} CHIPS FOR {new} CHIPS",
+                f"CHIP RACE {chip} FOR {new}",
+            )
+        )
+    if not parts:
+        return None
+    return " · ".join(p[0] for p in parts), " · ".join(p[1] for p in parts)

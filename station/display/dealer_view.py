@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Final, assert_never
 
 from station.display import prompt_forms
-from station.display.clock_view import ClockLine, clock_line
+from station.display.clock_view import ClockLine, between_words, clock_line
 from station.display.model import Suit
 from station.display.rule_words import cause
 from station.display.theme import Edge, Style
@@ -540,9 +540,23 @@ def _next(
     if snap.drop and rake is not None and middle is Middle.RESULT:
         code = PromptCode.DROP
         return NextLine(code, drop_text(rake), prompt_forms.short_form(code, snap))
-    if status is not None and status.tournament and snap.phase in _BETWEEN:
-        # The centre's word to the dealer between hands: a move to make, hand-for-hand.
-        return NextLine(None, status.tournament, tourney_short(status.tournament))
+    if snap.phase in _BETWEEN:
+        # A tournament table between hands: the centre's word to the dealer (a move to make,
+        # hand-for-hand), then a break under way and a colour-up still to race, before the
+        # next deal's posts (the engine says the break, then the posts at once: they would
+        # hide it); never before a step the engine asks for now (the chip race's).
+        centre = status.tournament if status is not None else ""
+        said = snap.prompt
+        posts = said is None or said.code is PromptCode.POST
+        t_now = status.session_t if status is not None else None
+        words = between_words(snap.tournament, t_now) if posts else None
+        texts = [t for t in (centre, words[0] if words else "") if t]
+        shorts = [t for t in (tourney_short(centre), words[1] if words else "") if t]
+        if texts:
+            text = " · ".join(texts)
+            if words and said is not None:
+                text += f", THEN {said.text}"
+            return NextLine(None, text, " · ".join(shorts))
     said = snap.prompt
     if said is not None and said.text == snap.next_step:
         return NextLine(said.code, said.text, prompt_forms.short_form(said.code, snap))
