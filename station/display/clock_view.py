@@ -6,14 +6,14 @@ the time down from there with the session time the daemon hands them (`StationSt
 published every second while a tournament runs). The forms go from the longest to the shortest;
 a screen takes the longest that fits:
 
-    LEVEL 3 100-200 ANTE 25 12:05 · OWN CLOCK SINCE 14:05
     LEVEL 3 100-200 ANTE 25 12:05
     L3 100-200 ANTE 25 12:05
     L3 12:05
 
 A break: BREAK 8:10 · NEXT LEVEL 4 100-200 ... BREAK 8:10. While a hand plays an older level than
 the clock's (the level ended during it, or after the deal's first post) or the time has run out
-before the next input: LEVEL 4 150-300 FROM NEXT HAND ... L4 NEXT HAND, highlighted.
+before the next input: LEVEL 4 150-300 FROM NEXT HAND ... L4 NEXT HAND, highlighted. A table
+that lost the event's clock says so in every form: ... · OWN CLOCK SINCE 14:05 ... L3 12:05 OWN.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from station.engine.levels import clock_text
 from station.engine.snapshot import TournamentView
 
 EVENT_CLOCK = "EVENT CLOCK"
+OWN_SINCE = "OWN CLOCK SINCE "
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +94,14 @@ def _blinds(stakes: str) -> str:
 
 
 def _with_source(forms: list[str], source: str, style: Style) -> ClockLine:
-    """The clock's source leads the longest form when it is not the event's clock (the table
-    follows its own clock: the link to the centre is lost, or there is no event)."""
+    """The clock's source when it is not the event's clock. A table that lost the link to the
+    centre (OWN CLOCK SINCE hh:mm) says so in every form, down to `L3 12:05 OWN`: its time may
+    drift from the event's, and the dealer and the floor must see that it is its own. A table
+    that never had the event's clock (OWN CLOCK: no centre) names it in the longest form only."""
     unique = list(dict.fromkeys(forms))
+    if source.startswith(OWN_SINCE):
+        since = [f"{f} · {source}" for f in unique]
+        return ClockLine((*since, f"{unique[-1]} · OWN CLOCK", f"{unique[-1]} OWN"), style)
     if source and source != EVENT_CLOCK:
         unique.insert(0, f"{unique[0]} · {source}")
     return ClockLine(tuple(unique), style)

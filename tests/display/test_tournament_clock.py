@@ -104,15 +104,22 @@ def test_a_break_says_no_deal_and_the_colour_up_until_the_race(panel: PanelConfi
 
 def test_the_table_on_its_own_clock_says_so_first() -> None:
     """A station that lost the event's clock keeps counting and says so (the interface: "OWN
-    CLOCK SINCE hh:mm"); on the event's clock the source is not repeated."""
+    CLOCK SINCE hh:mm") in every form; on the event's clock the source is not said."""
     snap = at_line(IN_HAND, 3)
     assert snap.tournament is not None
     own = clock_line(snap.tournament, 1102, "OWN CLOCK SINCE 14:05")
     event = clock_line(snap.tournament, 1102, "EVENT CLOCK")
     assert own is not None and event is not None
-    assert own.forms[0] == "LEVEL 1 25-50 1:38 · OWN CLOCK SINCE 14:05"
-    assert own.forms[1:] == event.forms
     assert event.forms == ("LEVEL 1 25-50 1:38", "L1 25-50 1:38", "L1 1:38")
+    assert own.forms == (
+        "LEVEL 1 25-50 1:38 · OWN CLOCK SINCE 14:05",
+        "L1 25-50 1:38 · OWN CLOCK SINCE 14:05",
+        "L1 1:38 · OWN CLOCK SINCE 14:05",
+        "L1 1:38 · OWN CLOCK",
+        "L1 1:38 OWN",
+    )
+    alone = clock_line(snap.tournament, 1102, "OWN CLOCK")  # no centre: said once, longest
+    assert alone is not None and alone.forms[1:] == event.forms
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
@@ -149,3 +156,15 @@ def test_the_tournament_shots_through_the_daemon_read_whole(panel: PanelConfig) 
     assert "BREAK 8:04" in texts["tournament-break"] and "NO DEAL" in texts["tournament-break"]
     assert "BREAK 8:04" in texts["tournament-floor-list"]
     assert "BREAK 8:04" in texts["tournament-diagnostics"]
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_table_that_lost_the_event_clock_says_so_on_the_strip(panel: PanelConfig) -> None:
+    """The interface: a station that loses the link keeps counting its own clock "and says so
+    (the dealer screen and diag show the clock's source)": whatever form the strip has room
+    for, it names the table's own clock."""
+    for line, t in ((12, 1109), (13, 1201), (25, 1218)):  # running, next hand, a new level
+        snap = at_line(IN_HAND, line)
+        pill = strip(shown(snap, panel, status(t, "OWN CLOCK SINCE 14:05")))
+        assert "OWN" in pill, pill
+        assert "OWN" not in strip(shown(snap, panel, status(t)))
