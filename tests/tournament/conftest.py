@@ -6,14 +6,14 @@ Under `CI=true` a missing database is a failure, never a skip."""
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
+from tests.tournament.stored import Store
 
 
 def _unavailable(why: str) -> None:
@@ -38,49 +38,6 @@ def postgres() -> Iterator[Any]:
         raise
     with started:
         yield started.db
-
-
-@dataclass
-class Store:
-    """A migrated database and the stations' rows written into it."""
-
-    conn: Any
-    seqs: dict[str, int] = field(default_factory=dict)
-    minute: int = 0
-
-    def row(self, station: str, code: str, payload: dict[str, Any], hand: int = 0) -> int:
-        """One stored row of `station` (its next seq), as the ingest stores it."""
-        if station not in self.seqs:
-            self.conn.execute(
-                "INSERT INTO stations (station_id, site, head_hash) VALUES (%s, 't', %s)"
-                " ON CONFLICT DO NOTHING",
-                (station, "0" * 64),
-            )
-            self.seqs[station] = 0
-        self.seqs[station] += 1
-        seq = self.seqs[station]
-        self.minute += 1
-        utc = f"2025-06-01T10:{self.minute // 60:02d}:{self.minute % 60:02d}.000+00:00"
-        self.conn.execute(
-            "INSERT INTO rows (station_id, seq, boot_id, recorded_utc, recorded_at_ns, clock_ok,"
-            " hand, code, actor, role, ref, payload, prev_hash, hash, recorded) VALUES"
-            " (%s, %s, 'b', %s, 0, true, %s, %s, 'x', 'station', NULL, %s, %s, %s, %s)",
-            (station, seq, utc, hand, code, json.dumps(payload), "0" * 64,
-             secrets.token_hex(32), utc),
-        )  # fmt: skip
-        return seq
-
-    def commands(
-        self, station: str | None = None, kind: str = ""
-    ) -> list[tuple[str, str, dict[str, Any]]]:
-        rows = self.conn.execute(
-            "SELECT station_id, kind, body FROM commands ORDER BY id"
-        ).fetchall()
-        return [
-            (str(s), str(k), dict(b))
-            for s, k, b in rows
-            if (station is None or s == station) and (not kind or k == kind)
-        ]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 from station.central.tournament import store as events
 from station.central.tournament.director import Director
 from station.central.tournament.seating import draw_seats
-from tests.tournament.conftest import Store
+from tests.tournament.stored import Store
 
 STRUCTURE = {
     "levels": [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "minutes": 20}]

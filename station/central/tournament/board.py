@@ -36,7 +36,9 @@ class SeatLine:
 class TableLine:
     station: str
     seats: tuple[SeatLine, ...]
-    players: int
+    players: int  # seated now
+    arriving: int  # ordered here, not seated yet
+    leaving: int  # ordered out, still seated
     online: bool | None
     broken: bool
     hand: int
@@ -227,8 +229,10 @@ def _tables(
         folds[name] = fold
         seats: list[SeatLine] = []
         here = sorted((int(s), str(p), int(c), bool(mv)) for p, t, s, c, mv in seated if t == name)
+        coming = 0
         for seat, player, chips, moving in here:
             arriving = moving and fold.players.get(seat) != player
+            coming += arriving
             note = ""
             if arriving:
                 src = next((m for m in moves if m.player == player and m.state != "done"), None)
@@ -247,8 +251,10 @@ def _tables(
                     note,
                 )
             )
+        going = 0
         for (t, s), m in sorted(leaving.items()):
             if t == name and all(x.seat != s for x in seats):
+                going += 1
                 seats.append(
                     SeatLine(s, m.player, m.name, fold.chips.get(s), fold.button == s,
                              fold.big_blind == s, f"TO {m.to_table} SEAT {m.to_seat}")
@@ -261,17 +267,19 @@ def _tables(
         )
         h4h = ""
         if ev.h4h_on:
-            if fold.in_hand and fold.in_round:
-                h4h = f"playing round {fold.in_round}"
+            if fold.in_hand:
+                h4h = f"playing round {fold.in_round}" if fold.in_round else "playing its hand"
             elif fold.holding:
                 h4h = f"holding for round {fold.holding}"
             else:
-                h4h = "finishing its hand"
+                h4h = "not holding yet"
         lines.append(
             TableLine(
                 name,
                 tuple(seats),
-                len(here),
+                len(here) - coming + going,
+                coming,
+                going,
                 online.get(name),
                 bool(broken),
                 fold.hand,
