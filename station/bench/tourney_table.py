@@ -54,7 +54,7 @@ from station.engine.events import (
 from station.engine.snapshot import PostKind, SeatStatus, TableSnapshot
 
 IN_HAND = frozenset({SeatStatus.ACTIVE, SeatStatus.ALLIN})
-TIME_SCALE = 0.1  # the panel's debounce, the seat sensors' and the board's stable windows, compressed
+TIME_SCALE = 0.1  # debounces and the board's and seat sensors' stable windows, compressed
 WAIT_S = 60.0
 SENSOR_S = 5.0
 
