@@ -133,6 +133,11 @@ class StationStatus:
     entry_short: str = ""  # the same where that does not fit ("V 20", "MISDEAL?")
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
     dealers: tuple[str, ...] = ()  # the active people with role dealer: the sign-in's names
+    tournament: str = ""  # the centre's word to the dealer: moves to make, hand-for-hand
+    clock_source: str = ""  # EVENT CLOCK, OWN CLOCK SINCE hh:mm, OWN CLOCK ("" no tournament)
+    # The session time (`t`) at a moment of the daemon's monotonic clock: the screens count a
+    # tournament level's time down from the snapshot's reading with it.
+    session_t: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
