@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from station.engine.cards import STANDARD_DECK, Card
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Puck, Zone
+from station.engine.snapshot import NextHandView, PostKind, SeatStatus, TableSnapshot
 
 WINNER = ("As", "Ah")
 LOSER = ("7c", "2d")
@@ -41,6 +42,31 @@ class PlannedHand:
     events: tuple[InputEvent, ...]
     loser: int | None  # the seat that goes broke (None: nobody)
     winner: int | None
+
+
+IN_HAND = frozenset({SeatStatus.ACTIVE, SeatStatus.ALLIN})
+
+
+def lineup(snap: TableSnapshot) -> Lineup | None:
+    """The next hand as the screen shows it between hands (None: no hand to deal)."""
+    nh: NextHandView | None = snap.next_hand
+    if nh is None or nh.button is None or len(nh.dealt) < 2:
+        return None
+    big = next((p.seat for p in nh.posts if p.kind is PostKind.BB), nh.dealt[-1])
+    stacks = {s.seat: int(s.stack) for s in snap.seats if s.stack}
+    posts = tuple((p.seat, p.amount) for p in nh.posts)
+    return Lineup(nh.button, tuple(nh.dealt), posts, big, stacks)
+
+
+def started(line: Lineup, snap: TableSnapshot) -> Lineup:
+    """The hand as it started after NEW_HAND (the station decides who is dealt in): its seats
+    in the hand, the blinds the dealer put in (`posting`), the chips each had before them."""
+    seats = {s.seat: s for s in snap.seats}
+    dealt = tuple(s for s, v in sorted(seats.items()) if v.status in IN_HAND)
+    posts = tuple((s, min(a, line.stacks[s])) for s, a in line.posts)
+    big = next((s for s, v in seats.items() if v.blind == "BB"), line.big_blind)
+    button = snap.button if snap.button is not None else line.button
+    return Lineup(button, dealt, posts, big, {s: line.stacks[s] for s in dealt})
 
 
 def _clockwise(seats: Sequence[int], after: int) -> list[int]:

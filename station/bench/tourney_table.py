@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from station.bench.tourney_hands import Lineup, PlannedHand, play, posting
+from station.bench.tourney_hands import PlannedHand, lineup, play, posting, started
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.news import News, OpsNews, Recorded
 from station.demo.dealer import HOLD_S, Dealer, DealerError, Watcher
@@ -51,9 +51,8 @@ from station.engine.events import (
     Stakes,
     Zone,
 )
-from station.engine.snapshot import PostKind, SeatStatus, TableSnapshot
+from station.engine.snapshot import TableSnapshot
 
-IN_HAND = frozenset({SeatStatus.ACTIVE, SeatStatus.ALLIN})
 TIME_SCALE = 0.1  # debounces and the board's and seat sensors' stable windows, compressed
 WAIT_S = 60.0
 SENSOR_S = 5.0
@@ -287,30 +286,17 @@ class TourneyTable:
             time.sleep(0.05)
         snap = self.snapshot()
         assert snap is not None
-        assert snap.next_hand is not None
-        nh = snap.next_hand
-        assert nh.button is not None
-        big = next(p.seat for p in nh.posts if p.kind is PostKind.BB)
-        stacks = {s.seat: int(s.stack) for s in snap.seats if s.stack}
-        line = Lineup(nh.button, tuple(nh.dealt), tuple((p.seat, p.amount) for p in nh.posts),
-                      big, stacks)  # fmt: skip
+        line = lineup(snap)
+        if line is None:
+            raise TableError("no hand to deal")
         ends = len(self.latest.ends)
         for step in self._steps(posting(line)):
             self.dealer.step(step)
-        # The hand as it started (the station decides who is dealt in): the rest of it.
-        started = self.snapshot()
-        assert started is not None
-        if started.hand == snap.hand:
-            raise TableError(f"NEW_HAND did not start hand {snap.hand + 1}: {started.next_step}")
-        seats = {s.seat: s for s in started.seats}
-        dealt = tuple(s for s, v in sorted(seats.items()) if v.status in IN_HAND)
-        # what the zones hold: the blinds the dealer put in (the chips each had before them)
-        posts = tuple((s, min(a, stacks[s])) for s, a in line.posts)
-        bb = next((s for s, v in seats.items() if v.blind == "BB"), big)
-        before = {s: stacks[s] for s in dealt}
-        button = started.button if started.button is not None else nh.button
-        planned = play(Lineup(button, dealt, posts, bb, before), self.rng, bust=bust,
-                       loser=loser)  # fmt: skip
+        now = self.snapshot()
+        assert now is not None
+        if now.hand == snap.hand:
+            raise TableError(f"NEW_HAND did not start hand {snap.hand + 1}: {now.next_step}")
+        planned = play(started(line, now), self.rng, bust=bust, loser=loser)
         for step in self._steps(planned.events, forced=False):
             self.dealer.step(step)
         deadline = time.monotonic() + WAIT_S

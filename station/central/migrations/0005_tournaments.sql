@@ -91,6 +91,7 @@ CREATE TABLE tourney_moves (
     draw_n       integer,
     cause_seq    bigint,                          -- the row that made it necessary (a player out)
     cause_station text,
+    decision     jsonb NOT NULL DEFAULT '{}',     -- the tables as the rule saw them (a check's input)
     after_move   bigint,
     state        text NOT NULL DEFAULT 'ordered'
                  CHECK (state IN ('waiting', 'ordered', 'out', 'done', 'cancelled')),

@@ -393,12 +393,12 @@ class _Work:
             )
             if step is None:
                 return
-            self._apply(step, n)
+            self._apply(step, n, _decision(tables, folds, self.rules.tolerance(len(tables))))
             tables = _after(tables, step)
             self.decided += 1
             self.changed = True
 
-    def _apply(self, step: Plan, n: int) -> None:
+    def _apply(self, step: Plan, n: int, decision: dict[str, Any]) -> None:
         conn, event = self.conn, self.ev.id
         draw_n = None
         if step.reason in (Reason.BREAK, Reason.REDRAW):
@@ -426,11 +426,11 @@ class _Work:
             found = conn.execute(
                 "INSERT INTO tourney_moves (event_id, player, from_station, from_seat,"
                 " to_station, to_seat, reason, rule, why, draw_n, cause_seq, cause_station,"
-                " after_move, state) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-                " %s) RETURNING id",
+                " after_move, state, decision, decided_at) VALUES (%s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING id",
                 (event, m.player, m.from_table, m.from_seat, m.to_table, m.to_seat,
                  m.reason.value, step.rule, step.why, draw_n, cause_seq, cause_station, after,
-                 "waiting" if after is not None else "ordered"),
+                 "waiting" if after is not None else "ordered", json.dumps(decision)),
             ).fetchone()  # fmt: skip
             assert found is not None
             conn.execute(
@@ -490,6 +490,28 @@ class _Work:
             )
             ev.h4h_round, ev.h4h_released = step.state.round, step.state.released
             self.changed = True
+
+
+def _decision(
+    tables: list[TableSeats], folds: Mapping[str, TableFold], tolerance: int
+) -> dict[str, Any]:
+    """The tables as the rule saw them for a step (in breaking order), with the last row of
+    each station's journal the positions come from: what a check of the decision starts from."""
+    return {
+        "tolerance": tolerance,
+        "tables": [
+            {
+                "table": t.table,
+                "seats": list(t.seats),
+                "players": {str(s): p for s, p in sorted(t.players.items())},
+                "button": t.button,
+                "big_blind": t.big_blind,
+                "has_button": t.has_button,
+                "seq": folds[t.table].seq if t.table in folds else 0,
+            }
+            for t in tables
+        ],
+    }
 
 
 def _after(tables: list[TableSeats], step: Plan) -> list[TableSeats]:
