@@ -19,7 +19,8 @@ Figures: `hands`, `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `
 blinds; each break against the breaking order; each redraw against the profile's redraw
 points), `move_p50_s`, `move_p99_s`, `move_max_s` (a `tournament.eliminated` row's time at its
 station to the director's first move decided because of it, for every player out that needed
-a move), `final_table` (1 when the event reached one table seated), `seconds`.
+a move; `stored_p50_s`, `stored_p99_s`: the part of it until the ingest stored the row),
+`final_table` (1 when the event reached one table seated), `seconds`.
 Bars: move p99 <= 1 s, no wrong decision, the final table reached.
 """
 
@@ -48,6 +49,7 @@ BARS = (
     Bar("final_table", "==", 1),
 )
 PER_WORKER = 10
+STALL_S = 120.0  # no player out, no move made for this long: the event is stuck
 STRUCTURE = {"levels": [{"sb": 50, "bb": 100, "minutes": 240}]}
 
 
@@ -94,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             figures = measure(services, root, args)
         except RuntimeError as exc:
-            print(f"station bench tournament: {exc}", file=sys.stderr)
+            print(f"station bench tournament: {exc} (logs in {root})", file=sys.stderr)
             emit("tournament", {"error": str(exc)}, BARS)
             return 1
     if args.keep is None:
@@ -224,7 +226,7 @@ def _wait_schema(conninfo: str) -> None:
 def _until_final_table(conninfo: str, started: float, timeout: float) -> bool:
     import psycopg  # noqa: PLC0415
 
-    last = ""
+    last, since = "", time.monotonic()
     while time.monotonic() - started < timeout:
         time.sleep(1.0)
         with psycopg.connect(conninfo) as conn:
@@ -238,7 +240,9 @@ def _until_final_table(conninfo: str, started: float, timeout: float) -> bool:
         now = f"{left} players, {in_play} tables, {moving} moves open"
         if now != last:
             say(f"tournament: {time.monotonic() - started:6.1f} s: {now}")
-            last = now
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since > STALL_S:
+            raise RuntimeError(f"nothing moved for {STALL_S:.0f} s ({now}): see the workers' logs")
         if int(in_play) == 1 and int(moving) == 0:
             return True
     return False
@@ -268,16 +272,19 @@ def _figures(
         wrong: list[str] = []
         checked = 0
         latencies: dict[tuple[str, int], float] = {}
+        stored: dict[tuple[str, int], float] = {}
         for _i, player, frm, frm_seat, to, to_seat, reason, decision, cst, cseq, at in moves:
             if cst is not None and cseq is not None:
                 row = conn.execute(
-                    "SELECT recorded_utc FROM rows WHERE station_id = %s AND seq = %s",
+                    "SELECT recorded_utc, stored_at FROM rows WHERE station_id = %s AND seq = %s",
                     (cst, cseq),
                 ).fetchone()
                 if row is not None:
-                    lag = at.timestamp() - datetime.fromisoformat(str(row[0])).timestamp()
+                    recorded = datetime.fromisoformat(str(row[0])).timestamp()
+                    lag = at.timestamp() - recorded
                     key = (str(cst), int(cseq))
                     latencies[key] = min(latencies.get(key, lag), lag)
+                    stored[key] = row[1].timestamp() - recorded
             if reason != "balance":
                 continue
             checked += 1
@@ -319,6 +326,7 @@ def _figures(
     for line in wrong[:20]:
         say(f"tournament: WRONG {line}")
     lags = list(latencies.values())
+    to_store = [stored[k] for k in latencies]
     return {
         "tables": args.tables,
         "players": args.players,
@@ -335,5 +343,7 @@ def _figures(
         "move_p50_s": round(percentile(lags, 50), 3),
         "move_p99_s": round(percentile(lags, 99), 3),
         "move_max_s": round(max(lags, default=float("nan")), 3),
+        "stored_p50_s": round(percentile(to_store, 50), 3),
+        "stored_p99_s": round(percentile(to_store, 99), 3),
         "final_table": 1 if finished and int(final) == 1 else 0,
     }

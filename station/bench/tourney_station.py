@@ -147,6 +147,10 @@ class LightStation:
         for event in play(hand, self.rng, bust=bust).events:
             self._input(event, "table", ActorRole.DEVICE)
         self.hands += 1
+        if self._in_hand():  # the station saw another hand than the one dealt: say so, once
+            snap = self.recorder.snapshot()
+            print(f"table {self.id}: hand {snap.hand} did not end ({snap.next_step}); the table"
+                  " stops dealing", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def main(argv: list[str]) -> int:

@@ -151,11 +151,14 @@ class Listener:
                 # what else arrived in the same moment
                 for note in listen.notifies(timeout=0.0):
                     self._note(note.channel, note.payload, stations, later)
+                # The tournament director first: a player out waits for his move instruction
+                # only as long as the director takes, not the incident fold's catch-up too
+                # (`station bench tournament`: up to 2 s of it per batch on a loaded machine).
+                if stations:
+                    self._tournaments(partial(self.director.on_rows, work, sorted(stations)))
                 # rows first: a command's answer comes with the rows that carried it out
                 for station in sorted(stations):
                     self._publish_catch_up(self.indexer.catch_up(work, station))
-                if stations:
-                    self._tournaments(partial(self.director.on_rows, work, sorted(stations)))
                 for event in later:
                     self.hub.publish(event)
                 if time.monotonic() >= next_tick:
