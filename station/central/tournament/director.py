@@ -317,14 +317,15 @@ class _Work:
 
     def place(self) -> None:
         conn, event = self.conn, self.ev.id
-        outs = [
-            Out(str(p), str(t), int(s), int(h), int(st), str(g), int(o))
-            for p, t, s, h, st, g, o in conn.execute(
-                "SELECT player, station_id, seat, hand, start_stack, grp, ord FROM tourney_outs"
-                " WHERE event_id = %s",
-                (event,),
-            )
-        ]
+        stored: dict[str, tuple[int | None, int | None]] = {}
+        outs = []
+        for p, t, s, h, st, g, o, was, was_last in conn.execute(
+            "SELECT player, station_id, seat, hand, start_stack, grp, ord, place, place_last"
+            " FROM tourney_outs WHERE event_id = %s",
+            (event,),
+        ):
+            outs.append(Out(str(p), str(t), int(s), int(h), int(st), str(g), int(o)))
+            stored[str(p)] = (was, was_last)
         entrants = _one(conn, "SELECT count(*) FROM tourney_entrants WHERE event_id = %s", event)
         left = [
             str(r[0])
@@ -337,7 +338,11 @@ class _Work:
         conn.cursor().executemany(
             "UPDATE tourney_outs SET place = %s, place_last = %s WHERE event_id = %s"
             " AND player = %s",
-            [(p.place, p.last, event, p.player) for p in placed if p.out is not None],
+            [
+                (p.place, p.last, event, p.player)
+                for p in placed
+                if p.out is not None and stored.get(p.player) != (p.place, p.last)
+            ],  # the places that changed (a field of 300 would be every row, every time)
         )
         if winner:
             conn.execute(
