@@ -100,6 +100,7 @@ from station.daemon.translate import (
 )
 from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
 from station.diag.server import LiveStatus, StatusServer
+from station.display.clock_view import clock_line
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
@@ -675,9 +676,23 @@ class Core:
                 dealers=self._dealers,
                 tournament=self.tourney.banner(),
                 clock_source=self._clock_source(),
-                session_t=(self.session_t(), self.clock()),
+                session_t=self.session_t(),
             )
         )
+
+    def _clock_words(self) -> str:
+        """The tournament clock for the diagnostics: its longest form, with its source."""
+        shown = self._shown
+        line = clock_line(
+            shown.tournament if shown is not None else None,
+            self.session_t(),
+            self._clock_source(),
+        )
+        if line is None:
+            return ""
+        text = line.forms[0]
+        source = self._clock_source()
+        return text if source in text else f"{text} · {source}"
 
     def _clock_source(self) -> str:
         online = None if self.fleet is None else self.fleet.status().state is FleetState.ONLINE
@@ -710,10 +725,9 @@ class Core:
         if self.fleet is not None:
             online = self.fleet.status().state is FleetState.ONLINE
             hhmm = self.recorder.journal.clock.utc().astimezone().strftime("%H:%M")
-            was = self.tourney.link_lost
             self.tourney.note_link(online, hhmm)
-            if was != self.tourney.link_lost:
-                self._publish_status()
+        if self._shown is not None and self._shown.tournament is not None:
+            self._publish_status()  # the level clock's time runs down on the screens
         levels = self.inputs.believed() if self.inputs is not None else {}
         data = diagnostics(
             self.recorder,
@@ -722,6 +736,7 @@ class Core:
             self.enrolment,
             self.fleet_view(),
             self._journal_words(),
+            self._clock_words(),
         )
         self.display.publish_diagnostics(data)
         if self.status_server is not None:

@@ -54,7 +54,6 @@ class DeskState:
     in_round: int | None = None  # the round of the hand in play
     holding: int = 0  # the round a `tournament.holding` row was last written for
     clock_utc: str | None = None  # when the event's clock last came (the row's time)
-    clock_seq: int = 0
 
     def hold(self) -> bool:
         """Hand-for-hand: the next deal must wait for the centre's release."""
@@ -64,7 +63,7 @@ class DeskState:
         d = row.data()
         match row.code:
             case Code.TOURNAMENT_CLOCK:
-                self.clock_utc, self.clock_seq = row.recorded_utc, row.seq
+                self.clock_utc = row.recorded_utc
                 self.event = _opt_text(d.get("event")) or self.event
             case Code.TOURNAMENT_MOVE_ORDERED:
                 move = _move(d, row.seq)

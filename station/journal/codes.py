@@ -107,21 +107,6 @@ DECISION_CODE_BY_TYPE: Final = {
     "draw": Code.DECISION_DRAW,
     "action": Code.DECISION_ACTION,
 }
-TOURNAMENT_CODES: Final = frozenset(
-    {
-        Code.TOURNAMENT_CLOCK,
-        Code.TOURNAMENT_MOVE_ORDERED,
-        Code.TOURNAMENT_ARRIVAL_ORDERED,
-        Code.TOURNAMENT_MOVED_OUT,
-        Code.TOURNAMENT_MOVED_IN,
-        Code.TOURNAMENT_HAND_FOR_HAND,
-        Code.TOURNAMENT_RELEASED,
-        Code.TOURNAMENT_HOLDING,
-        Code.TOURNAMENT_ROUND_DEALT,
-        Code.TOURNAMENT_SEATS_DRAWN,
-        Code.TOURNAMENT_ELIMINATED,
-    }
-)
 # Rows the recorder derives from an input row inside the same transaction; recovery re-derives
 # them and compares.
 DERIVED_CODES: Final = frozenset(
