@@ -21,7 +21,8 @@ from hardware.inputs.clock import FakeClock
 from station.config.model import PeopleConfig
 from station.daemon.core import Core, CoreParts
 from station.daemon.display_requests import DisplayCommands
-from station.daemon.items import FleetCommandReceived, Inbox, Stop
+from station.daemon.fleet_commands import received
+from station.daemon.items import Inbox, Stop
 from station.daemon.notify import Notifier
 from station.daemon.operations import StationOps
 from station.demo.shots import Recording, Seen
@@ -31,7 +32,6 @@ from station.display.nav import NavState, Screen
 from station.display.pinpad import PadAccess
 from station.engine.cards import Card
 from station.engine.events import Draw, InputEvent, Key, KeyPress, SeatSensor, Zone
-from station.fleet.messages import Command
 from station.formats.session import event_from_dict
 from station.journal import Journal, Recorder, SystemClock
 
@@ -86,7 +86,7 @@ class _Story:
 
     def centre(self, kind: str, **body: Any) -> None:
         self._ids += 1
-        self.inbox.put(FleetCommandReceived(Command(self._ids, kind, body)))
+        self.inbox.put(received(self._ids, kind, body))
         self.serve()
 
     def serve(self) -> None:
