@@ -85,21 +85,6 @@ def posting(line: Lineup) -> list[InputEvent]:
     return events
 
 
-def plan_hand(
-    line: Lineup, rng: random.Random, *, bust: bool, loser: str = "shortest"
-) -> PlannedHand:
-    """The whole hand from the lineup between hands (`posting`, then `play` on it)."""
-    started = Lineup(
-        line.button,
-        line.dealt,
-        tuple((s, min(a, line.stacks[s])) for s, a in line.posts),
-        line.big_blind,
-        line.stacks,
-    )
-    rest = play(started, rng, bust=bust, loser=loser)
-    return PlannedHand((*posting(line), *rest.events), rest.loser, rest.winner)
-
-
 def play(line: Lineup, rng: random.Random, *, bust: bool, loser: str = "shortest") -> PlannedHand:
     """After NEW_HAND: `line` is the hand as it started (the seats dealt in, the chips each
     has put in the zones for the blinds in `posts`, `stacks` the chips each had before them).

@@ -179,7 +179,7 @@ class TourneyTable:
     # --- asking -----------------------------------------------------------------------------
 
     def deal(self, *, bust: bool, loser: str = "shortest") -> threading.Event:
-        """Ask for the next hand (busting a player or not: `tourney_hands.plan_hand`); the
+        """Ask for the next hand (busting a player or not: `tourney_hands.play`); the
         event is set once it ended."""
         req = _Request(bust, loser)
         self.asked.append(req)

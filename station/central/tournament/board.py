@@ -60,7 +60,6 @@ class MoveLine:
     rule: str
     why: str
     state: str
-    decided_at: datetime
     chips: int | None
 
 
@@ -97,7 +96,6 @@ class Board:
     entrants: int
     left: int
     average: int
-    chips_in_play: int
     tables: tuple[TableLine, ...]
     moves: tuple[MoveLine, ...]
     outs: tuple[OutLine, ...]
@@ -180,7 +178,6 @@ def board(conn: Conn, event: str, now_utc: float | None = None) -> Board | None:
         entrants=entrants,
         left=left,
         average=total // left if left else 0,
-        chips_in_play=total,
         tables=tables,
         moves=moves,
         outs=outs,
@@ -194,14 +191,14 @@ def board(conn: Conn, event: str, now_utc: float | None = None) -> Board | None:
 def _moves(conn: Conn, event: str, names: dict[str, str]) -> tuple[MoveLine, ...]:
     found = conn.execute(
         "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, rule, why,"
-        " state, decided_at, chips FROM tourney_moves WHERE event_id = %s"
+        " state, chips FROM tourney_moves WHERE event_id = %s"
         " ORDER BY (state IN ('waiting', 'ordered', 'out')) DESC, id DESC LIMIT 60",
         (event,),
     ).fetchall()
     return tuple(
         MoveLine(int(i), str(p), names.get(str(p), str(p)), str(ft), int(fs), str(tt), int(ts),
-                 str(r), str(ru), str(w), str(st), at, None if c is None else int(c))
-        for i, p, ft, fs, tt, ts, r, ru, w, st, at, c in found
+                 str(r), str(ru), str(w), str(st), None if c is None else int(c))
+        for i, p, ft, fs, tt, ts, r, ru, w, st, c in found
     )  # fmt: skip
 
 

@@ -188,10 +188,6 @@ class TableFold:
         self.chips.pop(seat, None)
         self.opened = [*(s for s in self.opened if s != seat), seat]
 
-    def ready_for(self, rnd: int) -> bool:
-        """Hand-for-hand: the table holds for round `rnd` (or a later one) between hands."""
-        return self.h4h and not self.in_hand and self.holding >= rnd
-
     def to_json(self) -> dict[str, Any]:
         return {
             "players": {str(s): p for s, p in sorted(self.players.items())},
