@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from station.engine.cards import Card
+from station.engine.levels import Level, Schedule
 from station.engine.rake import RakeSchedule
 
 
@@ -48,6 +49,9 @@ class Key(StrEnum):
     DECK_CHECK = "DECK_CHECK"  # extension: the next draws, up to CONFIRM, are a deck audit
     CHIP_RACE = "CHIP_RACE"  # extension (touch screen): race off odd chips; amount = new chip
     FORFEIT = "FORFEIT"  # extension (floor, touch screen): a void hand's refund stays in the pot
+    SHOWN = "SHOWN"  # extension (floor, touch screen): the seat's player showed cards in the deal
+    MOVE_OUT = "MOVE_OUT"  # extension (the station, tournament): the seat's player left the table
+    MOVE_IN = "MOVE_IN"  # extension (the station, tournament): a player moved in; amount = chips
 
 
 # The keys' labels as printed on the dealer panel (PANEL.md): the words a dealer is told to
@@ -85,6 +89,7 @@ class Stakes:
     small_bet: int | None = None
     big_bet: int | None = None
     straddle: int | None = None
+    bb_ante: int | None = None  # the big-blind ante: the big blind posts it for the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +126,7 @@ class Setup:
     structure: str | None = None  # another of the game's betting structures (games.Structure)
     kill: str | None = None  # a required-kill game: "full" or "half" (KILL-POTS)
     rotation: Rotation | None = None  # a mixed game: the games in turn (the first is `game`)
+    tournament: Schedule | None = None  # the structure and its clock (stakes come from it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,4 +183,18 @@ class RakeZone:
     chips: tuple[int, ...] | None = None
 
 
-InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone | RakeZone
+@dataclass(frozen=True, slots=True)
+class ClockSet:
+    """The tournament clock set from outside (a session's `clock` line: the event's clock, from
+    the centre): it stands now at `level` (1-based place in the structure) with `remaining_s`
+    left, running or `paused`; `levels` replaces the structure's levels when the event's
+    structure changed; `event` names the event it is for."""
+
+    level: int
+    remaining_s: float
+    paused: bool = False
+    levels: tuple[Level, ...] | None = None
+    event: str | None = None
+
+
+InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone | RakeZone | ClockSet

@@ -18,6 +18,7 @@ from station.engine import (
     lineup,
     rotation,
     seating,
+    tournament,
 )
 from station.engine.decisions import Action, ActionKind, Prompt, PromptCode, Ruling
 from station.engine.events import KeyPress
@@ -41,6 +42,9 @@ def new_hand(table: TableState, seq: int) -> None:
         return
     close_unfinished(table, seq)
     drop.settle(table, seq)  # the last hand's drop, if the dealer has not emptied the zone
+    tournament.before_deal(table, seq)
+    assert table.setup is not None  # a level may change the stakes and the game
+    assert table.spec is not None
     dealt = lineup.dealt_in(table)
     if len(dealt) < 2:
         table.out.append(table.incident(seq, Rule.STATION_UNEXPECTED_KEY, "FEWER THAN TWO PLAYERS"))
@@ -87,7 +91,10 @@ def new_hand(table: TableState, seq: int) -> None:
         rake=table.setup.rake,
         time_paid=time_paid,
         time_owed=time_owed,
+        last_two=tournament.last_two(table, dealt),
+        winner_take_all=tournament.winner_take_all(table),
     )
+    tournament.dealt(table, table.hand, seq)
     table.forfeit.forfeited = {}
     if table.posting.carried:
         _carried_posts(table.hand, seq)
@@ -138,6 +145,8 @@ def _redeal(table: TableState, seq: int) -> None:
         rake=old.terms.rake,  # the time paid for the deal stays paid
         time_paid=old.terms.time_paid,
         time_owed=old.terms.time_owed,
+        last_two=old.terms.last_two,
+        winner_take_all=old.terms.winner_take_all,
     )
     absorb(table)
 
@@ -195,12 +204,14 @@ def hand_ended(table: TableState, hand: Hand) -> None:
         table.lineup.last_button = hand.button
         if hand.layout is not None and hand.layout.big_blind is not None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
+            table.lineup.big_blinds[hand.layout.big_blind] = hand.number
         table.lineup.last_players = len(hand.dealt)
     if not _void_deal(hand):
         killer = hand.terms.kill_post[0] if hand.terms.kill_post is not None else None
         forced = sum(a for s, a in hand.chips.posts.items() if s != killer)
         kill_pots.after_pot(table, hand.result, killer, forced, hand.result.event)
         rotation.hand_played(table, len(hand.dealt), hand.result.event)
+    tournament.hand_ended(table, hand.result.event, redeal=_void_deal(hand))
     lineup.prompt_posts(table, hand.result.event)
 
 

@@ -81,9 +81,10 @@ def derive(
 
 def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
     """What the PHH export and recall need that no decision carries: button and stacks (and
-    money forfeited to this deal, when there is any: DECK-DEFECT-FREEROLL)."""
+    money forfeited to this deal, when there is any: DECK-DEFECT-FREEROLL); at a tournament
+    table the hand's stakes and level (its setup names no stakes of its own)."""
     extra = {"carry": snap.carry} if snap.carry else {}
-    return {
+    out: dict[str, Any] = {
         **extra,
         "hand": snap.hand,
         "game": snap.game,
@@ -99,6 +100,10 @@ def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
             for s in snap.seats
         },
     }
+    if snap.tournament is not None:
+        out["stakes"] = dict(snap.tournament.hand_stakes)
+        out["level"] = snap.tournament.deal_label
+    return out
 
 
 def _same(entry: Entry, row: LogRow) -> bool:

@@ -109,6 +109,7 @@ _INPUTS = frozenset(
         Code.INPUT_KEY,
         Code.INPUT_DRAW,
         Code.INPUT_ZONE,
+        Code.INPUT_CLOCK,
     }
 )
 
@@ -153,7 +154,7 @@ def recall_hand(
         hand=hand,
         game=game,
         profile=str(start.get("profile") or setup.get("profile", "")),
-        stakes={str(k): int(v) for k, v in stakes.items()},
+        stakes={str(k): int(v) for k, v in (start.get("stakes") or stakes).items()},
         button=start.get("button"),
         seats=tuple(dealt),
         starting_stacks=starting,
