@@ -77,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=f"group by any of {','.join(DIMENSIONS)} (default: all)",
     )
-    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
+    p.add_argument(
+        "--format", choices=["text", "csv", "json"], default="text", help="default: a text table"
+    )
     p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
 
 
