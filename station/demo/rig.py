@@ -35,6 +35,9 @@ from station.people.staff import add_person, authenticate
 SHOE_SERIAL = "SHOE-DEMO1"
 ZONES_SERIAL = "ZONES-DEMO1"
 STATION_ID = "DEMO"
+# The first line of every station.toml a rig writes: a folder whose station.toml does not start
+# with it is not an emulated table's, and `station run --emulate` leaves it alone.
+MARKER = "# an emulated table (station demo / station run --emulate): written at each start"
 FLOOR_NAME = "floor1"
 DEALER_NAME = "dealer1"
 ADMIN_NAME = "admin"
@@ -47,6 +50,7 @@ class RigOptions:
     # Time compression for long benches: the hardware's waits (the board's stable window, the
     # host's settle, key debounce and puck stability) times this; 1 is the table's own timing.
     time_scale: float = 1.0
+    station_id: str = STATION_ID
 
     def scaled_ms(self, ms: int, low: int = 1) -> int:
         return max(low, round(ms * self.time_scale))
@@ -81,7 +85,8 @@ def _toml_table(name: str, values: Mapping[str, object]) -> list[str]:
 def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
     stakes = {k: getattr(setup.stakes, k) for k in ("sb", "bb", "ante", "straddle")}
     lines = [
-        f'station_id = "{STATION_ID}"',
+        MARKER,
+        f'station_id = "{options.station_id}"',
         'log_level = "warning"',
         "",
         "[table]",
@@ -164,7 +169,7 @@ class Rig:
         journal = Journal.open(
             self.loaded.config.journal,
             clock=SystemClock(),
-            station_id=STATION_ID,
+            station_id=self.options.station_id,
             create=True,
         )
         try:
