@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import assert_never
 
 from station.daemon.items import (
     Device,
@@ -99,11 +100,10 @@ def matches(expected: InputEvent, got: InputEvent) -> bool:
             return isinstance(got, Puck) and got.seat == expected.seat
         case RakeZone():
             return isinstance(got, RakeZone) and got.amount == expected.amount
-        case Setup():
+        case Setup() | SeatSensor():
             return got == expected
-        case SeatSensor():
-            return got == expected
-    return False
+        case _:
+            assert_never(expected)
 
 
 class Watcher:
