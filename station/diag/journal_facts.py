@@ -58,6 +58,9 @@ class JournalFacts:
     clock_steps: int
     last_step_utc: str | None
     outbox: OutboxStatus | None = None  # the fleet ack cursor (None: an older journal)
+    head_utc: str | None = None  # when the newest row was written
+    seats_utc: str | None = None  # the newest row `seats_occupied` comes from
+    puck_utc: str | None = None  # the row `puck` comes from
     chain: str = "not checked"
     chain_detail: str = ""
 
@@ -106,7 +109,17 @@ def _event_text(row: LogRow) -> str:
     if row.code == Code.INPUT_DRAW:
         what = "card drawn face up" if d.get("face_up") else "card drawn face down"
     elif row.code == Code.INPUT_ZONE:
-        what = f"zone seat {d.get('seat')} {d.get('amount')}"
+        amount = d.get("amount")
+        chips = f"{amount} in chips" if isinstance(amount, int) else "an unreadable amount"
+        seat, zone = d.get("seat"), d.get("zone")
+        where = (
+            f"seat {seat}'s zone"
+            if isinstance(seat, int)
+            else f"the {zone} zone"
+            if isinstance(zone, str)
+            else "a zone"
+        )
+        what = f"{where}: {chips}"
     return f"seq {row.seq} {row.recorded_utc} event {serial}#{event_id}: {what}"
 
 
@@ -141,24 +154,38 @@ def _outbox(path: Path) -> OutboxStatus | None:
         return None
 
 
-def _sensors(conn: sqlite3.Connection) -> tuple[tuple[int, ...] | None, int | None]:
-    """Seats occupied and the puck, as the journal last recorded them: the last setup's seats,
-    then the seat inputs after it."""
+@dataclass(frozen=True, slots=True)
+class Sensors:
+    """Seats with a player and the puck as the journal last recorded them, with the time of
+    the newest row each comes from."""
+
+    seats: tuple[int, ...] | None = None
+    seats_utc: str | None = None
+    puck: int | None = None
+    puck_utc: str | None = None
+
+
+def _sensors(conn: sqlite3.Connection) -> Sensors:
+    """The last setup's seats, then the seat inputs after it; the last puck input (else the
+    last setup's button)."""
     setup = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.INPUT_SETUP,))
     puck_rows = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.INPUT_PUCK,))
     puck = int(puck_rows[0].data()["seat"]) if puck_rows else None
+    puck_utc = puck_rows[0].recorded_utc if puck_rows else None
     if not setup:
-        return None, puck
+        return Sensors(puck=puck, puck_utc=puck_utc)
     d = setup[0].data()
     seats = {int(s) for s in d.get("seats") or {}}
+    seats_utc = setup[0].recorded_utc
     if puck is None and isinstance(d.get("button"), int):
-        puck = int(d["button"])
+        puck, puck_utc = int(d["button"]), setup[0].recorded_utc
     for row in _rows(
         conn, "WHERE code = ? AND seq > ? ORDER BY seq", (Code.INPUT_SEAT, setup[0].seq)
     ):
         s = row.data()
         (seats.add if s.get("occupied") else seats.discard)(int(s["seat"]))
-    return tuple(sorted(seats)), puck
+        seats_utc = row.recorded_utc
+    return Sensors(tuple(sorted(seats)), seats_utc, puck, puck_utc)
 
 
 def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
@@ -174,7 +201,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
         steps = conn.execute(
             "SELECT COUNT(*), MAX(recorded_utc) FROM log WHERE code = ?", (Code.CLOCK_STEP,)
         ).fetchone()
-        seats, puck = _sensors(conn)
+        sensors = _sensors(conn)
         facts = JournalFacts(
             path=path,
             station_id=str(meta[0]) if meta else "",
@@ -186,11 +213,14 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             ops=op_state(conn),
             last_boot_utc=boot[0].recorded_utc if boot else None,
             links=tuple(_link(conn, d) for d in DEVICES),
-            seats_occupied=seats,
-            puck=puck,
+            seats_occupied=sensors.seats,
+            puck=sensors.puck,
             clock_steps=int(steps[0]),
             last_step_utc=steps[1],
             outbox=_outbox(path),
+            head_utc=head[0].recorded_utc if head else None,
+            seats_utc=sensors.seats_utc,
+            puck_utc=sensors.puck_utc,
         )
     if not check_chain:
         return facts

@@ -79,10 +79,11 @@ def outbox(facts: JournalFacts, live: Mapping[str, Any] | None) -> OutboxDiag:
 
 
 def _link(record: LinkRecord, live: Mapping[str, Any] | None) -> LinkDiag:
-    if live is None:
+    if live is None:  # no daemon: what is live is not known; the journal's row says what was
         return LinkDiag(
             device=record.device,
-            state=record.state,
+            state="unknown",
+            journal_state=record.state,
             serial=record.serial,
             firmware=record.firmware,
             protocol=record.protocol,
@@ -104,6 +105,7 @@ def _link(record: LinkRecord, live: Mapping[str, Any] | None) -> LinkDiag:
         protocol=live.get("protocol") if live.get("protocol") is not None else record.protocol,
         detail=str(live.get("reason") or record.detail),
         since_utc=record.since_utc,
+        journal_state=record.state,
         counters=dict(counters) if isinstance(counters, dict) else None,
         last_frame_age_s=live.get("last_frame_age_s"),
         last_frames=tuple(str(f) for f in live.get("last_frames", ())),
@@ -162,6 +164,7 @@ def build(
         station_id=facts.station_id,
         head_seq=facts.head_seq,
         head_hash=facts.head_hash,
+        head_utc=facts.head_utc,
         size_bytes=facts.size_bytes,
         chain=chain,
         chain_detail=chain_detail,
@@ -188,7 +191,13 @@ def build(
         taken_utc=taken_utc,
         daemon=daemon,
         links=links,
-        gpio=GpioDiag(levels=levels, seats_occupied=facts.seats_occupied, puck=facts.puck),
+        gpio=GpioDiag(
+            levels=levels,
+            seats_occupied=facts.seats_occupied,
+            seats_since_utc=facts.seats_utc,
+            puck=facts.puck,
+            puck_since_utc=facts.puck_utc,
+        ),
         journal=journal,
         clock=clock,
     )
