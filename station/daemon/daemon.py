@@ -72,6 +72,7 @@ from station.fleet.transport import TransportFactory
 from station.journal import Journal, Recorder, SystemClock
 from station.journal.clock import Clock
 from station.journal.history import check_history
+from station.native import engine_reason
 from station.people.check import PEOPLE_CHECKS
 
 log = logging.getLogger(__name__)
@@ -151,6 +152,7 @@ class Daemon:
             __version__,
             self.o.clock,
             mode=0o660 if cfg.journal_mode & 0o040 else 0o600,
+            engine=engine_reason(),
         )
         if status.start():
             stack.callback(status.stop)

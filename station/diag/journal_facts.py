@@ -42,6 +42,17 @@ class LinkRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Software:
+    """One stretch of the journal run by one version of the station (its boot rows)."""
+
+    version: str
+    engine: str  # "native" | "pure" | "" (a version that did not say)
+    first_utc: str
+    last_utc: str
+    starts: int
+
+
+@dataclass(frozen=True, slots=True)
 class JournalFacts:
     path: Path
     station_id: str
@@ -61,6 +72,7 @@ class JournalFacts:
     head_utc: str | None = None  # when the newest row was written
     seats_utc: str | None = None  # the newest row `seats_occupied` comes from
     puck_utc: str | None = None  # the row `puck` comes from
+    software: tuple[Software, ...] = ()  # the versions that ran this journal, oldest first
     chain: str = "not checked"
     chain_detail: str = ""
 
@@ -188,6 +200,20 @@ def _sensors(conn: sqlite3.Connection) -> Sensors:
     return Sensors(tuple(sorted(seats)), seats_utc, puck, puck_utc)
 
 
+def _software(conn: sqlite3.Connection) -> tuple[Software, ...]:
+    """The boot rows folded into stretches of one version and engine."""
+    out: list[Software] = []
+    for row in _rows(conn, "WHERE code = ? ORDER BY seq", (Code.BOOT,)):
+        d = row.data()
+        version, engine = str(d.get("version") or "?"), str(d.get("engine") or "")
+        last = out[-1] if out else None
+        if last is not None and (last.version, last.engine) == (version, engine):
+            out[-1] = replace(last, last_utc=row.recorded_utc, starts=last.starts + 1)
+        else:
+            out.append(Software(version, engine, row.recorded_utc, row.recorded_utc, 1))
+    return tuple(out)
+
+
 def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
     """Everything `station diag` reads from the journal. `check_chain` runs the full check of
     `station journal verify` (the whole file: skip it when the daemon has checked)."""
@@ -221,6 +247,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             head_utc=head[0].recorded_utc if head else None,
             seats_utc=sensors.seats_utc,
             puck_utc=sensors.puck_utc,
+            software=_software(conn),
         )
     if not check_chain:
         return facts

@@ -90,6 +90,18 @@ class OutboxDiag:
 
 
 @dataclass(frozen=True, slots=True)
+class SoftwareDiag:
+    """A stretch of the journal run by one version (and engine) of the station, from its
+    start (boot) rows: an upgrade or a downgrade shows as a new stretch."""
+
+    version: str
+    engine: str  # "native" | "pure" | "" (older versions did not record it)
+    first_start_utc: str
+    last_start_utc: str
+    starts: int
+
+
+@dataclass(frozen=True, slots=True)
 class JournalDiag:
     path: str
     station_id: str = ""
@@ -105,6 +117,7 @@ class JournalDiag:
     tilts: tuple[str, ...] = ()
     last_boot_utc: str | None = None
     outbox: OutboxDiag = field(default_factory=OutboxDiag)
+    software: tuple[SoftwareDiag, ...] = ()  # the versions that ran this journal, oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +135,7 @@ class DaemonDiag:
     running: bool
     socket: str
     version: str = ""
+    engine: str = ""  # which rules engine runs and why (the daemon's words)
     pid: int | None = None
     hand: int | None = None
     phase: str = ""
@@ -214,6 +228,8 @@ def render(snap: DiagSnapshot) -> list[str]:
     j = snap.journal
     if d.running:
         head = f"daemon: running (pid {d.pid}, {d.version}), hand {d.hand}, {d.phase}"
+        if d.engine:
+            head += f"\n  rules engine: {d.engine}"
     else:
         why = f" ({d.why_not})" if d.why_not else ""
         head = (
@@ -233,6 +249,7 @@ def render(snap: DiagSnapshot) -> list[str]:
     lines.append(f"  mode {j.mode or '-'}  CALL FLOOR {j.floor_call or '-'}")
     lines.append(f"  tilts: {', '.join(j.tilts) or 'none'}")
     lines.append(f"  last start of a daemon {ago(j.last_boot_utc, now)}")
+    lines += _software_lines(j.software)
     lines.append(f"  outbox: {j.outbox.text}")
     c = snap.clock
     lines += [
@@ -250,6 +267,21 @@ def render(snap: DiagSnapshot) -> list[str]:
     lines += ["", "PROBLEMS" if snap.problems else "no problems found"]
     lines += [f"  {p}" for p in snap.problems]
     return lines
+
+
+def _software_lines(software: tuple[SoftwareDiag, ...]) -> list[str]:
+    if not software:
+        return []
+    out = ["  software that ran this journal (its start rows, oldest first):"]
+    for s in software:
+        engine = f", {s.engine} engine" if s.engine else ""
+        span = (
+            s.first_start_utc
+            if s.starts == 1
+            else f"{s.first_start_utc} to {s.last_start_utc}, {s.starts} starts"
+        )
+        out.append(f"    {s.version}{engine}: {span}")
+    return out
 
 
 def _link_lines(link: LinkDiag, live: bool, now: str) -> list[str]:

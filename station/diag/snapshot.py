@@ -28,6 +28,7 @@ from station.diag.model import (
     JournalDiag,
     LinkDiag,
     OutboxDiag,
+    SoftwareDiag,
     find_problems,
 )
 
@@ -146,6 +147,7 @@ def build(
             running=True,
             socket=socket,
             version=str(live.get("version", "")),
+            engine=str(live.get("engine", "")),
             pid=live.get("pid"),
             hand=live.get("hand"),
             phase=str(live.get("phase", "")),
@@ -177,6 +179,10 @@ def build(
         ),
         last_boot_utc=facts.last_boot_utc,
         outbox=outbox(facts, live),
+        software=tuple(
+            SoftwareDiag(s.version, s.engine, s.first_utc, s.last_utc, s.starts)
+            for s in facts.software
+        ),
     )
     clock = ClockDiag(
         utc=taken_utc,
