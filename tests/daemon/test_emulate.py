@@ -138,6 +138,8 @@ def test_run_emulate_and_watch_it_as_readme_says(table_dir: Path) -> None:
         screen.until(r"^JOURNAL \(the file, read now\)")
         watch.send_signal(signal.SIGINT)
         watch.wait(timeout=30)
+        screen.rest()
+        watch.stdout.close()
         assert watch.returncode == 0
         daemon.stdin.write("quit\n")
         daemon.stdin.flush()
@@ -146,7 +148,9 @@ def test_run_emulate_and_watch_it_as_readme_says(table_dir: Path) -> None:
         if daemon.poll() is None:
             daemon.kill()
             daemon.wait()
+        daemon.stdin.close()
     lines = out.rest()
+    daemon.stdout.close()
     assert any(line.startswith("station stopped (quit)") for line in lines), lines[-5:]
     # Stopped: diag says so, and shows nothing of the links as live.
     stopped = subprocess.run(
@@ -188,6 +192,7 @@ def test_a_session_through_the_emulated_hardware_decides_as_replay(table_dir: Pa
             run.kill()
             run.wait()
     lines = out.rest()
+    run.stdout.close()
     assert any(line.startswith("station stopped (SIGTERM)") for line in lines)
     replay = subprocess.run(
         [sys.executable, "-m", "station.cli", "replay", "--json", "--trace", str(SESSION)],
@@ -210,7 +215,9 @@ def test_the_console_turns_a_dealers_line_into_hardware_steps() -> None:
     step = parse_command("key FOLD 4")
     assert isinstance(step, Hands) and isinstance(step.steps[0], Press)
     assert step.steps[0].key.key is Key.FOLD and step.steps[0].key.seat == 4
-    setup = parse_command('{"type":"setup","game":"nlhe","stakes":{"sb":1,"bb":2},"seats":{"1":9}}')
+    setup = parse_command(
+        '{"type":"setup","game":"nlhe","stakes":{"sb":1,"bb":2},"seats":{"1":9,"2":9}}'
+    )
     assert isinstance(setup, Hands) and isinstance(setup.steps[0], Reseat)
     assert parse_command("unplug shoe") == Cable("shoe", plugged=False)
     assert parse_command("quit") == Quit()
