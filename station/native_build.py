@@ -75,6 +75,10 @@ def build(*, quiet: bool = True, opt_level: str = DEFAULT_OPT, multi_file: bool 
                 multi_file=multi_file,
                 verbose=False,
             )
+            # mypyc writes the group's headers under the group's folder (station/engine/) but,
+            # with one C file per module, the modules' files beside it: let them find them.
+            for module in modules:
+                module.include_dirs.append(str(work / "c" / Path(*GROUP.split(".")[:-1])))
             dist = Distribution({"name": "station-native", "ext_modules": modules})
             dist.script_args = [
                 "build_ext",
