@@ -44,6 +44,17 @@ ADMIN_NAME = "admin"
 
 
 @dataclass(frozen=True, slots=True)
+class FleetLink:
+    """The table's `[fleet]` section: it forwards its journal to a site's centre."""
+
+    site: str
+    broker: str  # host:port
+    ca: Path
+    cert: Path
+    key: Path
+
+
+@dataclass(frozen=True, slots=True)
 class RigOptions:
     settle_ms: int = 40  # the emulated board reads clean totals: a short settle keeps it brisk
     display: str = "none"  # the daemon's own display: none (headless) or auto (a window)
@@ -51,6 +62,7 @@ class RigOptions:
     # host's settle, key debounce and puck stability) times this; 1 is the table's own timing.
     time_scale: float = 1.0
     station_id: str = STATION_ID
+    fleet: FleetLink | None = None
 
     def scaled_ms(self, ms: int, low: int = 1) -> int:
         return max(low, round(ms * self.time_scale))
@@ -120,6 +132,16 @@ def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
         "[people]",
         f'floor_pad = "{FLOOR_NAME}"',
     ]
+    if options.fleet is not None:
+        f = options.fleet
+        lines += [
+            "[fleet]",
+            f"site = {_toml_value(f.site)}",
+            f"broker = {_toml_value(f.broker)}",
+            f"ca = {_toml_value(str(f.ca))}",
+            f"cert = {_toml_value(str(f.cert))}",
+            f"key = {_toml_value(str(f.key))}",
+        ]
     return "\n".join(lines) + "\n"
 
 
