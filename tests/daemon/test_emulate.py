@@ -131,6 +131,7 @@ def test_run_emulate_and_watch_it_as_readme_says(table_dir: Path) -> None:
         assert watch.stdout is not None
         screen = Lines(watch.stdout)
         screen.until(r"^daemon: running \(pid \d+, ")
+        screen.until(r"^  rules engine: (native|pure) \(")
         screen.until(r"^LINKS \(now, from the daemon\)")
         screen.until(r"^  shoe      UP ")
         screen.until(r"^  betzones  UP ")
