@@ -31,6 +31,7 @@ from typing import TextIO
 from station.config.model import DisplayDriver
 from station.config.station_toml import ConfigError, parse_station
 from station.daemon.daemon import Daemon, Overrides
+from station.daemon.lock import JournalInUseError
 from station.daemon.news import LinkNews, News, OpsNews, Recorded
 from station.demo.console import (
     HELP,
@@ -50,9 +51,12 @@ from station.engine.events import Setup, Stakes
 from station.formats.decisions import dumps
 from station.formats.events import event_to_dict
 from station.formats.session import SessionFormatError, read_session
+from station.journal.exc import JournalError
+from station.journal.owner import journal_owner
 
 DEFAULT_TABLE = Setup("nlhe", "RR11", Stakes(sb=1, bb=2), dict.fromkeys(range(1, 7), 200), button=1)
 DEFAULT_ID = "EMU"
+JOURNAL_NAME = "journal.sqlite"  # the rig's config names it so
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,16 +89,27 @@ def folder_problem(folder: Path) -> str:
 
 
 def emulated_table(opts: EmulateOptions) -> tuple[Setup, RigOptions]:
-    """The table to emulate and how the rig shows it."""
+    """The table to emulate and how the rig shows it. A folder that already holds an emulated
+    journal (an earlier run's, or a demo's) goes on with it, under the station id it was
+    created for."""
     display = "none" if opts.headless else "auto"
+    owner = journal_owner(opts.folder / JOURNAL_NAME)
+    if owner is not None and owner.problem:
+        raise EmulateError(f"{owner.path}: {owner.problem}")
     if opts.config is None:
-        return DEFAULT_TABLE, RigOptions(display=display, station_id=DEFAULT_ID)
+        station = owner.station_id if owner is not None else DEFAULT_ID
+        return DEFAULT_TABLE, RigOptions(display=display, station_id=station)
     try:
         config = parse_station(opts.config.read_bytes(), opts.config)
     except OSError as exc:
         raise EmulateError(f"{opts.config}: cannot read: {exc.strerror}") from None
     except ConfigError as exc:
         raise EmulateError("\n".join(str(p) for p in exc.problems)) from None
+    if owner is not None and owner.station_id != config.station_id:
+        raise EmulateError(
+            f"{opts.folder} holds the emulated journal of station {owner.station_id}, and "
+            f"{opts.config} is station {config.station_id}: name a new --dir"
+        )
     if not opts.headless and config.display.driver is not DisplayDriver.NONE:
         display = config.display.driver.value
     return config.table.setup(), RigOptions(display=display, station_id=config.station_id)
@@ -135,7 +150,10 @@ def run_emulated(opts: EmulateOptions, stdin: TextIO, out: TextIO) -> int:
             rig.loaded,
             Overrides(factories=rig.factories, observers=[watcher, Echo(log)]),
         )
-        daemon.open()
+        try:
+            daemon.open()
+        except (JournalInUseError, JournalError) as exc:  # another run on it, a bad journal
+            raise EmulateError(str(exc)) from None
         _introduce(log, rig, opts)
         dealer = Dealer(rig, daemon.inbox, watcher, log)
         console = _console_input(stdin)

@@ -22,9 +22,14 @@ from typing import IO, Any
 import pytest
 
 from station.demo.console import Cable, Hands, Quit, Refused, parse_command
+from station.demo.emulate import EmulateError, EmulateOptions, emulated_table, folder_problem
+from station.demo.rig import MARKER
 from station.demo.steps import Chips, Collect, Deal, Press, Reseat, Sit
 from station.engine.cards import Card
 from station.engine.events import Key
+from station.journal.clock import ManualClock
+from station.journal.store import Journal
+from tests.daemon.conftest import write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/scenarios/PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl"
@@ -161,6 +166,37 @@ def test_run_emulate_and_watch_it_as_readme_says(table_dir: Path) -> None:
     assert stopped.returncode == 1
     assert "daemon: NOT RUNNING" in stopped.stdout and "  shoe      NOT KNOWN" in stopped.stdout
     assert "PROBLEMS\n  daemon not running" in stopped.stdout
+    # Started again on the same folder: the same journal and people go on.
+    again = subprocess.run(
+        _cli(commands["run"], table_dir), input="quit\n",
+        capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=120, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "the journal of the last run goes on" in again.stdout
+    assert "people of this emulated journal" not in again.stdout
+
+
+def test_a_folder_is_an_emulated_tables_or_refused(tmp_path: Path) -> None:
+    """The folder of `--dir` holds only an emulated table: a demo's goes on under its station
+    id; a table's own journal folder, or a journal of another station than --config's, is
+    refused before anything opens."""
+    demo = tmp_path / "demo"
+    demo.mkdir()
+    (demo / "station.toml").write_text(MARKER + "\n", encoding="utf-8")
+    with Journal.open(demo / "journal.sqlite", clock=ManualClock(), station_id="DEMO", create=True):
+        pass
+    _, rig = emulated_table(EmulateOptions(demo))
+    assert rig.station_id == "DEMO"
+    config = write_config(tmp_path)  # station T07
+    with pytest.raises(EmulateError, match="holds the emulated journal of station DEMO"):
+        emulated_table(EmulateOptions(demo, config=config))
+    installed = tmp_path / "var-lib"
+    installed.mkdir()
+    (installed / "journal.sqlite").write_bytes(b"")
+    assert "not empty and holds no emulated table" in folder_problem(installed)
+    (installed / "station.toml").write_text('station_id = "T07"\n', encoding="utf-8")
+    assert "not an emulated table's" in folder_problem(installed)
+    assert folder_problem(tmp_path / "new") == ""
 
 
 def _decisions(lines: list[str]) -> list[dict[str, Any]]:
