@@ -33,7 +33,7 @@ from tests.daemon.conftest import write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "tests/scenarios/PREMATURE-FLOP/rr11_burn_stays_flop_redealt_without_burn.jsonl"
-pytestmark = pytest.mark.timeout(300)
+pytestmark = pytest.mark.slow
 
 
 def _env() -> dict[str, str]:

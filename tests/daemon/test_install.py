@@ -26,7 +26,7 @@ from tests.daemon.conftest import NotifyListener
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = Path(sys.executable)
 PIN = "739514"
-pytestmark = pytest.mark.timeout(400)
+pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 # Every recorder of a change appends "NAME ARGS..." to $RECORD, one line per call (id and getent
 # only answer).

@@ -30,7 +30,7 @@ from tests.daemon.conftest import NotifyListener
 ROOT = Path(__file__).resolve().parents[2]
 OLD_COMMIT = "599bbe5311926fc7b5fde44cd6719e3017cff273"  # version 0.1.0
 OLD_VERSION = "0.1.0"
-pytestmark = pytest.mark.timeout(400)
+pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 
 @dataclass

@@ -232,12 +232,11 @@ def test_diag_from_a_running_demo_daemon(short_dir: Path) -> None:
             stdout=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
         assert watch.stdout is not None
-        first = watch.stdout.readline()  # started (a loaded machine may take seconds)
-        time.sleep(1.0)
+        first = [watch.stdout.readline(), watch.stdout.readline()]  # two refreshes, then Ctrl-C
         watch.send_signal(signal.SIGINT)
         out, _ = watch.communicate(timeout=20)
         assert watch.returncode == 0
-        lines = [json.loads(line) for line in (first + out).splitlines()]
+        lines = [json.loads(line) for line in [*first, *out.splitlines()]]
         assert len(lines) >= 2 and all(s["source"] == "daemon" for s in lines)
     finally:
         demo.send_signal(signal.SIGINT)
