@@ -153,12 +153,13 @@ EXTRAS=pi,native
 echo "installing: $("$PREFIX/venv/bin/station" --version)"
 echo "== compiled engine (mypyc)"
 # One C file per engine module at -O2: about 180 MB for the compiler at its peak on aarch64
-# (README "On the table"); the whole engine in one file at -O3 took about 780 MB.
+# (docs/first-day.md, "What the Pi runs"); the whole engine in one file at -O3 took about 780 MB.
 "$PREFIX/venv/bin/python" -m station.native_build build ||
     echo "install.sh: the compiled engine was not built: the station runs the engine as Python" \
         "(about half as fast; \`station diag\` says why)" >&2
 "$PREFIX/venv/bin/python" -m station.native_build status
 install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
+install -D -m 0644 "$SRC/docs/first-day.md" "$PREFIX/docs/first-day.md"
 ln -sf "$PREFIX/venv/bin/station" "$BIN/station" # `station ...` for people at the Pi
 
 echo "== config"

@@ -192,7 +192,7 @@ def table(short_tmp: Path, checkout: Path) -> Table:
     return Table(root, src, env, tmp_path / "calls.log")
 
 
-# The first day as README tells it (First day on a new table, step 1), the admin's PIN given.
+# The first day as docs/first-day.md tells it (step 1), the admin's PIN given.
 FIRST_DAY = {
     "STATION_ID": "T07",
     "SHOE_SERIAL": "DS-SHOE-0001",
@@ -214,9 +214,9 @@ def test_without_a_station_id_nothing_is_installed(table: Table) -> None:
 
 
 def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> None:
-    """README's first day: install.sh with the station id (the journal is made for it, never
-    for the example's T01), the example's [table] not started without asking; the id cannot
-    be changed under the journal afterwards; install.sh again with ENABLE=yes (README step 2;
+    """The first day (docs/first-day.md): install.sh with the station id (the journal is made
+    for it, never for the example's T01), the example's [table] not started without asking; the
+    id cannot be changed under the journal afterwards; install.sh again with ENABLE=yes (step 2;
     also what an upgrade runs) stops and restarts the station; the daemon starts as the unit
     starts it."""
     run = table.install(**FIRST_DAY)
