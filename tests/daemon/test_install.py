@@ -248,6 +248,8 @@ def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> 
     boot = (table.root / "boot/firmware/config.txt").read_text()
     assert "dtparam=audio=on" in boot and "dtparam=i2c_arm=on" in boot
     assert (table.root / "etc/systemd/system/dealer-station.service").is_file()
+    guide = (table.root / "opt/dealer-station/docs/first-day.md").read_text(encoding="utf-8")
+    assert guide.startswith("# A table's first day")  # what config check's advice points to
     assert "admin enrolled as admin" in run.stdout
     people = table.station("journal", "users", "list", "--config", str(table.config), "--json")
     assert people.stdout.strip() == '[{"name": "admin", "role": "admin", "active": true}]'
@@ -286,7 +288,7 @@ def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> 
     assert owner is not None and owner.station_id == "T07"
 
     # The daemon, as the unit starts it, on what was installed. Without a Pi here: the mock GPIO
-    # back end and no screen (README: "Trying it without the hardware").
+    # back end and no screen (docs/first-day.md: "Trying it without the hardware").
     text = text.replace('backend = "lgpio"', 'backend = "mock"')
     table.config.write_text(text.replace('driver = "kmsdrm"', 'driver = "none"'))
     _starts_and_stops(table)
