@@ -152,8 +152,9 @@ EXTRAS=pi,native
 "$PREFIX/venv/bin/python" -m pip install --quiet "$SRC[$EXTRAS]"
 echo "installing: $("$PREFIX/venv/bin/station" --version)"
 echo "== compiled engine (mypyc)"
-# One C file per engine module at -O2: about 180 MB for the compiler at its peak on aarch64
-# (docs/first-day.md, "What the Pi runs"); the whole engine in one file at -O3 took about 780 MB.
+# One C file per engine module at -O2: at most about 200 MB for the compiler and 850 MB for the
+# whole build with mypyc's own process, measured on aarch64 under emulation (docs/first-day.md,
+# "What the Pi runs"); the whole engine in one file at -O3 took about 780 MB for the compiler.
 "$PREFIX/venv/bin/python" -m station.native_build build ||
     echo "install.sh: the compiled engine was not built: the station runs the engine as Python" \
         "(about half as fast; \`station diag\` says why)" >&2
