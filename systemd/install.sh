@@ -153,14 +153,14 @@ EXTRAS=pi,native
 echo "installing: $("$PREFIX/venv/bin/station" --version)"
 echo "== compiled engine (mypyc)"
 # One C file per engine module at -O2: at most about 200 MB for the compiler and 850 MB for the
-# whole build with mypyc's own process, measured on aarch64 under emulation (docs/first-day.md,
+# whole build with mypyc's own process, measured on aarch64 under emulation (docs/table.md,
 # "What the Pi runs"); the whole engine in one file at -O3 took about 780 MB for the compiler.
 "$PREFIX/venv/bin/python" -m station.native_build build ||
     echo "install.sh: the compiled engine was not built: the station runs the engine as Python" \
         "(about half as fast; \`station diag\` says why)" >&2
 "$PREFIX/venv/bin/python" -m station.native_build status
 install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
-install -D -m 0644 "$SRC/docs/first-day.md" "$PREFIX/docs/first-day.md"
+install -d -m 0755 "$PREFIX/docs" && cp -r "$SRC/docs/." "$PREFIX/docs/" # what README links to
 ln -sf "$PREFIX/venv/bin/station" "$BIN/station" # `station ...` for people at the Pi
 
 echo "== config"

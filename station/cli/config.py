@@ -127,7 +127,7 @@ def journal_owner_check(station: Path) -> CheckResult:
     if problem:
         advice = (
             "a journal keeps the station id it was created with: set station_id back, or move "
-            "the journal aside as that station's record (docs/first-day.md, step 4)"
+            "the journal aside as that station's record (docs/table.md, step 4)"
         )
         return CheckResult(
             "journal", (Problem(str(station), "station_id", f"{problem}; {advice}"),)

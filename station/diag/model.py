@@ -141,6 +141,7 @@ class DaemonDiag:
     phase: str = ""
     uptime_s: float | None = None
     why_not: str = ""  # when not running: what the socket said
+    tournament: str = ""  # a tournament table's level clock and its source
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +231,8 @@ def render(snap: DiagSnapshot) -> list[str]:
         head = f"daemon: running (pid {d.pid}, {d.version}), hand {d.hand}, {d.phase}"
         if d.engine:
             head += f"\n  rules engine: {d.engine}"
+        if d.tournament:
+            head += f"\ntournament: {d.tournament}"
     else:
         why = f" ({d.why_not})" if d.why_not else ""
         head = (

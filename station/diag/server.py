@@ -134,6 +134,7 @@ def status_dict(
             "size_mb": j.size_mb,
         },
         "clock": {"utc": p.clock_utc, "synced": p.clock_synced},
+        "tournament": status.data.tournament or None,
         "fleet": None
         if f is None
         else {

@@ -1,8 +1,8 @@
 """Decisions: what the station concludes from the input events. Pure.
 
-`Incident`, `Prompt` and `HandEnd` are the public output of `station replay --json` (PRODUCT.md
-section 4); `DrawRole` and `Action` are trace records, printed only with `--trace`. Every record
-names the hand and the 1-based sequence number of the input event that caused it.
+`Incident`, `Prompt` and `HandEnd` are the public output of `station replay --json`
+(docs/session-format.md); `DrawRole` and `Action` are trace records, printed only with `--trace`.
+Every record names the hand and the 1-based sequence number of the input event that caused it.
 
 The records are immutable: frozen dataclasses, and named tuples for the three the engine builds
 on nearly every event (`Prompt`, `DrawRole`, `Action`: a named tuple is built in a fifth of the
@@ -20,7 +20,7 @@ from station.engine.rake import RakeResult
 
 
 class Ruling(StrEnum):
-    """The fixed ruling vocabulary (documented in the README)."""
+    """The fixed ruling vocabulary (documented in docs/session-format.md)."""
 
     MISDEAL = "misdeal"  # reshuffle and redeal the same hand
     PLAY_ON = "play_on"  # the hand continues as dealt
@@ -96,6 +96,9 @@ class HandEnd:
     boards: tuple[tuple[str, ...], ...] = ()  # every board when run more than once
     shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
     rake: RakeResult | None = None  # the house's take, when the table has a rake schedule
+    # Tournament: the players who went broke in this hand, each with the chips he started it
+    # with, the one who finishes higher first (TOURN-ELIMINATION-ORDER).
+    eliminated: tuple[tuple[int, int], ...] = ()
 
 
 class DealSlot(StrEnum):

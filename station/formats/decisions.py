@@ -1,4 +1,4 @@
-"""Decisions as the JSON objects of `station replay --json` (PRODUCT.md section 4). Pure."""
+"""Decisions as the JSON objects of `station replay --json` (docs/session-format.md). Pure."""
 
 from __future__ import annotations
 
@@ -57,6 +57,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
                 out["rake"] = rake_to_dict(d.rake)
+            if d.eliminated:
+                out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
             return out
         case DrawRole():
             return {

@@ -108,6 +108,7 @@ _INPUTS = frozenset(
         Code.INPUT_KEY,
         Code.INPUT_DRAW,
         Code.INPUT_ZONE,
+        Code.INPUT_CLOCK,
     }
 )
 
@@ -146,7 +147,9 @@ def recall_hand(
         hand=hand,
         game=str(start.get("game") or setup.get("game", "")),
         profile=str(start.get("profile") or setup.get("profile", "")),
-        stakes={str(k): int(v) for k, v in setup.get("stakes", {}).items()},
+        stakes={
+            str(k): int(v) for k, v in (start.get("stakes") or setup.get("stakes", {})).items()
+        },
         button=start.get("button"),
         seats=tuple(dealt),
         starting_stacks=starting,
@@ -172,7 +175,7 @@ def recall_hand(
 
 
 def forced_bets(span: Sequence[LogRow], hand: int) -> tuple[dict[int, int], dict[int, int]]:
-    """(posts, antes) from the zone inputs before the hand's NEW_HAND (PRODUCT.md section 4:
+    """(posts, antes) from the zone inputs before the hand's NEW_HAND (docs/session-format.md:
     forced bets are zone amounts before NEW_HAND; antes are taken in before it, blinds stay)."""
     zone: dict[int, int] = {}
     antes: dict[int, int] = {}

@@ -192,7 +192,7 @@ def table(short_tmp: Path, checkout: Path) -> Table:
     return Table(root, src, env, tmp_path / "calls.log")
 
 
-# The first day as docs/first-day.md tells it (step 1), the admin's PIN given.
+# The first day as docs/table.md tells it (step 1), the admin's PIN given.
 FIRST_DAY = {
     "STATION_ID": "T07",
     "SHOE_SERIAL": "DS-SHOE-0001",
@@ -214,7 +214,7 @@ def test_without_a_station_id_nothing_is_installed(table: Table) -> None:
 
 
 def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> None:
-    """The first day (docs/first-day.md): install.sh with the station id (the journal is made
+    """The first day (docs/table.md): install.sh with the station id (the journal is made
     for it, never for the example's T01), the example's [table] not started without asking; the
     id cannot be changed under the journal afterwards; install.sh again with ENABLE=yes (step 2;
     also what an upgrade runs) stops and restarts the station; the daemon starts as the unit
@@ -248,8 +248,8 @@ def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> 
     boot = (table.root / "boot/firmware/config.txt").read_text()
     assert "dtparam=audio=on" in boot and "dtparam=i2c_arm=on" in boot
     assert (table.root / "etc/systemd/system/dealer-station.service").is_file()
-    guide = (table.root / "opt/dealer-station/docs/first-day.md").read_text(encoding="utf-8")
-    assert guide.startswith("# A table's first day")  # what config check's advice points to
+    guide = (table.root / "opt/dealer-station/docs/table.md").read_text(encoding="utf-8")
+    assert guide.startswith("# On the table (Raspberry Pi)")  # what config check's advice points to
     assert "admin enrolled as admin" in run.stdout
     people = table.station("journal", "users", "list", "--config", str(table.config), "--json")
     assert people.stdout.strip() == '[{"name": "admin", "role": "admin", "active": true}]'
@@ -288,7 +288,7 @@ def test_install_from_a_fresh_checkout_to_a_daemon_that_starts(table: Table) -> 
     assert owner is not None and owner.station_id == "T07"
 
     # The daemon, as the unit starts it, on what was installed. Without a Pi here: the mock GPIO
-    # back end and no screen (docs/first-day.md: "Trying it without the hardware").
+    # back end and no screen (docs/table.md: "Trying it without the hardware").
     text = text.replace('backend = "lgpio"', 'backend = "mock"')
     table.config.write_text(text.replace('driver = "kmsdrm"', 'driver = "none"'))
     _starts_and_stops(table)

@@ -1,4 +1,4 @@
-"""Upgrading a table (docs/first-day.md): the version before runs a table (the demo's
+"""Upgrading a table (docs/table.md): the version before runs a table (the demo's
 people and hands, a restart that leaves a recovery checkpoint), then the new version starts on
 the same journal, config and people; `station diag` names both versions. Then the downgrade:
 the version before started again on the journal the new one wrote.

@@ -142,7 +142,7 @@ def test_without_the_client_library_the_station_deals_and_keeps_the_outbox(
 def test_with_the_broker_unreachable_the_dealer_screen_shows_the_outbox_and_its_age(
     services: Any, tmp_path: Path, running: list[Running]
 ) -> None:
-    """PRODUCT/issue 20: the station keeps dealing offline and "the dealer screen and `station
+    """Issue 20: the station keeps dealing offline and "the dealer screen and `station
     diag` show the outbox size and age". A port nobody listens on stands for a broker that is
     down; the rows the daemon journals wait in the outbox and the SYSTEM page says so."""
     with socket.socket() as s:
