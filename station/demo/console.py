@@ -20,6 +20,7 @@ from station.demo.steps import (
     Deal,
     DealTag,
     MovePuck,
+    Narrate,
     Press,
     RakeChips,
     Reseat,
@@ -29,6 +30,7 @@ from station.demo.steps import (
     forced_bet_chips,
 )
 from station.engine.events import (
+    ClockSet,
     Draw,
     InputEvent,
     Key,
@@ -190,6 +192,11 @@ def event_step(event: InputEvent) -> Step:
             return MovePuck(seat)
         case SeatSensor(seat=seat, occupied=occupied):
             return Sit(seat, occupied)
+        case ClockSet():
+            return Narrate(
+                "a tournament clock line comes from the centre, not from the table's "
+                "hardware: not played here"
+            )
 
 
 def session_steps(events: Sequence[InputEvent]) -> tuple[Step, ...]:

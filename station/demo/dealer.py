@@ -54,6 +54,7 @@ from station.display.nav import ClearFloorCall, SignedIn, SignedOut
 from station.display.pinpad import PadAccess
 from station.engine.decisions import HandEnd
 from station.engine.events import (
+    ClockSet,
     Draw,
     InputEvent,
     KeyPress,
@@ -100,7 +101,7 @@ def matches(expected: InputEvent, got: InputEvent) -> bool:
             return isinstance(got, Puck) and got.seat == expected.seat
         case RakeZone():
             return isinstance(got, RakeZone) and got.amount == expected.amount
-        case Setup() | SeatSensor():
+        case Setup() | SeatSensor() | ClockSet():
             return got == expected
         case _:
             assert_never(expected)

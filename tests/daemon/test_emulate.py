@@ -21,12 +21,12 @@ from typing import IO, Any
 
 import pytest
 
-from station.demo.console import Cable, Hands, Quit, Refused, parse_command
+from station.demo.console import Cable, Hands, Quit, Refused, event_step, parse_command
 from station.demo.emulate import EmulateError, EmulateOptions, emulated_table, folder_problem
 from station.demo.rig import MARKER
-from station.demo.steps import Chips, Collect, Deal, Press, Reseat, Sit
+from station.demo.steps import Chips, Collect, Deal, Narrate, Press, Reseat, Sit
 from station.engine.cards import Card
-from station.engine.events import Key
+from station.engine.events import ClockSet, Key
 from station.journal.clock import ManualClock
 from station.journal.store import Journal
 from tests.daemon.conftest import write_config
@@ -273,3 +273,10 @@ def test_the_console_turns_a_dealers_line_into_hardware_steps() -> None:
 
 def card(code: str) -> Card:
     return Card.parse(code)
+
+
+def test_a_clock_line_is_said_not_played_through_the_hardware() -> None:
+    """A session's tournament clock line comes from the centre: no emulated device makes it,
+    so the console says so instead of pretending to play it."""
+    step = event_step(ClockSet(2, 600.0))
+    assert isinstance(step, Narrate) and "comes from the centre" in step.text
