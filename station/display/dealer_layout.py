@@ -247,10 +247,30 @@ def _draw_content(
                 big = False
             felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
-            # The winning hands named where the room allows (the least is without them).
+            # The winning hands named where the room allows (the least is without them). The
+            # final board stays above the result: when it would not fit above one column of
+            # lines, the lines go two to a row (with the names, else without) if that makes room.
+            board_h = felt.board_need(c, view, big=False)
             names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
             need = felt.result_need(c, view, area.w, cols, names)
-            board_h = felt.board_need(c, view, big=False)
+            if view.board and cols == 1 and need + board_h + c.pad > area.h:
+                for two_names in (True, False):
+                    two = felt.result_need(c, view, area.w, 2, two_names)
+                    if two + board_h + c.pad <= area.h:
+                        cols, names, need = 2, two_names, two
+                        break
+                else:  # still no room above: the board beside the lines, on their right
+                    bw = felt.board_width(c, view, big=False)
+                    left = Rect(area.x, area.y, area.w - bw - c.pad, area.h)
+                    for side_names in (True, False):
+                        side = felt.result_need(c, view, left.w, 1, side_names)
+                        if left.w > 0 and max(side, board_h) <= area.h:
+                            board_y = area.y + (area.h - board_h) // 2
+                            felt.draw_board(c, view, left.right + c.pad, board_y, big=False)
+                            y = area.y + max(0, (area.h - side) // 2)
+                            felt.draw_result(c, view, Rect(left.x, y, left.w, side), 1,
+                                             side_names)  # fmt: skip
+                            return
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
                 y = area.y + max(0, (area.h - need - board_h - c.pad) // 2)

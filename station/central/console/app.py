@@ -46,7 +46,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from station.central import alarms
 from station.central.config import CentralConfig
-from station.central.console import accounts, command_queue, exports, floor, health, room, views
+from station.central.console import (
+    accounts,
+    command_queue,
+    exports,
+    floor,
+    health,
+    room,
+    tournaments,
+    views,
+)
 from station.central.console.accounts import Action, Role, Session, SignInError, may, refusal
 from station.central.console.health import BrokerProbe
 from station.central.console.live import Hub, Listener
@@ -162,6 +171,12 @@ class Console:
         if not may(current.role, action):
             raise HTTPException(403, refusal(current.role, action))
         return current
+
+    def check_csrf(self, request: Request, form: FormData, current: Session) -> None:
+        _check_csrf(request, form, current)
+
+    def address(self, request: Request) -> str:
+        return _address(request)
 
     def render(
         self,
@@ -316,6 +331,13 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         Route("/money", handler(room.money_page)),
         Route("/money/export.csv", handler(room.money_csv)),
         Route("/events", _events(console)),
+        Route("/tournaments", handler(tournaments.list_page)),
+        Route("/tournaments", handler(tournaments.create, form=True), methods=["POST"]),
+        Route("/tournaments/{event}", handler(tournaments.event_page)),
+        Route("/tournaments/{event}/live", handler(tournaments.event_live)),
+        Route(
+            "/tournaments/{event}/{step}", handler(tournaments.step, form=True), methods=["POST"]
+        ),
         Route("/incidents", handler(_queue)),
         Route("/incidents/export.csv", handler(_export_csv)),
         Route("/incidents/export.json", handler(_export_json)),
