@@ -20,6 +20,7 @@ from station.cli import CommandModule
 BENCHES: dict[str, tuple[str, str]] = {
     "link": ("station.bench.link", "card draws through the emulated shoe over a real pty"),
     "replay": ("station.bench.replay", "engine replay throughput beside PokerKit"),
+    "long": ("station.bench.long", "per-input cost in one hand that never ends (a stuck key)"),
     "history": ("station.bench.history", "the history check after READY, per hand of journal"),
     "latency": ("station.bench.latency", "shoe frame to journal commit and display snapshot"),
     "idle": ("station.bench.idle", "idle CPU and peak RSS of the daemon with the display"),

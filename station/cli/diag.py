@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from station.cli.common import EXIT_CHECK_FAILED, EXIT_OK, add_journal_argument, fail
@@ -62,10 +64,23 @@ def run(args: argparse.Namespace) -> int:
         if args.watch is None:
             return _print(taker, args.json, clear=False)
         return _watch(taker, args.json, args.watch)
+    except sqlite3.DatabaseError as exc:  # the file is damaged, or not a journal
+        return fail("diag", damaged_advice(path, exc), EXIT_CHECK_FAILED)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise
         return fail("diag", f"{path}: {exc.strerror or exc}")
+
+
+def damaged_advice(path: Path, exc: Exception) -> str:
+    """What is wrong with a journal SQLite cannot read, and what a technician does about it."""
+    return (
+        f"cannot read the journal {path}: {exc}. The file is damaged or is not a journal. "
+        f"Keep it as it is (copy {path}* aside before anything else), run `station journal "
+        f"verify --journal {path}` for what it finds, and do not start the station on it: a "
+        "new journal, or one restored from a copy, is the floor's decision (the central store "
+        "keeps every row it received)"
+    )
 
 
 def _print(taker: Taker, as_json: bool, *, clear: bool) -> int:

@@ -1,0 +1,177 @@
+"""`station bench long`: the cost of one input in a hand that never ends. Edge adapter (clock,
+a temporary journal).
+
+A table can stay in one hand for hours (a stuck FOLD key, a long tournament hand): every input
+must cost the same at the 300,000th as at the 10,000th. The bench deals one six-seat hold'em
+hand and then presses FOLD for seat 3 again and again (the first fold counts, each later one is
+a "does not apply" warning on the dealer screen), and measures:
+
+- the engine: `Table.feed` and the snapshot the daemon publishes after each input, per input,
+  averaged over the `--window` inputs ending at 1/30, 1/10, 1/3 and all of `--lines`
+  (10,000 / 30,000 / 100,000 / 300,000 by default); `ratio` is the last over the first (bar:
+  <= 1.5, flat);
+- the journal: the same inputs through the `Recorder` into a real journal in a temporary
+  folder (commit, witness, snapshot), at the same fractions of `--journal-lines` (each commit
+  is an fsync, so this part is shorter by default); `journal_ratio`;
+- `station replay`'s path: the whole session as text, read and replayed (`replay_s`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from station.bench.report import Bar, emit, say
+from station.engine.events import InputEvent, Key, KeyPress
+from station.engine.table import Table
+from station.formats.replay import replay_lines
+from station.formats.session import parse_session
+from station.journal import Journal, Recorder, SystemClock
+from station.journal.codes import ActorRole
+from station.native import engine_kind
+
+BARS = (Bar("ratio", "<=", 1.5), Bar("journal_ratio", "<=", 1.5))
+FRACTIONS = (30, 10, 3, 1)  # the marks: lines // each
+
+DEAL = (
+    '{"type":"setup","game":"nlhe","profile":"RR11","stakes":{"sb":50,"bb":100},'
+    '"seats":{"1":10000,"2":10000,"3":10000,"4":10000,"5":10000,"6":10000},"button":6}\n'
+    '{"type":"puck","seat":6}\n'
+    '{"type":"zone","seat":1,"amount":50}\n'
+    '{"type":"zone","seat":2,"amount":100}\n'
+    '{"type":"key","key":"NEW_HAND"}\n'
+    + "".join(
+        f'{{"type":"draw","card":"{c}"}}\n'
+        for c in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc")
+    )
+)
+STUCK = '{"type":"key","key":"FOLD","seat":3}\n'
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lines", type=int, default=300_000, help="FOLD inputs in the one hand (default 300000)"
+    )
+    parser.add_argument(
+        "--journal-lines",
+        type=int,
+        default=30_000,
+        help="of them through a real journal (default 30000; each is a commit)",
+    )
+    parser.add_argument(
+        "--window", type=int, default=2000, help="inputs averaged at each mark (default 2000)"
+    )
+
+
+def session_text(lines: int) -> str:
+    """The one-hand session: the deal, then `lines` FOLD keys for seat 3."""
+    return DEAL + STUCK * lines
+
+
+def _deal_events() -> list[tuple[InputEvent, float | None]]:
+    return [(line.event, line.t) for line in parse_session(DEAL, "deal").lines]
+
+
+def marks(lines: int) -> list[int]:
+    return sorted({max(1, lines // f) for f in FRACTIONS})
+
+
+def _timed(feed: Callable[[int], None], lines: int, window: int) -> dict[str, float]:
+    """Per-input microseconds over the `window` inputs ending at each mark."""
+    at_marks = marks(lines)
+    starts: dict[int, list[int]] = {}
+    for m in at_marks:
+        starts.setdefault(max(0, m - window), []).append(m)
+    began: dict[int, float] = {}
+    out: dict[str, float] = {}
+    for i in range(lines):
+        for m in starts.get(i, ()):
+            began[m] = time.perf_counter()
+        feed(i)
+        if i + 1 in began:
+            m = i + 1
+            out[str(m)] = round((time.perf_counter() - began[m]) / min(window, m) * 1e6, 2)
+    return out
+
+
+def _engine(lines: int, window: int) -> dict[str, float]:
+    table = Table()
+    for n, (event, t) in enumerate(_deal_events(), 1):
+        table.feed(event, seq=n, at=t)
+    fold = KeyPress(Key.FOLD, seat=3)
+    base = 1000
+
+    def feed(i: int) -> None:
+        table.feed(fold, seq=base + i, at=None)
+        table.snapshot()
+
+    return _timed(feed, lines, window)
+
+
+def _journal(lines: int, window: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="bench-long-") as folder:
+        journal = Journal.open(
+            Path(folder) / "journal.sqlite", clock=SystemClock(), station_id="BENCH", create=True
+        )
+        try:
+            recorder = Recorder(journal)
+            recorder.recover()
+            for event, t in _deal_events():
+                recorder.record(event, actor="bench", role=ActorRole.DEVICE, at=t)
+            fold = KeyPress(Key.FOLD, seat=3)
+
+            def feed(i: int) -> None:
+                recorder.record(fold, actor="bench", role=ActorRole.DEVICE, at=None)
+                recorder.snapshot()
+
+            return _timed(feed, lines, window)
+        finally:
+            journal.close()
+
+
+def _ratio(per_input: dict[str, float]) -> float | None:
+    values = list(per_input.values())
+    if len(values) < 2 or values[0] <= 0:
+        return None
+    return round(values[-1] / values[0], 2)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.lines < 1 or args.journal_lines < 0 or args.window < 1:
+        print(
+            "station bench long: --lines and --window must be at least 1, --journal-lines 0 "
+            "or more",
+            file=sys.stderr,
+        )
+        return 2
+    say(f"engine: {args.lines} FOLD inputs in one hand")
+    engine = _engine(args.lines, args.window)
+    say(f"replay: the {args.lines + DEAL.count(chr(10))}-line session as text")
+    started = time.perf_counter()
+    session = parse_session(session_text(args.lines), "long.jsonl")
+    decisions = sum(1 for _ in replay_lines(session.lines))
+    replay_s = time.perf_counter() - started
+    journal: dict[str, float] = {}
+    if args.journal_lines:
+        say(f"journal: {args.journal_lines} FOLD inputs recorded")
+        journal = _journal(args.journal_lines, min(args.window, args.journal_lines))
+    emit(
+        "long",
+        {
+            "lines": args.lines,
+            "per_input_us": engine,
+            "ratio": _ratio(engine),
+            "replay_s": round(replay_s, 2),
+            "replay_decisions": decisions,
+            "journal_lines": args.journal_lines,
+            "journal_per_input_us": journal,
+            "journal_ratio": _ratio(journal),
+            "engine": engine_kind(),
+        },
+        BARS,
+    )
+    return 0
