@@ -19,6 +19,7 @@ from station.incidents.exc import WorkflowError
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
 from station.journal.exc import JournalError
+from station.journal.files import is_access_error, user_name
 from station.journal.locate import (
     ENV_JOURNAL,
     INSTALLED_CONFIG,
@@ -110,4 +111,6 @@ def guarded(
     except BrokenPipeError:
         raise  # the reader went away: `station.cli.main` exits quietly
     except OSError as exc:
-        return fail(command, str(exc.strerror or exc))
+        where = f"{exc.filename}: " if exc.filename else ""
+        user = f" (as {user_name()})" if is_access_error(exc) else ""
+        return fail(command, f"{where}{exc.strerror or exc}{user}")

@@ -42,6 +42,11 @@ class JournalWriteError(JournalError, OSError):
     """A commit failed (disk full, I/O error, database locked too long): nothing was recorded."""
 
 
+class JournalAccessError(JournalWriteError, PermissionError):
+    """This user may not write the journal or its folder (a read-only place, another owner):
+    the message says which path and which user."""
+
+
 class JournalStorageError(JournalWriteError):
     """SQLite could not write: the disk is full, an I/O error, the file locked too long. Nothing
     of that transaction was recorded; what was committed before is intact. It may pass (space

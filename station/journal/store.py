@@ -35,12 +35,23 @@ from station.journal.clock import Clock, format_utc
 from station.journal.codes import ActorRole, Code
 from station.journal.exc import (
     IntegrityError,
+    JournalAccessError,
     JournalNotFoundError,
     JournalStorageError,
     JournalWriteError,
     WrongStationError,
 )
-from station.journal.files import OWNER_ONLY, SHM, WAL, companion, create_file, fsync_dir, tighten
+from station.journal.files import (
+    OWNER_ONLY,
+    SHM,
+    WAL,
+    cannot_write,
+    companion,
+    create_file,
+    fsync_dir,
+    is_access_error,
+    tighten,
+)
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
@@ -190,7 +201,13 @@ class Journal:
                 raise JournalNotFoundError(f"no journal at {p}{gone}")
             if station_id is None:
                 raise WrongStationError(f"{p}: a new journal needs a station id")
-            _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            try:
+                _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            except (OSError, sqlite3.Error) as exc:
+                if not is_access_error(exc):
+                    raise
+                why = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise JournalAccessError(cannot_write(p, str(why))) from None
         else:
             tighten(p)
         conn = sqlite3.connect(p, isolation_level=None, timeout=10.0)
@@ -198,6 +215,11 @@ class Journal:
             journal = cls._setup(conn, p, clock, station_id, boot_id or clock.boot_id(), witness)
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_access_error(exc):
+                place = p.parent if "DIRECTORY" in str(exc.sqlite_errorname) else p
+                raise JournalAccessError(
+                    cannot_write(place, f"{exc} (SQLite writes its -wal and -shm beside {p.name})")
+                ) from None
             raise IntegrityError(
                 f"{p}: the journal file is damaged or not a journal: {exc}"
             ) from exc
@@ -314,6 +336,8 @@ class Journal:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            if is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             raise JournalStorageError(f"cannot start a journal write: {exc}") from exc
         force_witness = False
         try:
@@ -342,6 +366,8 @@ class Journal:
         except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error) and is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             if isinstance(exc, sqlite3.Error):
                 raise JournalStorageError(f"journal write failed: {exc}") from exc
             raise
