@@ -1,4 +1,4 @@
-"""A seat is named with ASCII digits only: "١" (ARABIC-INDIC DIGIT ONE, U+0661) is a decimal
+"""A seat is named with ASCII digits only: the Arabic-Indic digit one (U+0661) is a decimal
 digit to Python and int() reads it as 1, but no table has such a seat (issue 27, item 8)."""
 
 from __future__ import annotations
