@@ -8,10 +8,13 @@ thread of its own and stops the core when the last hand is over.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -25,6 +28,7 @@ from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
 from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
+from station.output import Guard, fresh_folder
 from station.people.check import verify_journal
 
 
@@ -43,8 +47,45 @@ def _first_setup(hands: list[PlannedHand]) -> Reseat:
     return next(s for s in hands[0].steps if isinstance(s, Reseat))
 
 
+class FolderInUseError(Exception):
+    """Another demo runs in the folder (exit 2)."""
+
+
+@contextmanager
+def demo_folder(folder: Path) -> Iterator[None]:
+    """Hold the folder for one demo: an exclusive lock on `FOLDER/.demo-lock`, held for the
+    demo's life (released by the kernel if it dies), with its pid in it. A second demo in the
+    same folder would build its own journal in the first one's place."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".demo-lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 16, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        who = f"pid {holder}" if holder.isdigit() else "another process"
+        raise FolderInUseError(
+            f"{folder} is in use by another demo ({who}); name a new --dir"
+        ) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
 def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -> int:
-    """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given."""
+    """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given.
+    Raises FolderInUseError when another demo runs in the folder, OutputRefusedError when
+    `out` may not be written."""
+    with demo_folder(opts.folder):
+        if any((opts.folder / n).exists() for n in ("journal.sqlite", "journal.sqlite-head")):
+            raise FolderInUseError(f"{opts.folder} already holds a demo journal; name a new --dir")
+        return _run_demo(opts, out, watch)
+
+
+def _run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None) -> int:
     started = time.monotonic()
     hands = plan_hands(opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None)
     rig = Rig(
@@ -67,7 +108,8 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
-            frames = FrameSink(opts.out, display.panel, display.table)
+            guard = Guard((rig.loaded.config.journal,), (rig.config_path,))
+            frames = FrameSink(fresh_folder(opts.out, guard), display.panel, display.table)
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "
