@@ -37,7 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from station.daemon.daemon import Daemon  # noqa: PLC0415
     from station.daemon.lock import JournalInUseError  # noqa: PLC0415
     from station.daemon.logsetup import configure  # noqa: PLC0415
-    from station.journal.exc import JournalError, WrongStationError  # noqa: PLC0415
+    from station.journal.exc import (  # noqa: PLC0415
+        JournalError,
+        JournalLinkedError,
+        WrongStationError,
+    )
 
     try:
         loaded = load_station(args.config)
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             renamed_station_advice(loaded.config.journal, loaded.config.station_id), file=sys.stderr
         )
         return 2
-    except JournalInUseError as exc:  # a second daemon on one journal
+    except (JournalInUseError, JournalLinkedError) as exc:  # a second daemon, a second name
         print(f"station run: {exc}", file=sys.stderr)
         return 2
     except (JournalError, InputsError) as exc:

@@ -136,6 +136,7 @@ class Daemon:
             file_mode=cfg.journal_mode,
         )
         stack.callback(journal.close)
+        lock.hold_journal()  # a journal made just now: its file is locked from here on
         self.journal = journal
         recorder = Recorder(journal, registry=self.loaded.registry, checks=PEOPLE_CHECKS)
         _, head = recorder.recover()

@@ -36,6 +36,7 @@ from station.journal.codes import ActorRole, Code
 from station.journal.exc import (
     IntegrityError,
     JournalAccessError,
+    JournalLinkedError,
     JournalNotFoundError,
     JournalStorageError,
     JournalWriteError,
@@ -209,6 +210,7 @@ class Journal:
                 why = exc.strerror if isinstance(exc, OSError) else str(exc)
                 raise JournalAccessError(cannot_write(p, str(why))) from None
         else:
+            refuse_hard_links(p)
             tighten(p)
         conn = sqlite3.connect(p, isolation_level=None, timeout=10.0)
         try:
@@ -568,6 +570,21 @@ class Journal:
             f"{_SELECT} WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)
         ).fetchall()
         return [LogRow.from_tuple(t) for t in found]
+
+
+def refuse_hard_links(path: Path) -> None:
+    """Raise JournalLinkedError when the journal file has more than one name: SQLite keeps its
+    WAL beside the name it was opened by, so writers through two names fork the chain."""
+    try:
+        links = path.stat().st_nlink
+    except OSError:
+        return
+    if links > 1:
+        raise JournalLinkedError(
+            f"{path} has {links} names (hard links): two names would fork the journal (SQLite "
+            f"keeps its write-ahead log beside each name). Find the others (find / -xdev -samefile "
+            f"{path}) and remove them; copy the journal with `cp`, never `ln`"
+        )
 
 
 def _create_file(
