@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     except (FolderInUseError, OutputRefusedError) as exc:
         print(f"station demo: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a folder it may not write
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"station demo: cannot go on: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     finally:
         import logging  # noqa: PLC0415
 

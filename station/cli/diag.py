@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 import time
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from station.diag.take import Taker
 
 DEFAULT_WATCH_S: Final = 2.0
+FULL_BELOW: Final = 64 * 1024  # free bytes below which the journal's disk counts as full
 CLEAR: Final = "\x1b[H\x1b[2J"
 
 
@@ -74,6 +76,14 @@ def run(args: argparse.Namespace) -> int:
 
 def damaged_advice(path: Path, exc: Exception) -> str:
     """What is wrong with a journal SQLite cannot read, and what a technician does about it."""
+    free = _free_bytes(path.parent)
+    if free is not None and free < FULL_BELOW:
+        return (
+            f"JOURNAL FULL: the disk holding {path} has no room ({free} bytes free), so the "
+            f"journal cannot even be read ({exc}) and the station cannot record: play is "
+            "refused until there is room. Free space on that disk (old logs, copies, anything "
+            "but the journal's own files); the station puts the outage on record by itself"
+        )
     return (
         f"cannot read the journal {path}: {exc}. The file is damaged or is not a journal. "
         f"Keep it as it is (copy {path}* aside before anything else), run `station journal "
@@ -81,6 +91,14 @@ def damaged_advice(path: Path, exc: Exception) -> str:
         "new journal, or one restored from a copy, is the floor's decision (the central store "
         "keeps every row it received)"
     )
+
+
+def _free_bytes(folder: Path) -> int | None:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
 
 
 def _print(taker: Taker, as_json: bool, *, clear: bool) -> int:

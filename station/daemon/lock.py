@@ -20,12 +20,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import logging
 import os
 from pathlib import Path
 
 from station.journal.exc import JournalError, JournalLinkedError
 from station.journal.files import LOCK, companion, open_private
 from station.journal.store import refuse_hard_links
+
+log = logging.getLogger(__name__)
 
 
 class JournalInUseError(JournalError):
@@ -72,11 +75,14 @@ class DaemonLock:
         self._fd = fd
         try:
             self.hold_journal()
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         except BaseException:
             self.release()
             raise
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        except OSError as exc:  # a full disk: the lock holds; only the pid is not written
+            log.warning("cannot write the pid into %s: %s", self.path, exc.strerror)
 
     def hold_journal(self) -> None:
         """Lock the journal file itself (its inode), once it exists: another name for it finds

@@ -28,8 +28,10 @@ from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
 from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
-from station.output import Guard, fresh_folder
+from station.journal.exc import JournalError
+from station.output import Guard, OutputRefusedError, fresh_folder
 from station.people.check import verify_journal
+from station.people.exc import AuthError
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,19 +218,24 @@ def _summary(
     ok = ok and report.ok
     verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
     livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")
-    exported = export_session(
-        config.journal,
-        rig.loaded.registry,
-        opts.folder / "session.jsonl",
-        reader=(FLOOR_NAME, rig.floor_pin),
-    )
-    ok = ok and exported.replay_matches
-    replay = (
-        f"replays to the same {exported.decisions} decisions"
-        if exported.replay_matches
-        else f"REPLAY DIFFERS: {exported.first_difference}"
-    )
-    livelog.line(f"session: {exported.path} ({exported.inputs} input events), {replay}")
+    try:
+        exported = export_session(
+            config.journal,
+            rig.loaded.registry,
+            opts.folder / "session.jsonl",
+            reader=(FLOOR_NAME, rig.floor_pin),
+        )
+    except (OSError, JournalError, OutputRefusedError, AuthError) as exc:  # a full disk
+        livelog.line(f"session: NOT WRITTEN: {getattr(exc, 'strerror', None) or exc}")
+        ok = False
+    else:
+        ok = ok and exported.replay_matches
+        replay = (
+            f"replays to the same {exported.decisions} decisions"
+            if exported.replay_matches
+            else f"REPLAY DIFFERS: {exported.first_difference}"
+        )
+        livelog.line(f"session: {exported.path} ({exported.inputs} input events), {replay}")
     if frames is not None:
         livelog.line(f"frames: {frames.files} PNG file(s) in {opts.out}")
         ok = ok and frames.files > 0 and frames.faults == 0

@@ -222,6 +222,11 @@ class Journal:
                 raise JournalAccessError(
                     cannot_write(place, f"{exc} (SQLite writes its -wal and -shm beside {p.name})")
                 ) from None
+            if str(getattr(exc, "sqlite_errorname", "")).startswith(
+                ("SQLITE_FULL", "SQLITE_IOERR")
+            ):
+                # No room for the -wal and -shm, or the disk failed: storage, not damage.
+                raise JournalStorageError(f"{p}: cannot open the journal: {exc}") from exc
             raise IntegrityError(
                 f"{p}: the journal file is damaged or not a journal: {exc}"
             ) from exc
