@@ -91,7 +91,7 @@ ROOMS: dict[str, frozenset[str]] = {
         "formats": ("engine",),
         "journal": ("engine", "formats", "native", "output", "version"),
         "people": ("journal",),
-        "incidents": ("journal", "people"),
+        "incidents": ("formats", "journal", "people"),
         "recall": ("engine", "formats", "journal"),
         "phh": ("engine", "formats", "recall"),
         "display": ("engine", "hardware", "output"),

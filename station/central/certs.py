@@ -9,7 +9,8 @@ the `openssl` command. Edge adapter (files, a subprocess).
   `casino/<site>/<station_id>/` (see `station.central.broker`);
 - the services' names contain a dot (`svc.ingest`), which a station id cannot, so a station
   can never be issued a service's identity;
-- the broker's server certificate (`broker`) names the host names and addresses stations dial.
+- the broker's server certificate (`broker`) names the host names and addresses stations dial;
+  the floor console's (`console`, `station central setup`) the names browsers open.
 
 Keys are EC P-256. The CA key signs everything: keep it off the broker host in production.
 """
@@ -28,6 +29,8 @@ from typing import Final
 from station.output import Guard, OutputRefusedError, check_target, write_output
 
 BROKER: Final = "broker"
+CONSOLE: Final = "console"  # the floor console's HTTPS server certificate
+SERVERS: Final = frozenset({BROKER, CONSOLE})
 INGEST: Final = "svc.ingest"
 SERVICE = re.compile(r"^svc\.[a-z][a-z0-9-]{0,30}$")
 STATION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # station_id in station.toml
@@ -91,17 +94,18 @@ def ensure_ca(directory: Path, site: str) -> Path:
 def issue(
     directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = (), force: bool = True
 ) -> Identity:
-    """A key and a certificate for `name` (a station id, a `svc.*` service or `broker`), signed
-    by the site CA. `hosts` are the server's DNS names and IP addresses (broker only). Without
-    `force` an identity already issued is refused (`station central certs` without --force)."""
-    if name != BROKER and not (STATION.match(name) or SERVICE.match(name)):
+    """A key and a certificate for `name` (a station id, a `svc.*` service, or a server:
+    `broker`, `console`), signed by the site CA. `hosts` are a server's DNS names and IP
+    addresses. Without `force` an identity already issued is refused (`station central certs`
+    without --force)."""
+    if name not in SERVERS and not (STATION.match(name) or SERVICE.match(name)):
         raise CertError(f"{name!r}: a station id (letters, digits, '-', '_') or svc.NAME")
     directory.mkdir(parents=True, exist_ok=True)
     key, crt = directory / f"{name}.key", directory / f"{name}.crt"
     for path in (key, crt):
         check_target(path, Guard(), force=force)  # before anything is made
     ca = ensure_ca(directory, site)
-    usage = "serverAuth" if name == BROKER else "clientAuth"
+    usage = "serverAuth" if name in SERVERS else "clientAuth"
     lines = [
         "basicConstraints=critical,CA:FALSE",
         "keyUsage=critical,digitalSignature",
