@@ -91,6 +91,11 @@ WRITERS: tuple[Writer, ...] = (
                          "--out", x], planted="dealer-station.conf"),
     Writer(("central", "services"), "--dir", True,
            lambda t, x: ["central", "services", "--dir", x]),
+    Writer(("central", "demo"), "--dir", True,
+           lambda t, x: ["central", "demo", "--tables", "1", "--dir", x], fresh=True),
+    Writer(("central", "setup"), "--root", True,
+           lambda t, x: ["central", "setup", "--site", "s", "--host", "127.0.0.1", "--root", x,
+                         "--no-start"]),
 )
 # fmt: on
 
@@ -105,6 +110,7 @@ READERS: frozenset[tuple[tuple[str, ...], str]] = frozenset(
         (("bench", "startup"), "--journal"),  # copied into a temporary folder first
         (("central", "broker-config"), "--certs"),
         (("central", "broker-config"), "--data"),  # named in the broker's config, not written
+        (("demo",), "--certs"),  # the table's fleet certificates, read
     }
 )  # fmt: skip
 

@@ -43,7 +43,14 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from station.cli import central_console as console_cli
-from station.output import Guard, OutputRefusedError, check_target, output_folder, write_output
+from station.output import (
+    Guard,
+    OutputRefusedError,
+    check_target,
+    fresh_folder,
+    output_folder,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from station.central.alarms import Alarm
@@ -176,6 +183,11 @@ def _setup(args: argparse.Namespace) -> int:
     from station.central.console.passwords import WeakPasswordError, check_policy  # noqa: PLC0415
     from station.central.setup import SetupError, SetupOptions, setup  # noqa: PLC0415
 
+    try:  # the root the site is laid out under: a folder, never a station's file
+        output_folder(args.root, Guard())
+    except OutputRefusedError as exc:
+        print(f"station central setup: --root: {exc}", file=sys.stderr)
+        return 2
     password = ""
     if args.admin:
         password = _new_password(args.admin)
@@ -397,6 +409,12 @@ def _room(args: argparse.Namespace) -> int:
     if not 1 <= args.tables <= 99 or args.speed <= 0:
         print("station central demo: 1 <= --tables <= 99, --speed > 0", file=sys.stderr)
         return 2
+    if args.dir is not None:  # a room of its own: never a station's folder
+        try:
+            fresh_folder(args.dir, Guard())
+        except OutputRefusedError as exc:
+            print(f"station central demo: --dir: {exc}", file=sys.stderr)
+            return 2
     opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
     try:
         return run_room(opts, sys.stdout)
