@@ -15,7 +15,7 @@ import importlib
 import sys
 from typing import cast
 
-from station.cli import CommandModule
+from station.cli import CommandModule, main
 
 BENCHES: dict[str, tuple[str, str]] = {
     "link": ("station.bench.link", "card draws through the emulated shoe over a real pty"),
@@ -44,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 continue
             raise
         module.add_arguments(p)
-        p.set_defaults(_bench=module)
+        # The benches sit below the commands: one that runs commands (tamper's hardening
+        # section) is handed `station.cli.main`.
+        p.set_defaults(_bench=module, main=main)
 
 
 def run(args: argparse.Namespace) -> int:

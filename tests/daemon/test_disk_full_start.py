@@ -150,8 +150,8 @@ def test_a_disk_filling_in_the_middle_of_a_hand_lists_the_inputs_it_lost(
     caplog.set_level(logging.INFO)
     s, fs = station
     s.thread.start()
-    _until(lambda: bool(s.rows()) and s.sink.status.alert == "")
-    s.press("NEW_HAND")  # the config's table: a hand starts
+    _until(lambda: any(c == Code.INPUT_SETUP for c, _ in s.rows()))  # the config's table
+    s.press("NEW_HAND")  # a hand starts
     _until(lambda: any(c == Code.HAND_START for c, _ in s.rows()))
     before = len(s.rows())
     filler = fill(fs)
