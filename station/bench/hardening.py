@@ -227,17 +227,17 @@ def full_disk(pristine: Path, folder: Path, station: str) -> tuple[list[Case], s
         kept = _rows(journal)
         filler = fill(fs)
         with _running(config, stderr=True) as proc:
-            said: list[str] = []
-            reader = threading.Thread(target=_collect, args=(proc, said), daemon=True)
+            lines: list[str] = []
+            reader = threading.Thread(target=_collect, args=(proc, lines), daemon=True)
             reader.start()
-            waiting = _wait_for(lambda: any("JOURNAL FULL" in line for line in said), 60)
+            waiting = _wait_for(lambda: any("JOURNAL FULL" in line for line in lines), 60)
             up = waiting and proc.poll() is None
             filler.unlink()
             recorded = _wait_for(lambda: _storage_tilt(journal) is not None, 30)
         reader.join(10)
         if proc.stderr is not None:
             proc.stderr.close()
-        err = "".join(said)
+        err = "".join(lines)
         rows = _rows(journal)
         lost = rows[: len(kept)] != kept
         tilt = _storage_tilt(journal) or ""
