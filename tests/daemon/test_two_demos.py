@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from station.demo.run import demo_folder
 from station.journal.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,3 +36,21 @@ def test_a_second_demo_in_the_same_folder_refuses(tmp_path: Path) -> None:
     assert f"{folder} is in use by another demo" in refused or "already holds" in refused
     assert all("Traceback" not in out + err for _, out, err in results)
     assert verify_file(folder / "journal.sqlite").ok
+
+
+def test_a_folder_another_demo_holds_before_its_journal_exists_is_refused(tmp_path: Path) -> None:
+    """The race the issue saw: the first demo has taken the folder but not yet made its journal
+    (so a check for the journal's file alone lets a second one through, and both rewrite it).
+    Here the test holds the folder as a starting demo does; the demo started in it refuses."""
+    folder = tmp_path / "table"
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    with demo_folder(folder):
+        done = subprocess.run(
+            [sys.executable, "-m", "station.cli", "demo", "--headless", "--hands", "1",
+             "--dir", str(folder)],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2, done.stdout[-500:] + done.stderr[-500:]
+    assert f"{folder} is in use by another demo (pid {os.getpid()})" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert not (folder / "journal.sqlite").exists()  # it touched nothing
