@@ -13,7 +13,10 @@ a "does not apply" warning on the dealer screen), and measures:
   mark over the fastest (bar: <= 1.5, flat);
 - the journal: the same inputs through the `Recorder` into a real journal in a temporary
   folder (commit, witness, snapshot), at the same fractions of `--journal-lines` (each commit
-  is an fsync, so this part is shorter by default), on the wall clock; `journal_ratio`;
+  is an fsync, so this part is shorter by default): in CPU time (`journal_per_input_us`,
+  `journal_ratio`, bar <= 1.5: what the station does per input) and on the wall clock
+  (`journal_wall_*`, no bar: it adds the waits for the disk, which other work on a shared
+  machine's disk lengthens at random);
 - `station replay`'s path: the whole session as text, read and replayed (`replay_s`).
 """
 
@@ -86,29 +89,31 @@ def _timed(
     feed: Callable[[int], None],
     lines: int,
     window: int,
+    clocks: tuple[Callable[[], float], ...] = (time.perf_counter,),
     chunks: int = CHUNKS,
-    clock: Callable[[], float] = time.perf_counter,
-) -> dict[str, float]:
-    """Per-input microseconds at each mark: the `window` inputs ending there, timed on `clock`
-    in `chunks` pieces, the fastest piece (as `timeit` does: a busy machine only adds time)."""
+) -> list[dict[str, float]]:
+    """Per-input microseconds at each mark, one table per clock: the `window` inputs ending
+    there, timed in `chunks` pieces, the fastest piece (as `timeit` does: a busy machine only
+    adds time)."""
     piece = max(1, window // chunks)
     starts: dict[int, list[int]] = {}
     for m in marks(lines):
         begin = max(0, m - piece * chunks)
         for k in range(chunks):
             starts.setdefault(begin + k * piece, []).append(m)
-    best: dict[int, float] = {}
-    began: dict[int, tuple[int, float]] = {}
+    best: list[dict[int, float]] = [{} for _ in clocks]
+    began: dict[int, tuple[int, list[float]]] = {}
     for i in range(lines):
         for m in starts.get(i, ()):
-            began[m] = (i, clock())
+            began[m] = (i, [c() for c in clocks])
         feed(i)
         for m, (first, t0) in list(began.items()):
             if i + 1 - first == piece or i + 1 == m:
-                took = (clock() - t0) / (i + 1 - first)
-                best[m] = min(best.get(m, took), took)
+                for b, c, t in zip(best, clocks, t0, strict=True):
+                    took = (c() - t) / (i + 1 - first)
+                    b[m] = min(b.get(m, took), took)
                 del began[m]
-    return {str(m): round(best[m] * 1e6, 2) for m in sorted(best)}
+    return [{str(m): round(b[m] * 1e6, 2) for m in sorted(b)} for b in best]
 
 
 def _engine(lines: int, window: int) -> dict[str, float]:
@@ -123,11 +128,13 @@ def _engine(lines: int, window: int) -> dict[str, float]:
         table.snapshot()
 
     # The engine is pure CPU: the process's CPU time, which other work on the machine does not
-    # inflate (the journal's part waits for the disk, so it is timed on the wall clock).
-    return _timed(feed, lines, window, clock=time.process_time)
+    # inflate.
+    (cpu,) = _timed(feed, lines, window, (time.process_time,))
+    return cpu
 
 
-def _journal(lines: int, window: int) -> dict[str, float]:
+def _journal(lines: int, window: int) -> list[dict[str, float]]:
+    """(CPU time, wall clock) per input through the recorder."""
     with tempfile.TemporaryDirectory(prefix="bench-long-") as folder:
         journal = Journal.open(
             Path(folder) / "journal.sqlite", clock=SystemClock(), station_id="BENCH", create=True
@@ -143,7 +150,7 @@ def _journal(lines: int, window: int) -> dict[str, float]:
                 recorder.record(fold, actor="bench", role=ActorRole.DEVICE, at=None)
                 recorder.snapshot()
 
-            return _timed(feed, lines, window)
+            return _timed(feed, lines, window, (time.process_time, time.perf_counter))
         finally:
             journal.close()
 
@@ -172,9 +179,10 @@ def run(args: argparse.Namespace) -> int:
     decisions = sum(1 for _ in replay_lines(session.lines))
     replay_s = time.perf_counter() - started
     journal: dict[str, float] = {}
+    journal_wall: dict[str, float] = {}
     if args.journal_lines:
         say(f"journal: {args.journal_lines} FOLD inputs recorded")
-        journal = _journal(args.journal_lines, min(args.window, args.journal_lines))
+        journal, journal_wall = _journal(args.journal_lines, min(args.window, args.journal_lines))
     emit(
         "long",
         {
@@ -186,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
             "journal_lines": args.journal_lines,
             "journal_per_input_us": journal,
             "journal_ratio": _ratio(journal),
+            "journal_wall_per_input_us": journal_wall,
+            "journal_wall_ratio": _ratio(journal_wall),
             "engine": engine_kind(),
         },
         BARS,

@@ -32,6 +32,8 @@ def test_bench_long_prints_the_cost_per_input_at_four_points(
     ]  # fmt: skip
     assert all(v > 0 for v in figures["per_input_us"].values())
     assert list(figures["journal_per_input_us"]) == ["10", "30", "100", "300"]
+    assert list(figures["journal_wall_per_input_us"]) == ["10", "30", "100", "300"]
+    assert isinstance(figures["journal_wall_ratio"], float)
     assert isinstance(figures["ratio"], float) and isinstance(figures["journal_ratio"], float)
     assert figures["replay_decisions"] >= 3000  # a warning for every stuck FOLD
     assert figures["bar"] == {"ratio": "<= 1.5", "journal_ratio": "<= 1.5"}
