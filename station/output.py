@@ -25,7 +25,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -229,11 +228,3 @@ def _fsync_folder(folder: Path) -> None:
             raise
     finally:
         os.close(fd)
-
-
-def guard_of(journals: Iterable[Path | None], configs: Iterable[Path | None] = ()) -> Guard:
-    """A Guard from the paths a command was given (None for those it was not)."""
-    return Guard(
-        tuple(Path(j) for j in journals if j is not None),
-        tuple(Path(c) for c in configs if c is not None),
-    )

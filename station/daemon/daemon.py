@@ -121,7 +121,6 @@ class Daemon:
         self._notify: Notifier | None = None
         self._status: StatusServer | None = None
         self._inputs: tuple[TableInputs, GpioOutputs, list[TableInputEvent]] | None = None
-        self.stopped_waiting = False  # asked to stop before the journal could be opened
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -129,12 +128,10 @@ class Daemon:
         """The core, ready to run; None when asked to stop while waiting for room for the
         journal (a full disk at start: `StorageWait`)."""
         try:
-            core = self._open()
+            return self._open()
         except BaseException:
             self._stack.close()
             raise
-        self.stopped_waiting = core is None
-        return core
 
     def _open(self) -> Core | None:
         cfg, stack = self.config, self._stack
