@@ -130,6 +130,15 @@ class IncidentFold:
         self._before_deal: list[int] = []
         self._before_call: list[int] = []
 
+    def resume(self, records: Iterable[IncidentRecord]) -> None:
+        """Carry on from incidents folded earlier (the console's state stored beside its
+        cursor): those not yet past the next deal wait for it again, and for a floor call."""
+        self.incidents = {rec.id: rec for rec in sorted(records, key=lambda r: r.id)}
+        self._before_deal = [i for i, r in self.incidents.items() if r.next_deal_seq is None]
+        self._before_call = [
+            i for i in self._before_deal if self.incidents[i].floor_called_seq is None
+        ]
+
     def row(self, row: LogRow) -> None:
         code = row.code
         if code == Code.DECISION_INCIDENT:
