@@ -77,6 +77,7 @@ def diagnostics(
     enrolment: EnrolmentView | None,
     fleet: FleetView | None = None,
     journal_problem: str = "",
+    tournament: str = "",
 ) -> DiagnosticsData:
     journal = recorder.journal
     head, _ = journal.head()
@@ -114,6 +115,7 @@ def diagnostics(
         ),
         enrolment=enrolment,
         fleet=fleet,
+        tournament=tournament,
     )
 
 
