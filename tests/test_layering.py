@@ -100,7 +100,8 @@ ROOMS: dict[str, frozenset[str]] = {
         "diag": ("display", "firmware_bridge", "fleet", "journal", "people"),
         "daemon": (
             "station", "config", "diag", "display", "engine", "firmware_bridge", "fleet",
-            "formats", "hardware", "incidents", "journal", "output", "people", "recall",
+            "formats", "hardware", "incidents", "journal", "native", "output", "people",
+            "recall",
         ),
         "demo": (
             "config", "daemon", "data", "display", "engine", "formats", "hardware", "journal",

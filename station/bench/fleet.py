@@ -60,7 +60,7 @@ DRAIN_S = 300.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stations", type=int, default=100)
+    parser.add_argument("--stations", type=int, default=100, help="how many stations (default 100)")
     parser.add_argument("--rate", type=float, default=10.0, help="rows per second per station")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long rows are written")
     parser.add_argument(

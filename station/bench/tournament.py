@@ -55,13 +55,13 @@ STRUCTURE = {"levels": [{"sb": 50, "bb": 100, "minutes": 240}]}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tables", type=int, default=30)
-    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--tables", type=int, default=30, help="tables at the start (2-200)")
+    parser.add_argument("--players", type=int, default=300, help="entrants drawn to the tables")
     parser.add_argument("--seats", type=int, default=10, help="seats per table")
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a table's hands")
     parser.add_argument("--bust", type=float, default=0.4, help="share of hands with a player out")
-    parser.add_argument("--profile", default="RR11")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default="RR11", help="the event's rule profile")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the seat draw and the hands")
     parser.add_argument("--timeout", type=float, default=1800.0, help="give up after (seconds)")
     parser.add_argument("--keep", type=Path, default=None, help="work in this folder, keep it")
 

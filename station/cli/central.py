@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from station.central.alarms import Alarm
 
 
+CENTRAL_TOML = "the central config, e.g. /etc/dealer-station/central.toml"
 DB_ADMIN = "host=/run/postgresql dbname=postgres user=postgres"
 
 
@@ -78,13 +79,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--admin", default="", metavar="NAME", help="the first console admin")
     # The defaults fit a Debian server; the environment variables let a test point the
     # command at a throw-away layout (a folder as root, its own users, ports and database).
-    p.add_argument("--port", type=int, default=int(_env("STATION_SETUP_PORT", "8883")))
     p.add_argument(
-        "--console-port", type=int, default=int(_env("STATION_SETUP_CONSOLE_PORT", "8443"))
+        "--port",
+        type=int,
+        default=int(_env("STATION_SETUP_PORT", "8883")),
+        help="the broker's TLS port (default 8883)",
     )
-    p.add_argument("--root", type=Path, default=Path(_env("STATION_SETUP_ROOT", "/")))
-    p.add_argument("--service-user", default=_env("STATION_SETUP_SERVICE_USER", "dealer-central"))
-    p.add_argument("--broker-user", default=_env("STATION_SETUP_BROKER_USER", "mosquitto"))
+    p.add_argument(
+        "--console-port",
+        type=int,
+        default=int(_env("STATION_SETUP_CONSOLE_PORT", "8443")),
+        help="the floor console's HTTPS port (default 8443)",
+    )
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path(_env("STATION_SETUP_ROOT", "/")),
+        help="install under this folder instead of / (tests)",
+    )
+    p.add_argument(
+        "--service-user",
+        default=_env("STATION_SETUP_SERVICE_USER", "dealer-central"),
+        help="the user the central services run as (default dealer-central)",
+    )
+    p.add_argument(
+        "--broker-user",
+        default=_env("STATION_SETUP_BROKER_USER", "mosquitto"),
+        help="the user the broker runs as (default mosquitto)",
+    )
     p.add_argument(
         "--db-admin", metavar="DSN",
         default=_env("STATION_SETUP_DB_ADMIN", DB_ADMIN),
@@ -96,25 +118,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument("--no-start", action="store_true", help="write everything, start nothing")
     p = sub.add_parser("ingest", help="run the central ingest (MQTT -> PostgreSQL)")
-    p.add_argument("--config", required=True, type=Path)
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="how much to log (default info)",
+    )
     p = sub.add_parser("migrate", help="apply the central database's migrations")
-    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
     p = sub.add_parser("certs", help="make the site CA and client/server certificates")
-    p.add_argument("--dir", required=True, type=Path)
-    p.add_argument("--site", required=True)
+    p.add_argument(
+        "--dir", required=True, type=Path, help="folder of the site's CA and certificates"
+    )
+    p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
     p.add_argument("--host", action="append", default=[], help="broker host name or address")
     p.add_argument(
         "--force", action="store_true", help="issue again a name that already has a certificate"
     )
     p.add_argument("names", nargs="+", help="station ids, svc.ingest, or broker")
     p = sub.add_parser("broker-config", help="write mosquitto.conf and the ACL for a site")
-    p.add_argument("--site", required=True)
-    p.add_argument("--certs", required=True, type=Path)
-    p.add_argument("--out", required=True, type=Path)
-    p.add_argument("--port", type=int, default=8883)
-    p.add_argument("--bind", default="0.0.0.0")
-    p.add_argument("--data", type=Path, default=Path("/var/lib/mosquitto"))
+    p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
+    p.add_argument("--certs", required=True, type=Path, help="folder made by `central certs`")
+    p.add_argument("--out", required=True, type=Path, help="folder to write the two files in")
+    p.add_argument("--port", type=int, default=8883, help="the broker's TLS port (default 8883)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=Path("/var/lib/mosquitto"),
+        help="the broker's persistence folder (default /var/lib/mosquitto)",
+    )
     p.add_argument("--force", action="store_true", help="replace the files when they are there")
     p = sub.add_parser(
         "demo", help="a local room: the central services and N emulated tables, until Ctrl-C"
@@ -126,18 +160,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the tables' pace: 1 a live dealer, 2 twice as fast (default)",
     )  # fmt: skip
     p.add_argument("--dir", type=Path, default=None, help="keep everything in this folder")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="hand choice and deck seed (default 1)")
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
-    p.add_argument("--site", default="dev")
-    p.add_argument("--dir", type=Path, default=None)
+    p.add_argument("--site", default="dev", help="site name (default dev)")
+    p.add_argument(
+        "--dir", type=Path, default=None, help="folder for their data (default: a temporary one)"
+    )
     p = sub.add_parser("console", help="serve the floor console (web pages for the floor)")
     console_cli.add_serve_arguments(p)
     p = sub.add_parser("console-user", help="add or change floor console accounts")
     console_cli.add_user_arguments(p)
     p = sub.add_parser("alarms", help="list the chain alarms, or clear one with a reason")
-    p.add_argument("what", choices=("list", "clear"))
+    p.add_argument("what", choices=("list", "clear"), help="list the alarms, or clear one")
     p.add_argument("alarm", nargs="?", type=int, help="the alarm's number (clear)")
-    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
     p.add_argument("--table", default="", metavar="T", help="only this table's alarms (list)")
     p.add_argument("--open", action="store_true", help="only the alarms not cleared (list)")
     p.add_argument(

@@ -51,15 +51,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("list", help="incidents, newest last")
     add_journal_argument(p)
-    p.add_argument("--state", choices=STATES, default="all")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--state", choices=STATES, default="all", help="only incidents in this state (default all)"
+    )
+    p.add_argument("--json", action="store_true", help="a JSON array")
     p = sub.add_parser("show", help="one incident in full")
     add_journal_argument(p)
-    p.add_argument("id", type=int)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("id", type=int, help="the incident's number (from incidents list)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p = sub.add_parser("rule", help="record the floor's ruling")
     add_journal_argument(p)
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=int, help="the incident's number (from incidents list)")
     p.add_argument("--text", required=True, help="the ruling, as told to the table")
     p.add_argument("--camera", default="", help="camera id covering the table")
     p.add_argument(
@@ -71,14 +73,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, text in (("review", "sign off a ruled incident"), ("close", "close it")):
         p = sub.add_parser(name, help=text)
         add_journal_argument(p)
-        p.add_argument("id", type=int)
-        p.add_argument("--note", default="")
+        p.add_argument("id", type=int, help="the incident's number (from incidents list)")
+        p.add_argument("--note", default="", help="a remark kept with the step in the journal")
         add_credential_arguments(p, required=True)
     p = sub.add_parser("export", help="every incident as CSV or JSON")
     add_journal_argument(p)
-    p.add_argument("--format", choices=["csv", "json"], required=True)
+    p.add_argument("--format", choices=["csv", "json"], required=True, help="the file format")
     add_output_arguments(p, "the incidents")
-    p.add_argument("--state", choices=STATES, default="all")
+    p.add_argument(
+        "--state", choices=STATES, default="all", help="only incidents in this state (default all)"
+    )
     p.add_argument(
         "--excel",
         action="store_true",

@@ -38,9 +38,11 @@ from station.cli.common import (
     read_pin,
     write_out,
 )
+from station.journal import locate
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
 from station.journal.files import GROUP_READ, OWNER_ONLY
+from station.journal.locate import Located, locate_journal
 from station.journal.opstate import op_state
 from station.journal.queries import ended_hands
 from station.journal.store import Journal
@@ -63,13 +65,28 @@ from station.recall.steps import HandRecall
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # as station.toml's station_id
 
 ROLE_CHOICES = sorted(r.value for r in PERSON_ROLES)
+NAME_HELP = "the name they sign in with: a letter, then up to 31 letters, digits, '.', '_' or '-'"
+ROLE_HELP = (
+    "dealer: deals and signs in at the table; floor: rules on incidents, clears CALL FLOOR; "
+    "technician: diagnostics, decks, tilts; admin: enrols people and sets roles"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    p = sub.add_parser("init", help="create a new journal for a station")
+    p = sub.add_parser(
+        "init",
+        help="create a new journal for a station",
+        description="Create a new, empty journal for one station: the station id it is created "
+        "with is its owner for good. The id comes from the config (--config, else the installed "
+        "one); --station must agree with it, or names the station of a bare --journal.",
+    )
     add_journal_argument(p)
-    p.add_argument("--station", required=True, help="station id, e.g. T01")
+    p.add_argument(
+        "--station",
+        default=None,
+        help="station id, e.g. T07 (default: the config's station_id; must agree with it)",
+    )
     p.add_argument(
         "--group-read",
         action="store_true",
@@ -105,10 +122,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_credential_arguments(p, required=False)
     users = sub.add_parser("users", help="people, roles and PINs")
     usub = users.add_subparsers(dest="users_action", metavar="ACTION", required=True)
-    p = usub.add_parser("add", help="enrol a person (the first one must be an admin)")
+    p = usub.add_parser(
+        "add",
+        help="enrol a person (the first one must be an admin)",
+        description="Enrol a person who signs in at this table with a PIN. The first person of "
+        "a journal is its admin; after that an admin enrols everyone (--person ADMIN). Names "
+        "are unique ignoring case and look-alike characters.",
+    )
     add_journal_argument(p)
-    p.add_argument("name")
-    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    p.add_argument("name", help=NAME_HELP)
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES, help=ROLE_HELP)
     p.add_argument(
         "--generate-pin",
         action="store_true",
@@ -121,16 +144,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="a JSON array")
     p = usub.add_parser("pin", help="change a PIN (your own, or anyone's as admin)")
     add_journal_argument(p)
-    p.add_argument("name")
+    p.add_argument("name", help="whose PIN")
     add_credential_arguments(p, required=True)
     p = usub.add_parser("role", help="change a person's role (admin)")
     add_journal_argument(p)
-    p.add_argument("name")
-    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    p.add_argument("name", help="whose role")
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES, help=ROLE_HELP)
     add_credential_arguments(p, required=True)
     p = usub.add_parser("disable", help="disable a person (admin)")
     add_journal_argument(p)
-    p.add_argument("name")
+    p.add_argument("name", help="who may no longer sign in")
     add_credential_arguments(p, required=True)
 
 
@@ -146,13 +169,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    path = journal_path(args, must_exist=False)
+    located = locate_journal(args.journal, args.config, must_exist=False)
+    path = located.path
+    station = _init_station(args, located)
     if path.exists():
         raise UsageError(f"{path} already exists")
     if not path.parent.is_dir():
         raise UsageError(f"the folder {path.parent} does not exist (create it for the station)")
-    if not STATION_ID.match(args.station):
-        raise UsageError(f"--station {args.station!r}: letters, digits, '-' and '_' (up to 32)")
+    if not STATION_ID.match(station):
+        raise UsageError(f"--station {station!r}: letters, digits, '-' and '_' (up to 32)")
     witness = witness_path(path)
     if witness.exists():
         raise UsageError(
@@ -161,10 +186,42 @@ def _init(args: argparse.Namespace) -> int:
         )
     mode = GROUP_READ if args.group_read else OWNER_ONLY
     with Journal.open(
-        path, clock=SystemClock(), station_id=args.station, create=True, file_mode=mode
+        path, clock=SystemClock(), station_id=station, create=True, file_mode=mode
     ) as j:
         print(f"journal created at {path} for station {j.station_id} (mode {mode:04o})")
     return EXIT_OK
+
+
+def _init_station(args: argparse.Namespace, located: Located) -> str:
+    """The station a new journal is for: the config's station_id (the --config given, or the
+    installed config the journal was found through); --station must agree with it. A bare
+    --journal (or $STATION_JOURNAL) needs --station."""
+    config: Path | None = None
+    if args.journal is None:
+        if args.config is not None:
+            config = Path(args.config)
+        elif located.source == f"the installed config {locate.INSTALLED_CONFIG}":
+            config = locate.INSTALLED_CONFIG
+    if config is None:
+        if args.station is None:
+            raise UsageError(
+                "which station is this journal for? give --config FILE (its station_id) or "
+                "--station ID"
+            )
+        return str(args.station)
+    from station.config.station_check import named_files  # noqa: PLC0415 (the parser stays light)
+
+    named = named_files(config)
+    if named.config is None:
+        problems = "; ".join(str(p) for p in named.problems)
+        raise UsageError(f"{problems} (fix the config first: station config check)")
+    wanted = named.config.station_id
+    if args.station is not None and args.station != wanted:
+        raise UsageError(
+            f"--station {args.station} but {config} says station_id = {wanted!r}: a journal "
+            "belongs to one station for good; set station_id in the config first"
+        )
+    return wanted
 
 
 def _known_head(text: str) -> Head:

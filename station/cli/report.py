@@ -84,7 +84,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=f"group by any of {','.join(DIMENSIONS)} (default: all)",
     )
-    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
+    p.add_argument(
+        "--format", choices=["text", "csv", "json"], default="text", help="default: a text table"
+    )
     add_output_arguments(p, "the report")
 
 

@@ -650,7 +650,7 @@ class Core:
             )
             self._down_journaled[device] = False
         elif was is not False and not self._down_journaled.get(device):
-            self.ops.link_down(device.value, reason)
+            self.ops.link_down(device.value, reason, never_up=was is None)
             self._down_journaled[device] = True
         if state is LinkState.REFUSED:
             log.error("%s refused: %s", device.value, reason)

@@ -77,6 +77,7 @@ from station.journal import Journal, Recorder, SystemClock
 from station.journal.clock import Clock, format_utc
 from station.journal.exc import JournalAccessError, JournalStorageError
 from station.journal.history import check_history
+from station.native import engine_reason
 from station.people.check import PEOPLE_CHECKS
 
 log = logging.getLogger(__name__)
@@ -216,6 +217,7 @@ class Daemon:
                 __version__,
                 self.o.clock,
                 mode=0o660 if cfg.journal_mode & 0o040 else 0o600,
+                engine=engine_reason(),
             )
             if self._status.start():
                 self._stack.callback(self._status.stop)

@@ -58,6 +58,7 @@ from station.journal.replay import Mismatch, Replay, derive
 from station.journal.rows import Entry, LogRow
 from station.journal.store import CLOCK_STEP_S, Journal
 from station.journal.verify import Problem, TableCheck
+from station.native import engine_kind
 from station.version import VERSION
 
 log = logging.getLogger(__name__)
@@ -285,7 +286,12 @@ class Recorder:
         entries = [
             Entry(
                 Code.BOOT,
-                {"version": VERSION, "previous_head_seq": head_seq, "down_s": report.down_s},
+                {
+                    "version": VERSION,
+                    "engine": engine_kind(),
+                    "previous_head_seq": head_seq,
+                    "down_s": report.down_s,
+                },
                 STATION_ACTOR,
                 ActorRole.STATION,
             )

@@ -53,7 +53,7 @@ from station.people.pins import (
     lockout_s,
     pin_matches,
 )
-from station.people.roster import valid_name
+from station.people.roster import same_looking, valid_name
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +266,10 @@ def add_person(
     """Enrol a person. The very first person needs no credential and must be an admin; after
     that only an admin may enrol people."""
     if not valid_name(name):
-        raise PeopleError("a name is a letter then up to 31 letters, digits, '.', '_' or '-'")
+        raise PeopleError(
+            f"{name!r}: a name is a letter then up to 31 letters, digits, '.', '_' or '-' "
+            "(the letters A-Z only: no accents or other alphabets, which can look alike)"
+        )
     if role not in PERSON_ROLES:
         raise PeopleError(f"a person's role is one of {', '.join(sorted(PERSON_ROLES))}")
     salt, pin_hash, digest = _credential(journal, pin, name)
@@ -278,6 +281,13 @@ def add_person(
             raise RoleRefusedError(f"{by.person} is {by.role.value}; enrolling needs admin")
         if txn.execute("SELECT 1 FROM people WHERE name = ?", (name,)).fetchone():
             raise PeopleError(f"{name} is already enrolled")
+        names = [str(r[0]) for r in txn.execute("SELECT name FROM people")]
+        alike = same_looking(name, names)
+        if alike is not None:
+            raise PeopleError(
+                f"{name} looks like {alike}, who is already enrolled (names must differ by more "
+                "than case or look-alike characters such as 0/O and 1/l/I): choose another name"
+            )
         actor, actor_role = (by.person, by.role) if by else (name, role)
         row = txn.add(
             Entry(
