@@ -108,6 +108,8 @@ WRITERS: tuple[Writer, ...] = (
 READERS: frozenset[tuple[tuple[str, ...], str]] = frozenset(
     {
         (("run",), "--config"),
+        (("run",), "--session"),  # a recorded session, read
+        (("run",), "--dir"),  # --emulate's own table (refuses another's)
         (("config", "check"), "--config"), (("config", "check"), "--pinmap"),
         (("config", "overlays"), "--config"), (("config", "overlays"), "--pinmap"),
         (("journal", "verify"), "--witness"),
