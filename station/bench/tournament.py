@@ -42,6 +42,7 @@ from typing import IO, Any
 
 from station.bench.report import Bar, emit, percentile, say
 from station.bench.tourney_check import check_balance, check_positions
+from station.output import Guard, OutputRefusedError, fresh_folder
 
 BARS = (
     Bar("move_p99_s", "<=", 1.0),
@@ -75,13 +76,20 @@ def run(args: argparse.Namespace) -> int:
     ):
         print("station bench tournament: bad arguments", file=sys.stderr)
         return 2
+    try:  # a new or empty folder: never a station's own
+        root = (
+            fresh_folder(args.keep, Guard())
+            if args.keep
+            else Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+        )
+    except OutputRefusedError as exc:
+        print(f"station bench tournament: --keep: {exc}", file=sys.stderr)
+        return 2
     try:
         from station.central.services import MissingError, Services  # noqa: PLC0415
     except ModuleNotFoundError as exc:
         print(f"station bench tournament: needs the central extra ({exc.name})", file=sys.stderr)
         return 2
-    root = args.keep or Path(tempfile.mkdtemp(prefix="bench-tournament-"))
-    root.mkdir(parents=True, exist_ok=True)
 
     def stopped(signum: int, _frame: object) -> None:
         raise SystemExit(f"station bench tournament: stopped by signal {signum}")

@@ -7,10 +7,11 @@
   `station/central/units/dealer-central-ingest.service`); READY=1 once the database and
   broker are up.
 - `migrate --config central.toml`: apply the database migrations and exit.
-- `certs --dir DIR --site S NAME...`: the site CA (made once) and a certificate per station id
-  (or `svc.ingest`, or `broker --host H...`).
-- `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR]`: mosquitto.conf
-  and the ACL for the site's broker.
+- `certs --dir DIR --site S NAME... [--force]`: the site CA (made once) and a certificate per
+  station id (or `svc.ingest`, or `broker --host H...`); a name already issued is refused
+  without `--force`.
+- `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR] [--force]`:
+  mosquitto.conf and the ACL for the site's broker (files there are kept without `--force`).
 - `demo [--tables N] [--port P] [--speed S] [--dir DIR]`: a local room (the central services
   and N emulated tables dealing, each its own process) until Ctrl-C: `demo_room`.
 - `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
@@ -42,6 +43,14 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from station.cli import central_console as console_cli
+from station.output import (
+    Guard,
+    OutputRefusedError,
+    check_target,
+    fresh_folder,
+    output_folder,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from station.central.alarms import Alarm
@@ -124,6 +133,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
     p.add_argument("--host", action="append", default=[], help="broker host name or address")
+    p.add_argument(
+        "--force", action="store_true", help="issue again a name that already has a certificate"
+    )
     p.add_argument("names", nargs="+", help="station ids, svc.ingest, or broker")
     p = sub.add_parser("broker-config", help="write mosquitto.conf and the ACL for a site")
     p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
@@ -137,6 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=Path("/var/lib/mosquitto"),
         help="the broker's persistence folder (default /var/lib/mosquitto)",
     )
+    p.add_argument("--force", action="store_true", help="replace the files when they are there")
     p = sub.add_parser(
         "demo", help="a local room: the central services and N emulated tables, until Ctrl-C"
     )
@@ -206,6 +219,11 @@ def _setup(args: argparse.Namespace) -> int:
     from station.central.console.passwords import WeakPasswordError, check_policy  # noqa: PLC0415
     from station.central.setup import SetupError, SetupOptions, setup  # noqa: PLC0415
 
+    try:  # the root the site is laid out under: a folder, never a station's file
+        output_folder(args.root, Guard())
+    except OutputRefusedError as exc:
+        print(f"station central setup: --root: {exc}", file=sys.stderr)
+        return 2
     password = ""
     if args.admin:
         password = _new_password(args.admin)
@@ -245,11 +263,12 @@ def _certs(args: argparse.Namespace) -> int:
     from station.central.certs import BROKER, CertError, issue  # noqa: PLC0415
 
     try:
+        output_folder(args.dir, Guard())
         for name in args.names:
             hosts = tuple(args.host) if name == BROKER else ()
-            made = issue(args.dir, args.site, name, hosts=hosts)
+            made = issue(args.dir, args.site, name, hosts=hosts, force=args.force)
             print(f"{made.name}: {made.cert} {made.key}")
-    except CertError as exc:
+    except (CertError, OutputRefusedError) as exc:
         print(f"station central certs: {exc}", file=sys.stderr)
         return 2
     return 0
@@ -259,27 +278,30 @@ def _broker_config(args: argparse.Namespace) -> int:
     from station.central.broker import BrokerTls, acl_text, mosquitto_conf  # noqa: PLC0415
 
     certs: Path = args.certs.resolve()
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    guard = Guard(extra=tuple(certs / f for f in ("ca.crt", "broker.crt", "broker.key")))
+    acl, conf = args.out / "dealer-station.acl", args.out / "dealer-station.conf"
+    try:
+        out = output_folder(args.out, guard)
+        for path in (acl, conf):
+            check_target(path, guard, force=args.force)
+    except OutputRefusedError as exc:
+        print(f"station central broker-config: {exc}", file=sys.stderr)
+        return 2
     missing = [f for f in ("ca.crt", "broker.crt", "broker.key") if not (certs / f).is_file()]
     if missing:
         print(f"{certs}: missing {', '.join(missing)} (station central certs)", file=sys.stderr)
         return 2
-    acl = out / "dealer-station.acl"
-    acl.write_text(acl_text(args.site), encoding="utf-8")
-    conf = out / "dealer-station.conf"
-    conf.write_text(
-        mosquitto_conf(
-            port=args.port,
-            bind=args.bind,
-            tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
-            acl_file=acl.resolve(),
-            persistence_dir=args.data,
-            log_dest="stderr",  # systemd keeps it in the journal; syslog may not exist
-        ),
-        encoding="utf-8",
+    write_output(acl, acl_text(args.site), guard, force=args.force)
+    text = mosquitto_conf(
+        port=args.port,
+        bind=args.bind,
+        tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
+        acl_file=acl.resolve(),
+        persistence_dir=args.data,
+        log_dest="stderr",  # systemd keeps it in the journal; syslog may not exist
     )
-    print(f"{conf}\n{acl}")
+    write_output(conf, text, guard, force=args.force)
+    print(f"{out / conf.name}\n{out / acl.name}")
     return 0
 
 
@@ -423,6 +445,12 @@ def _room(args: argparse.Namespace) -> int:
     if not 1 <= args.tables <= 99 or args.speed <= 0:
         print("station central demo: 1 <= --tables <= 99, --speed > 0", file=sys.stderr)
         return 2
+    if args.dir is not None:  # a room of its own: never a station's folder
+        try:
+            fresh_folder(args.dir, Guard())
+        except OutputRefusedError as exc:
+            print(f"station central demo: --dir: {exc}", file=sys.stderr)
+            return 2
     opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
     try:
         return run_room(opts, sys.stdout)
@@ -434,6 +462,12 @@ def _room(args: argparse.Namespace) -> int:
 def _services(args: argparse.Namespace) -> int:
     from station.central.services import MissingError, Services  # noqa: PLC0415
 
+    if args.dir is not None:
+        try:
+            output_folder(args.dir, Guard())
+        except OutputRefusedError as exc:
+            print(f"station central services: --dir: {exc}", file=sys.stderr)
+            return 2
     try:
         services = Services(args.site, args.dir).start()
     except MissingError as exc:

@@ -7,7 +7,7 @@ Edge adapter (CLI).
                            [--asked-before-next-deal yes|no] [--pin-stdin]
     station incidents review ID --person NAME [--note "..."] [--pin-stdin]
     station incidents close ID --person NAME [--note "..."] [--pin-stdin]
-    station incidents export --format csv|json [--out FILE] [--state ...] [--excel]
+    station incidents export --format csv|json [--out FILE [--force]] [--state ...] [--excel]
 
 An incident's ID is the journal sequence number of the row that opened it.
 """
@@ -17,16 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from station.cli.common import (
     EXIT_OK,
     UsageError,
     add_credential_arguments,
     add_journal_argument,
+    add_output_arguments,
     credential,
     guarded,
     open_journal,
+    output_guard,
+    write_out,
 )
 from station.incidents.export import incident_to_dict, to_csv, to_json
 from station.incidents.records import IncidentRecord
@@ -77,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="every incident as CSV or JSON")
     add_journal_argument(p)
     p.add_argument("--format", choices=["csv", "json"], required=True, help="the file format")
-    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    add_output_arguments(p, "the incidents")
     p.add_argument(
         "--state", choices=STATES, default="all", help="only incidents in this state (default all)"
     )
@@ -120,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 text = to_json(records, journal.station_id)
             if args.out:
-                Path(args.out).write_text(text, encoding="utf-8", newline="")
+                write_out("incidents", args.out, text, output_guard(args, journal.path), args)
             else:
                 sys.stdout.write(text)
         elif action == "rule":

@@ -5,7 +5,7 @@
                                                     exit 1 and the first bad seq on tampering,
                                                     2 when the file cannot be read
     station journal status [--json]
-    station journal export --phh --person FLOOR [--pin-stdin] [--out FILE] [--hand N]
+    station journal export --phh --person FLOOR [--pin-stdin] [--out FILE [--force]] [--hand N]
                                                     hole and burn cards: a floor, technician
                                                     or admin credential; journaled
     station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
@@ -29,11 +29,14 @@ from station.cli.common import (
     UsageError,
     add_credential_arguments,
     add_journal_argument,
+    add_output_arguments,
     credential,
     guarded,
     journal_path,
     open_journal,
+    output_guard,
     read_pin,
+    write_out,
 )
 from station.journal import locate
 from station.journal.clock import SystemClock
@@ -44,6 +47,7 @@ from station.journal.opstate import op_state
 from station.journal.queries import ended_hands
 from station.journal.store import Journal
 from station.journal.witness import Head, witness_path
+from station.output import check_target
 from station.people.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
 from station.people.check import verify_journal
 from station.people.staff import (
@@ -113,7 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="export finished hands")
     add_journal_argument(p)
     p.add_argument("--phh", action="store_true", required=True, help="as PHH hand histories")
-    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    add_output_arguments(p, "the hands")
     p.add_argument("--hand", type=int, help="only this hand (a plain .phh document)")
     add_credential_arguments(p, required=False)
     users = sub.add_parser("users", help="people, roles and PINs")
@@ -321,6 +325,9 @@ def _status(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     if not args.person:
         raise UsageError(f"export --phh {NEEDS_CREDENTIAL}")
+    guard = output_guard(args, journal_path(args))
+    if args.out:  # before a PIN is asked and the look journaled
+        check_target(Path(args.out), guard, force=args.force)
     with open_journal(args) as journal:
         if args.hand is not None:
             recall = load_hand(journal, args.hand)
@@ -342,8 +349,8 @@ def _export(args: argparse.Namespace) -> int:
         journal_reveal(journal, who, shown, export="phh", to=args.out or "stdout")
     for note in skipped:
         print(f"station journal export: skipped {note}", file=sys.stderr)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    if args.out:  # hole and burn cards: owner-only
+        write_out("journal export", args.out, text, guard, args, private=True)
     else:
         sys.stdout.write(text)
     return EXIT_OK

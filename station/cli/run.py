@@ -6,11 +6,13 @@ a recorded session, watched with `station diag`.
 
 The config, the pin map and the deck registry are validated before anything opens: any problem
 is printed as `FILE: KEY: reason` and the exit status is 2 (also when the journal it names
-belongs to another station, or another `station run` holds it: its pid is named). SIGTERM
-(systemctl stop) and SIGINT
-stop the core after the item in hand; threads are stopped and the journal closed, exit 0. A
-journal that cannot be written, or a core fault, exits 1 for systemd to restart the station
-(which replays the journal).
+belongs to another station, another `station run` holds it (its pid is named), it has a second
+name (a hard link) or is a symbolic link, or this user may not write it): restarting cannot fix
+those, and the unit's `RestartPreventExitStatus=2` keeps systemd from trying. A full disk is no
+reason to exit: the station comes up and waits for room (`station.daemon.storage_wait`).
+SIGTERM (systemctl stop) and SIGINT stop the core after the item in hand; threads are stopped
+and the journal closed, exit 0. A journal that cannot be read, or a core fault, exits 1 for
+systemd to restart the station (which replays the journal).
 """
 
 from __future__ import annotations
@@ -80,7 +82,12 @@ def run(args: argparse.Namespace) -> int:
     from station.daemon.daemon import Daemon  # noqa: PLC0415
     from station.daemon.lock import JournalInUseError  # noqa: PLC0415
     from station.daemon.logsetup import configure  # noqa: PLC0415
-    from station.journal.exc import JournalError, WrongStationError  # noqa: PLC0415
+    from station.journal.exc import (  # noqa: PLC0415
+        JournalAccessError,
+        JournalError,
+        JournalLinkedError,
+        WrongStationError,
+    )
 
     try:
         loaded = load_station(args.config)
@@ -108,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
             renamed_station_advice(loaded.config.journal, loaded.config.station_id), file=sys.stderr
         )
         return 2
-    except JournalInUseError as exc:  # a second daemon on one journal
-        print(f"station run: {exc}", file=sys.stderr)
+    except (JournalInUseError, JournalLinkedError, JournalAccessError) as exc:
+        print(f"station run: {exc}", file=sys.stderr)  # a second daemon, name or owner
         return 2
     except (JournalError, InputsError) as exc:
         log.critical("cannot go on: %s", exc)

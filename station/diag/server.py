@@ -81,6 +81,7 @@ def counters(stats: LinkStats) -> dict[str, float | int | None]:
         "out_of_order": stats.out_of_order,
         "events_delivered": stats.events_delivered,
         "events_lost": stats.events_lost,
+        "link_faults": stats.link_faults,
         "reconnects": stats.reconnects,
         "open_failures": stats.open_failures,
         "rtt_ms": None if stats.rtt_s is None else round(stats.rtt_s * 1000, 2),

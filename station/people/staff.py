@@ -38,6 +38,7 @@ from station.people.exc import (
     BadCredentialError,
     LockedOutError,
     PeopleError,
+    PinInUseError,
     RoleRefusedError,
     WeakPinError,
 )
@@ -241,11 +242,22 @@ def _pin_ok(journal: Journal, name: str, pin: str) -> bool:
 # --- enrolment and changes --------------------------------------------------------------------
 
 
-def _credential(pin: str, station_id: str) -> tuple[bytes, bytes, str]:
-    check_pin_policy(pin, station_id)
+def _credential(journal: Journal, pin: str, name: str) -> tuple[bytes, bytes, str]:
+    check_pin_policy(pin, journal.station_id)
+    _not_in_use(journal, pin, name)
     salt = os.urandom(SALT_BYTES)
     pin_hash = hash_pin(pin, salt, KDF)
     return salt, pin_hash, credential_digest(KDF, salt, pin_hash)
+
+
+def _not_in_use(journal: Journal, pin: str, name: str) -> None:
+    """Refuse a PIN another active person has (a PIN identifies its holder at the table), without
+    saying whose. Costs one scrypt per active person."""
+    rows = journal.conn.execute(
+        "SELECT kdf, salt, pin_hash FROM people WHERE active = 1 AND name != ?", (name,)
+    ).fetchall()
+    if any(pin_matches(pin, bytes(salt), bytes(h), str(kdf)) for kdf, salt, h in rows):
+        raise PinInUseError("another person has that PIN: choose another")
 
 
 def add_person(
@@ -260,7 +272,7 @@ def add_person(
         )
     if role not in PERSON_ROLES:
         raise PeopleError(f"a person's role is one of {', '.join(sorted(PERSON_ROLES))}")
-    salt, pin_hash, digest = _credential(pin, journal.station_id)
+    salt, pin_hash, digest = _credential(journal, pin, name)
     with journal.transaction() as txn:
         count = int(txn.execute("SELECT COUNT(*) FROM people").fetchone()[0])
         if by is None and (count > 0 or role is not ActorRole.ADMIN):
@@ -298,7 +310,7 @@ def change_pin(journal: Journal, name: str, new_pin: str, *, by: Authenticated) 
     """A person changes their own PIN, or an admin resets someone's."""
     if by.person != name and by.role is not ActorRole.ADMIN:
         raise RoleRefusedError("only the person or an admin may change a PIN")
-    salt, pin_hash, digest = _credential(new_pin, journal.station_id)
+    salt, pin_hash, digest = _credential(journal, new_pin, name)
     with journal.transaction() as txn:
         _require(txn, name)
         row = txn.add(by.entry(Code.PIN_CHANGED, {"name": name, "credential": digest}))
