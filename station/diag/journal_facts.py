@@ -15,12 +15,12 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import quote
 
 from station.fleet.outbox import OutboxStatus, outbox_status
 from station.journal.codes import Code
 from station.journal.ops import OpState
 from station.journal.opstate import op_state
+from station.journal.owner import reading_uri
 from station.journal.rows import COLUMNS, LogRow
 from station.people.check import verify_journal
 
@@ -79,7 +79,8 @@ class JournalFacts:
 
 @contextmanager
 def read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    """The journal opened for reading only, creating nothing beside it (`reading_uri`)."""
+    conn = sqlite3.connect(reading_uri(path), uri=True)
     try:
         yield conn
     finally:

@@ -24,14 +24,21 @@ class Owner:
     problem: str = ""
 
 
+def reading_uri(path: Path) -> str:
+    """The SQLite URI that reads the journal at `path` and writes nothing: through its WAL
+    (`mode=ro`) while a station has it open (a -wal beside it), else the file as it is
+    (`immutable=1`). `mode=ro` alone makes a -wal and a -shm beside a journal nobody has open,
+    which a floor member (who may read the folder, not write in it) cannot."""
+    wal = path.with_name(path.name + "-wal")
+    return f"{path.resolve().as_uri()}?{'mode=ro' if wal.exists() else 'immutable=1'}"
+
+
 def journal_owner(path: Path) -> Owner | None:
     """The owner of the journal at `path`, or None when there is no file there."""
     if not path.is_file():
         return None
     try:
-        with closing(
-            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
-        ) as conn:
+        with closing(sqlite3.connect(reading_uri(path), uri=True, timeout=5.0)) as conn:
             row = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
     except sqlite3.Error as exc:
         return Owner(path, problem=f"cannot read it ({exc})")

@@ -89,6 +89,21 @@ def test_diag_from_the_journal_alone(demo_table: Path, capsys: pytest.CaptureFix
     assert "outbox: no forwarder" in text and "chain ok" in text
 
 
+def test_diag_of_a_stopped_station_writes_nothing_beside_its_journal(
+    demo_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A floor member may read the journal's folder but not write in it: diag of a stopped
+    station must read the journal without the -wal and -shm SQLite makes for a reader in WAL
+    mode (it could not make them there, and called the journal damaged: a technician's
+    probe). Nothing is created beside it, and the figures are the journal's."""
+    copy = tmp_path / "journal.sqlite"
+    shutil.copy(demo_table / "journal.sqlite", copy)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, snap = _diag(capsys, "--journal", str(copy))
+    assert snap["journal"]["station_id"] == "DEMO" and snap["journal"]["head_seq"] > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
 def test_a_broken_chain_and_a_lost_link_are_problems(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
