@@ -59,7 +59,9 @@ NEXT_HANDS = 2  # otherwise: fed through this many more hand ends, then dropped
 
 def _json(doc: dict[str, Any]) -> dict[str, Any]:
     """The document as the journal keeps it: canonical JSON text, read back."""
-    return json.loads(json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False))
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    back: dict[str, Any] = json.loads(text)
+    return back
 
 
 class _Copy:
@@ -147,7 +149,7 @@ def test_the_scripted_table_resumes_exactly_from_every_hand_end() -> None:
 
 
 def _mistakes_run(hand: int, profile: str, count: int, data: st.DataObject) -> Run:
-    name, lines = real_hand(hand)
+    _, lines = real_hand(hand)
     lines[0]["profile"] = profile
     lines = Mistakes(Drawn(data.draw)).apply(lines, count)
     run = Run()

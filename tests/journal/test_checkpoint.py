@@ -13,12 +13,12 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from station.journal.checkpoint import RecorderState, dump_state, load_state, same_state
 
 from station.engine.cards import DeckRegistry
 from station.engine.table import Table
 from station.formats.session import read_session
 from station.journal import checkpoint
-from station.journal.checkpoint import RecorderState, dump_state, load_state, same_state
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
 from station.journal.ops import OpsTracker
