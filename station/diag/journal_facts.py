@@ -12,11 +12,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
+from station.diag.history import HistoryDiag, read_history
 from station.fleet.outbox import OutboxStatus, outbox_status
 from station.journal.codes import Code
 from station.journal.ops import OpState
@@ -61,6 +62,7 @@ class JournalFacts:
     outbox: OutboxStatus | None = None  # the fleet ack cursor (None: an older journal)
     chain: str = "not checked"
     chain_detail: str = ""
+    history: HistoryDiag = field(default_factory=HistoryDiag)
 
 
 @contextmanager
@@ -193,6 +195,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             clock_steps=int(steps[0]),
             last_step_utc=steps[1],
             outbox=_outbox(path),
+            history=read_history(conn),
         )
     if not check_chain:
         return facts

@@ -84,6 +84,7 @@ class Txn:
         self._at_ns = at_ns
         self._clock_ok = clock_ok
         self.rows: list[LogRow] = []
+        self.foreign: list[LogRow] = []  # rows other processes wrote since our last look
 
     @property
     def next_seq(self) -> int:
@@ -332,6 +333,7 @@ class Journal:
                 at_ns,
                 self.clock.synced(),
             )
+            txn.foreign = foreign
             if anchor != (head_seq, head_hash):
                 found = txn.add(anchor_tilt(anchor, head_seq))
                 log.error("JOURNAL INTEGRITY: %s", found.data()["detail"])
