@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from station.engine.alerts import AlertBook, RaisedAlert, SaidPrompt
 from station.engine.betting import Seat
-from station.engine.cards import Card
+from station.engine.cards import STANDARD_DECK, Card
 from station.engine.events import Stakes
 from station.engine.games import GAMES
 from station.engine.hand import Hand
@@ -38,6 +38,8 @@ from station.engine.resume_values import (
     whole,
 )
 from station.engine.snapshot import AlertOwner, Phase
+
+FACE_DOWN: Final = STANDARD_DECK[0]  # stands in for a face-down card of an ended hand
 
 # Fields of `Hand` (and its parts) a resume document does not carry, and why: the hand is over.
 HAND_NOT_CARRIED: Final = {
@@ -76,7 +78,8 @@ def hand_to_doc(hand: Hand) -> dict[str, Any]:
             "folded": seat.folded,
             "allin": seat.allin,
             "committed": chips.committed.get(s, 0),
-            "cards": [[c.code, up] for c, up in hand.deal.cards.get(s, [])],
+            # face up: named (stud's up cards); face down: only counted, never named
+            "cards": [c.code if up else None for c, up in hand.deal.cards.get(s, [])],
         }
         if s in chips.dead:
             one["dead"] = chips.dead[s]
@@ -208,9 +211,11 @@ def hand_from_doc(raw: object, where: str, stakes: Stakes) -> Hand:
 
 
 def _held(raw: object, where: str) -> tuple[Card, bool]:
-    if type(raw) is not list or len(raw) != 2 or type(raw[1]) is not bool:
-        raise ResumeError(f"{where}: not [card, face up]")
-    return card(raw[0], where), raw[1]
+    """A card held face up (its code), or face down (null: which card is not carried; the
+    hand is over and nothing reads it, so any card stands in for it)."""
+    if raw is None:
+        return FACE_DOWN, False
+    return card(raw, where), True
 
 
 # --- the dealer screen's book (`alerts.AlertBook`) ----------------------------------------------

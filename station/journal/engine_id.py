@@ -1,6 +1,10 @@
 """Which code derives the journal's rows: the identity a `station.boot` row and every
 `table.resume` row record, so that a replay knows which stretches of the journal this very code
-wrote. Edge adapter (reads the source files once).
+wrote. Edge adapter (reads the source files once; `writer_at` reads the journal).
+
+A stretch is the rows from one `station.boot` row to the next: the boot row names the code
+that wrote them. A resume row's own `engine` says the same, for a reader of the row alone; a
+replay goes by the boot rows, so that a row cannot vouch for itself.
 
 The identity's `code` is a SHA-256 over the source of everything that turns an input row into
 derived rows and resume documents: the rules engine, the journal's payload forms
@@ -15,7 +19,9 @@ replay finds is then reported as engine drift, never as tampering (JOURNAL.md, "
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import sqlite3
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -67,3 +73,18 @@ def code_of(payload: object) -> str | None:
         if isinstance(engine, dict) and isinstance(engine.get("code"), str):
             return str(engine["code"])
     return None
+
+
+def writer_at(conn: sqlite3.Connection, seq: int) -> str | None:
+    """The deriving code of the stretch row `seq` is in: what the `station.boot` row before it
+    names (None: a boot from before engine identities, or none)."""
+    found = conn.execute(
+        "SELECT payload FROM log WHERE code = 'station.boot' AND seq < ? ORDER BY seq DESC LIMIT 1",
+        (seq,),
+    ).fetchone()
+    if found is None:
+        return None
+    try:
+        return code_of(json.loads(found[0]))
+    except ValueError:
+        return None

@@ -32,6 +32,7 @@ from station.engine.cards import DeckRegistry
 from station.engine.resume import ResumeError
 from station.journal.chainwalk import walk
 from station.journal.codes import Code
+from station.journal.engine_id import writer_at
 from station.journal.replay import Mismatch, Replay
 from station.journal.resume_rows import load
 from station.journal.rows import COLUMNS, GENESIS_HASH, LogRow
@@ -99,7 +100,7 @@ def check_history(
         chain, rows = _walk(conn, station_id, plan, stop)
         if chain is _STOPPED:
             return None
-        replay, origin, note = _rederive(conn, station_id, registry, plan, stop)
+        replay, origin, note = rederive_before(conn, station_id, registry, plan, stop)
     except sqlite3.DatabaseError as exc:
         chain, rows, replay, origin, note = Problem(None, f"unreadable: {exc}"), 0, None, 0, ""
         quick = quick or (str(exc),)
@@ -159,7 +160,7 @@ def _walk(
     return None, walked.rows
 
 
-def _rederive(
+def rederive_before(
     conn: sqlite3.Connection,
     station_id: str,
     registry: DeckRegistry | None,
@@ -172,7 +173,8 @@ def _rederive(
     if raw is None:
         return None, 0, "no resume row before the one the start used: nothing re-derived"
     try:
-        point = load(LogRow.from_tuple(raw), registry)
+        row = LogRow.from_tuple(raw)
+        point = load(row, registry, writer_at(conn, row.seq))
     except (ResumeError, TypeError, ValueError) as exc:
         return None, 0, f"the resume row before it cannot be read here ({exc}): nothing re-derived"
     replay = Replay(registry, station_id, point)

@@ -52,7 +52,7 @@ from station.journal.codes import (
     Code,
     TiltCode,
 )
-from station.journal.engine_id import identity
+from station.journal.engine_id import identity, writer_at
 from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
 from station.journal.history import NO_ANCHOR, HistoryPlan, HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
@@ -300,7 +300,7 @@ class Recorder:
             return None, "the last history check found problems"
         row = LogRow.from_tuple(found)
         try:
-            point = resume_rows.load(row, self.registry)
+            point = resume_rows.load(row, self.registry, writer_at(conn, row.seq))
         except ResumeError as exc:
             log.warning("resume row %d not used (%s): replaying the whole journal", row.seq, exc)
             return None, str(exc)

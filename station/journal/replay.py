@@ -147,6 +147,7 @@ class Replay:
         self.writer: str | None = None  # the code that wrote the stretch being read
         self.resumes = 0  # resume rows compared
         self.resumed: tuple[int, str] | None = None  # the last one equal to replay: (seq, hash)
+        self.resumed_at = (0, 0, 0, 0, 0)  # rows, inputs, resumes, count, drift when it was
         self._start = 0
         if start is not None:
             self.table, self.ops, self.hand = start.table, start.ops, start.hand
@@ -154,6 +155,7 @@ class Replay:
             self.chain.expected, self.chain.prev_hash = start.seq, start.prev_hash
             self._start = start.seq
             self.resumed = (start.seq, start.row_hash)
+            self.resumed_at = (1, 0, 0, 0, 0)  # once that row is read
 
     @property
     def exact(self) -> bool:
@@ -210,21 +212,24 @@ class Replay:
         except ValueError as exc:
             self.mismatch(row.seq, f"resume row cannot be read: {exc}")
             return
-        self.writer = code_of(data) or self.writer
         self.resumes += 1
         found = difference(data, self.table, self.ops)
         if found is None:
-            self.resumed = (row.seq, row.hash)
+            self._resumed(row)
             return
         self.mismatch(row.seq, f"the resume document differs from replay at {found}")
         if not self.exact:  # drift: go on as the station did, from what the row records
             try:
-                point = load(row, self.registry)
+                point = load(row, self.registry, self.writer)
             except ResumeError:
                 return
             self.table, self.ops, self.hand = point.table, point.ops, point.hand
             self.ops.last_seq = row.seq
-            self.resumed = (row.seq, row.hash)
+            self._resumed(row)
+
+    def _resumed(self, row: LogRow) -> None:
+        self.resumed = (row.seq, row.hash)
+        self.resumed_at = (self.rows, self.inputs, self.resumes, self.count, self.drift)
 
     def finish(self) -> None:
         """Derived rows the journal should have held after the last input, but does not."""

@@ -64,8 +64,10 @@ def entry(table: Table, ops: OpsTracker, *, ref: int, hand: int) -> Entry:
     )
 
 
-def load(row: LogRow, registry: DeckRegistry | None) -> ResumePoint:
-    """The state a resume row holds; ResumeError naming what this station cannot read."""
+def load(row: LogRow, registry: DeckRegistry | None, writer: str | None = None) -> ResumePoint:
+    """The state a resume row holds; ResumeError naming what this station cannot read.
+    `writer`: the code of the stretch the row is in (`engine_id.writer_at`); without it, what
+    the row says of itself."""
     try:
         data = json.loads(row.payload)
     except ValueError as exc:
@@ -90,7 +92,7 @@ def load(row: LogRow, registry: DeckRegistry | None) -> ResumePoint:
         table,
         ops,
         table.hand_number(),
-        code_of(data),
+        writer if writer is not None else code_of(data),
     )
 
 

@@ -35,6 +35,7 @@ from station.engine.cards import DeckRegistry
 from station.engine.resume import ResumeError
 from station.journal.clock import parse_utc
 from station.journal.codes import STATION_ACTOR, ActorRole, Code, TiltCode
+from station.journal.engine_id import writer_at
 from station.journal.replay import Replay
 from station.journal.resume_rows import load
 from station.journal.rows import COLUMNS, Entry, LogRow
@@ -54,6 +55,8 @@ class ScrubProgress:
     upto_seq: int = 0  # rows re-derived so far
     resume_seq: int = 0  # the last resume row found equal: a restart goes on from it
     resume_hash: str = ""
+    resume_counts: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)  # rows, inputs, hands,
+    # mismatches, drift up to that row: what a restart from it carries over
     rows: int = 0
     inputs: int = 0
     hands: int = 0  # resume rows compared (one per finished hand)
@@ -80,6 +83,7 @@ class ScrubProgress:
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["integrity"] = list(self.integrity)
+        out["resume_counts"] = list(self.resume_counts)
         out["hands_per_s"] = self.hands_per_s
         return out
 
@@ -89,6 +93,10 @@ class ScrubProgress:
         fields = {f: d[f] for f in ScrubProgress.__dataclass_fields__ if f in d}
         try:
             fields["integrity"] = tuple(str(x) for x in d.get("integrity", ()))
+            counts = tuple(int(x) for x in d.get("resume_counts", (0, 0, 0, 0, 0)))
+            if len(counts) != 5:
+                raise TypeError("resume_counts: not five counts")
+            fields["resume_counts"] = counts
             progress = ScrubProgress(**fields)
         except TypeError as exc:
             raise ValueError(f"not a scrub progress: {exc}") from None
@@ -138,13 +146,20 @@ def scrub(
                 engine=running,
                 started_utc=state.started_utc,
             )
-        base = state
+            base = (0, 0, 0, 0, 0)
+        else:  # from a resume row: what the run counted up to it (that row is read again)
+            rows, inputs, hands, mismatches, drift = state.resume_counts
+            base = (rows - 1, inputs, hands, mismatches, drift)
+            if not mismatches:
+                state = replace(state, first_mismatch="")
+            if not drift:
+                state = replace(state, first_drift="")
         last_report = time.monotonic()
         cursor = conn.execute(_ROWS, (begin, state.target_seq))
         try:
             while True:
                 if stop is not None and stop.is_set():
-                    stopped = _now(base, replay, state)
+                    stopped = _now(state, base, replay)
                     report(stopped)
                     return stopped
                 began = time.monotonic()
@@ -161,7 +176,7 @@ def scrub(
                 busy = time.monotonic() - began
                 state = replace(state, busy_s=state.busy_s + busy)
                 if time.monotonic() - last_report >= progress_s:
-                    report(_now(base, replay, state))
+                    report(_now(state, base, replay))
                     last_report = time.monotonic()
                 if pace is not None:
                     pace(busy)
@@ -180,7 +195,7 @@ def scrub(
         return final
     finally:
         conn.close()
-    final = replace(_now(base, replay, state), integrity=integrity, done=True)
+    final = replace(_now(state, base, replay), integrity=integrity, done=True)
     report(final)
     return final
 
@@ -199,7 +214,7 @@ def _replay_from(
             row = LogRow.from_tuple(raw)
             if row.hash == state.resume_hash and row.code == Code.TABLE_RESUME:
                 try:
-                    point = load(row, registry)
+                    point = load(row, registry, writer_at(conn, row.seq))
                 except ResumeError:
                     pass
                 else:
@@ -207,24 +222,35 @@ def _replay_from(
     return Replay(registry, station_id, running=running), 1
 
 
-def _now(base: ScrubProgress, replay: Replay, state: ScrubProgress) -> ScrubProgress:
-    """The run's progress: what it carried over (`base`) plus what this replay did."""
+def _now(
+    state: ScrubProgress, base: tuple[int, int, int, int, int], replay: Replay
+) -> ScrubProgress:
+    """The run's progress: what it carried over (`base`: the counts up to the row this replay
+    started from) plus what this replay did."""
     problem = replay.chain.problem
     resumed = replay.resumed
+    at = replay.resumed_at
     return replace(
         state,
         upto_seq=replay.chain.expected - 1 if problem is None else state.upto_seq,
-        resume_seq=resumed[0] if resumed is not None else base.resume_seq,
-        resume_hash=resumed[1] if resumed is not None else base.resume_hash,
-        rows=base.rows + replay.rows,
-        inputs=base.inputs + replay.inputs,
-        hands=base.hands + replay.resumes,
-        mismatches=base.mismatches + replay.count,
-        drift=base.drift + replay.drift,
-        first_mismatch=base.first_mismatch or _first(replay.mismatches),
-        first_drift=base.first_drift or _first(replay.drifts),
-        chain_ok=base.chain_ok and problem is None,
-        chain_detail=base.chain_detail or (problem.text if problem is not None else ""),
+        resume_seq=resumed[0] if resumed is not None else state.resume_seq,
+        resume_hash=resumed[1] if resumed is not None else state.resume_hash,
+        resume_counts=(
+            base[0] + at[0],
+            base[1] + at[1],
+            base[2] + at[2],
+            base[3] + at[3],
+            base[4] + at[4],
+        ),
+        rows=base[0] + replay.rows,
+        inputs=base[1] + replay.inputs,
+        hands=base[2] + replay.resumes,
+        mismatches=base[3] + replay.count,
+        drift=base[4] + replay.drift,
+        first_mismatch=state.first_mismatch or _first(replay.mismatches),
+        first_drift=state.first_drift or _first(replay.drifts),
+        chain_ok=state.chain_ok and problem is None,
+        chain_detail=state.chain_detail or (problem.text if problem is not None else ""),
     )
 
 
