@@ -29,9 +29,6 @@ class ResumeError(ValueError):
     """A resume document this engine cannot read; the message says which field and why."""
 
 
-_NO_DEFAULT: Final[Any] = object()
-
-
 class Fields:
     """One JSON object of the document, read field by field. Unknown fields are refused (a
     document from a newer engine that this one would misread); missing ones take defaults."""
@@ -56,7 +53,8 @@ class Fields:
     def has(self, key: str) -> bool:
         return key in self.obj
 
-    def whole(self, key: str, default: int = _NO_DEFAULT) -> int:
+    def whole(self, key: str, default: int | None = None) -> int:
+        """A whole number; `default` when missing (None: it must be there)."""
         return whole(self._get(key, default), self.where(key))
 
     def opt_whole(self, key: str) -> int | None:
@@ -69,7 +67,8 @@ class Fields:
             raise ResumeError(f"{self.where(key)}: not true or false")
         return v
 
-    def text(self, key: str, default: str = _NO_DEFAULT) -> str:
+    def text(self, key: str, default: str | None = None) -> str:
+        """Text; `default` when missing (None: it must be there)."""
         v = self._get(key, default)
         if type(v) is not str:
             raise ResumeError(f"{self.where(key)}: not text")
@@ -105,7 +104,7 @@ class Fields:
     def _get(self, key: str, default: object) -> Any:
         if key in self.obj:
             return self.obj[key]
-        if default is _NO_DEFAULT:
+        if default is None:
             raise ResumeError(f"{self.where(key)}: missing")
         return default
 

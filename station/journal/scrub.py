@@ -154,6 +154,7 @@ def scrub(
                 state = replace(state, first_mismatch="")
             if not drift:
                 state = replace(state, first_drift="")
+        report(state)  # under way
         last_report = time.monotonic()
         cursor = conn.execute(_ROWS, (begin, state.target_seq))
         try:

@@ -73,6 +73,7 @@ def test_each_hand_end_writes_a_resume_row_with_the_input_that_ended_it(
     by_seq = {r.seq: r for r in rows}
     for end in ends:
         resume = next(r for r in resumes if r.ref == end.ref)
+        assert end.ref is not None
         # the same transaction (one time stamp), the last row of it, the ended hand's number
         assert resume.recorded_at_ns == by_seq[end.ref].recorded_at_ns
         assert by_seq.get(resume.seq + 1) is None or by_seq[resume.seq + 1].ref != end.ref
