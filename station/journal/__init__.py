@@ -17,7 +17,8 @@ from station.journal.hands import load_hand, recent_hands
 from station.journal.operations import StationOps
 from station.journal.people import Authenticated, add_person, authenticate
 from station.journal.recall import HandRecall, RecallStep, recall_hand
-from station.journal.recorder import Recorder, RecoveryReport
+from station.journal.recorder import Recorder
+from station.journal.recovery_rows import RecoveryReport
 from station.journal.store import Journal
 from station.journal.verify import VerifyReport, verify_file
 

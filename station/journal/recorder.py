@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from station.engine.cards import DeckRegistry
@@ -50,45 +50,29 @@ from station.journal.codes import (
     STATION_ACTOR,
     ActorRole,
     Code,
-    TiltCode,
 )
-from station.journal.engine_id import identity, writer_at
+from station.journal.engine_id import writer_at
 from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
 from station.journal.history import NO_ANCHOR, HistoryPlan, HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
-from station.journal.replay import Mismatch, Replay, derive
+from station.journal.recovery_rows import (
+    RecoveryReport,
+    anchor_of,
+    clean,
+    describe,
+    history_entries,
+    recovery_entries,
+)
+from station.journal.replay import Replay, derive
 from station.journal.resume_rows import ResumePoint
 from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import COLUMNS, Entry, LogRow
 from station.journal.store import CLOCK_STEP_S, Journal, Txn
 from station.journal.verify import Problem, people_problems
-from station.version import VERSION
 
 log = logging.getLogger(__name__)
 
 DecisionSink = Callable[[int, Decision], None]
-
-
-@dataclass(frozen=True, slots=True)
-class RecoveryReport:
-    boot_seq: int  # the station.boot row of this start
-    rows: int  # rows read
-    inputs: int  # input events replayed
-    last_input_seq: int
-    duration_s: float
-    down_s: float | None  # wall time since the last row before this boot
-    mismatches: tuple[Mismatch, ...]  # the first replay.MAX_REPORTED
-    mismatch_count: int
-    chain: Problem | None
-    quick_check: tuple[str, ...]
-    resume_seq: int = 0  # replay started at this resume row (0: from the first row)
-    drifts: tuple[Mismatch, ...] = ()  # differences in rows other engine code wrote
-    drift_count: int = 0
-    why_full: str = ""  # why replay started from the first row
-
-    @property
-    def ok(self) -> bool:
-        return self.mismatch_count == 0 and self.chain is None and not self.quick_check
 
 
 class Recorder:
@@ -285,7 +269,7 @@ class Recorder:
         if strict and not report.ok:
             first = report.mismatches[0].seq if report.mismatches else None
             seq = chain_problem.seq if chain_problem is not None else first
-            raise RecoveryMismatchError(_describe(report), seq)
+            raise RecoveryMismatchError(describe(report), seq)
         return table, self.journal.head()[0]
 
     def _resume_point(self, head_seq: int) -> tuple[ResumePoint | None, str]:
@@ -295,7 +279,7 @@ class Recorder:
         if found is None:
             return None, "no resume row"
         checked = conn.execute(_NEWEST, (Code.HISTORY_CHECKED.value, head_seq)).fetchone()
-        if checked is not None and not _clean(LogRow.from_tuple(checked)):
+        if checked is not None and not clean(LogRow.from_tuple(checked)):
             log.warning("the last history check found problems: replaying the whole journal")
             return None, "the last history check found problems"
         row = LogRow.from_tuple(found)
@@ -314,7 +298,7 @@ class Recorder:
             found = self.journal.conn.execute(_NEWEST, (code.value, 1 << 62)).fetchone()
             if found is None:
                 continue
-            anchor = _anchor_of(LogRow.from_tuple(found))
+            anchor = anchor_of(LogRow.from_tuple(found))
             if anchor is not None and anchor[0] > best[0]:
                 best = anchor
         return best
@@ -322,79 +306,20 @@ class Recorder:
     def _journal_recovery(
         self, report: RecoveryReport, head_seq: int, head_hash: str, walk_problem: Problem | None
     ) -> int:
-        entries = [
-            Entry(
-                Code.BOOT,
-                {
-                    "version": VERSION,
-                    "previous_head_seq": head_seq,
-                    "down_s": report.down_s,
-                    "engine": identity(),
-                },
-                STATION_ACTOR,
-                ActorRole.STATION,
-            )
-        ]
-        behind = self._clock_behind()
-        if behind is not None:
-            entries.append(behind)
-        if report.mismatch_count:
-            first = report.mismatches[0]
-            log.error(
-                "REPLAY MISMATCH: %d derived row(s) differ, first at seq %d (%s)",
-                report.mismatch_count,
-                first.seq,
-                first.text,
-            )
-            detail = f"{report.mismatch_count} row(s), first at seq {first.seq}"
-            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, detail, first.seq))
-        if report.drift_count:
-            first = report.drifts[0]
-            log.warning(
-                "engine drift: %d row(s) other engine code wrote re-derive differently, first at "
-                "seq %d (%s)",
-                report.drift_count,
-                first.seq,
-                first.text,
-            )
-        if walk_problem is not None or report.quick_check:
-            text = walk_problem.text if walk_problem else report.quick_check[0].splitlines()[-1]
-            log.error("JOURNAL INTEGRITY: %s", text)
-            seq = walk_problem.seq if walk_problem else None
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], seq))
-        for problem in self._people_problems():
-            log.error("JOURNAL INTEGRITY: %s", problem.text)
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
-        recovered: dict[str, Any] = {
-            "inputs": report.inputs,
-            "last_input_seq": report.last_input_seq,
-            "rows": report.rows,
-            "duration_s": report.duration_s,
-            "down_s": report.down_s,
-            "mismatches": report.mismatch_count,
-            "drift": report.drift_count,
-            "chain_ok": report.chain is None,
-            "quick_check_ok": not report.quick_check,
-            "resume_seq": report.resume_seq,
-        }
-        if report.resume_seq == 0 and report.ok:  # every row re-derived: verified to here
-            recovered["anchor"] = {"seq": head_seq, "hash": head_hash}
-        entries.append(
-            Entry(Code.RECOVERED, recovered, STATION_ACTOR, ActorRole.STATION, hand=self._hand)
+        entries = recovery_entries(
+            report,
+            head_seq,
+            head_hash,
+            walk_problem,
+            self._clock_behind(),
+            self._people_problems(),
+            self._hand,
         )
         with self.journal.transaction() as txn:
             for entry in entries:
                 txn.add(entry)
             if self.write_resume and report.resume_seq == 0 and report.last_input_seq:
                 self._add_resume(txn, report.last_input_seq, self._hand)  # the next start's
-        log.info(
-            "recovered %d input(s) up to seq %d in %.3f s (down %s s, from %s)",
-            report.inputs,
-            report.last_input_seq,
-            report.duration_s,
-            report.down_s,
-            f"resume row {report.resume_seq}" if report.resume_seq else "the first row",
-        )
         return next(r.seq for r in txn.rows if r.code == Code.BOOT)
 
     def _clock_behind(self) -> Entry | None:
@@ -455,59 +380,8 @@ class Recorder:
         new anchor when it is clean), and a critical tilt for each kind of problem; engine
         drift is counted in the row and logged. After a check with problems the next start
         replays the whole journal (`_resume_point`)."""
-        entries: list[Entry] = []
-        where = f"between seq {report.from_seq} and the resume row {report.upto_seq}"
-        if report.mismatch_count:
-            first = report.mismatches[0]
-            text = f"{report.mismatch_count} row(s) {where}, first at seq {first.seq}"
-            log.error("REPLAY MISMATCH: %s (%s)", text, first.text)
-            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text[:300], first.seq))
-        if report.quick_check:
-            text = "SQLite quick_check: " + report.quick_check[0].splitlines()[-1]
-            log.error("JOURNAL INTEGRITY: %s", text)
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], None))
-        if report.chain is not None:
-            log.error("JOURNAL INTEGRITY: %s", report.chain.text)
-            problem = report.chain
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
-        if report.drift_count:
-            first = report.drifts[0]
-            log.warning(
-                "engine drift %s: %d row(s), first at seq %d (%s)",
-                where,
-                report.drift_count,
-                first.seq,
-                first.text,
-            )
-        payload: dict[str, Any] = {
-            "from_seq": report.from_seq,
-            "upto_seq": report.upto_seq,
-            "rows": report.rows,
-            "rederived_from": report.rederived_from,
-            "rederived_rows": report.rederived_rows,
-            "inputs": report.inputs,
-            "duration_s": report.duration_s,
-            "mismatches": report.mismatch_count,
-            "drift": report.drift_count,
-            "chain_ok": report.chain is None,
-            "quick_check_ok": not report.quick_check,
-        }
-        if report.anchor is not None:
-            payload["anchor"] = {"seq": report.anchor[0], "hash": report.anchor[1]}
-        if report.note:
-            payload["note"] = report.note
-        entries.append(
-            Entry(Code.HISTORY_CHECKED, payload, STATION_ACTOR, ActorRole.STATION, hand=self._hand)
-        )
-        self.journal.append(entries)
+        self.journal.append(history_entries(report, self._hand))
         self.history, self.last_history = None, report
-        log.info(
-            "history from seq %d to the resume row %d checked in %.3f s: %s",
-            report.from_seq,
-            report.upto_seq,
-            report.duration_s,
-            "ok" if report.ok else "PROBLEMS",
-        )
 
 
 _NEWEST = (
@@ -537,54 +411,9 @@ def _forget_checkpoints(conn: sqlite3.Connection) -> None:
         log.warning("old recovery checkpoints not deleted: %s", exc)
 
 
-def _clean(row: LogRow) -> bool:
-    """A `station.history_checked` row that found nothing wrong."""
-    try:
-        d = row.data()
-    except ValueError:
-        return False
-    return (
-        bool(d.get("chain_ok", False))
-        and not d.get("mismatches")
-        and d.get("state_ok", True) is True
-        and d.get("quick_check_ok", True) is True
-    )
-
-
-def _anchor_of(row: LogRow) -> tuple[int, str] | None:
-    try:
-        anchor = row.data().get("anchor")
-    except ValueError:
-        return None
-    if isinstance(anchor, dict):
-        seq, digest = anchor.get("seq"), anchor.get("hash")
-        if type(seq) is int and isinstance(digest, str):
-            return seq, digest
-    return None
-
-
-def _tilt(code: TiltCode, detail: str, seq: int | None) -> Entry:
-    payload = {"tilt": code.value, "detail": detail, "seq": seq}
-    return Entry(Code.TILT_RAISED, payload, STATION_ACTOR, ActorRole.STATION)
-
-
 def _damaged(quick: tuple[str, ...], exc: Exception) -> IntegrityError:
     """The file itself is damaged: nothing can be recorded, so play must stop (the daemon shows
     the tilt without a journal row) until a technician restores or replaces the journal."""
     first = quick[0].splitlines()[-1] if quick else str(exc)
     log.critical("JOURNAL DAMAGED, NOTHING CAN BE RECORDED: %s", first)
     return IntegrityError(f"the journal file is damaged: {first}")
-
-
-def _describe(report: RecoveryReport) -> str:
-    parts = []
-    if report.chain is not None:
-        parts.append(f"chain: {report.chain.text}")
-    if report.mismatch_count:
-        first = report.mismatches[0]
-        parts.append(
-            f"{report.mismatch_count} replay mismatch(es), first at seq {first.seq}: {first.text}"
-        )
-    if report.quick_check:
-        parts.append("quick_check: " + "; ".join(report.quick_check[:3]))
-    return "; ".join(parts)

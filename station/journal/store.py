@@ -159,6 +159,7 @@ class Journal:
         self._seen = self.head()[0]
         self._offset_ns: int | None = None  # utc - monotonic at our last write (clock steps)
         self._bulk: list[int] | None = None  # [every, since the last commit] inside `bulk`
+        self._bulk_head: tuple[int, str, int, bool] = (0, GENESIS_HASH, 0, False)
 
     # --- opening and closing ------------------------------------------------------------------
 
@@ -318,6 +319,9 @@ class Journal:
             raise JournalWriteError("bulk writing is already on")
         self.conn.execute("BEGIN IMMEDIATE")
         self._bulk = [every, 0]
+        seq, digest = self.head()
+        last = self.conn.execute("SELECT hand FROM log WHERE seq = ?", (seq,)).fetchone()
+        self._bulk_head = (seq, digest, int(last[0]) if last else 0, self.clock.synced())
         try:
             yield
             self.conn.execute("COMMIT")
@@ -407,28 +411,24 @@ class Journal:
 
     @contextmanager
     def _savepoint(self) -> Iterator[Txn]:
-        self.conn.execute("SAVEPOINT txn")
-        try:
-            head_seq, head_hash = self.head()
-            last = self.conn.execute("SELECT hand FROM log WHERE seq = ?", (head_seq,)).fetchone()
-            utc = self.clock.utc()
-            txn = Txn(
-                self,
-                head_seq,
-                head_hash,
-                int(last[0]) if last else 0,
-                format_utc(utc),
-                self.clock.monotonic_ns(),
-                self.clock.synced(),
-            )
-            yield txn
-            self.conn.execute("RELEASE txn")
-        except BaseException as exc:
-            self.conn.execute("ROLLBACK TO txn")
-            self.conn.execute("RELEASE txn")
-            if isinstance(exc, sqlite3.Error):
-                raise JournalStorageError(f"journal write failed: {exc}") from exc
-            raise
+        """A transaction inside `bulk`: no statement of its own (only this connection writes
+        while `bulk` holds the write lock, so the head is known); a failure rolls back the
+        whole bulk, as `bulk` re-raises it."""
+        assert self._bulk is not None
+        head_seq, head_hash, hand, synced = self._bulk_head
+        txn = Txn(
+            self,
+            head_seq,
+            head_hash,
+            hand,
+            format_utc(self.clock.utc()),
+            self.clock.monotonic_ns(),
+            synced,
+        )
+        yield txn
+        if txn.rows:
+            last = txn.rows[-1]
+            self._bulk_head = (last.seq, last.hash, last.hand, synced)
         self._seen = txn.rows[-1].seq if txn.rows else head_seq
         for row in txn.rows:
             for fn in self._subscribers:
