@@ -34,6 +34,41 @@ from station.native import engine_kind
 HALF_HAND = 20  # events of hand N + 1 written
 
 
+def write_journal(out: Path, hands: int, station: str = "DEMO", seed: int = 1) -> dict[str, object]:
+    """Write the journal (see the module); what was written."""
+    started = time.monotonic()
+    events = nlhe_stream(hands + 1, seed)
+    dealt = 0
+    with Journal.open(out, clock=SystemClock(), station_id=station, create=True) as journal:
+        journal.conn.execute("PRAGMA synchronous = OFF")
+        recorder = Recorder(journal)
+        recorder.recover()
+        with journal.bulk():
+            for item in events:
+                if isinstance(item.event, KeyPress) and item.event.key is Key.NEW_HAND:
+                    dealt += 1
+                    if dealt % 5000 == 0:
+                        rate = dealt / (time.monotonic() - started)
+                        print(f"{dealt} hands ({rate:.0f}/s)", file=sys.stderr, flush=True)
+                    if dealt > hands:
+                        for tail in (item, *itertools.islice(events, HALF_HAND)):
+                            recorder.record(
+                                tail.event, actor="table", role=ActorRole.DEVICE, at=tail.t
+                            )
+                        break
+                recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
+        rows = journal.head()[0]
+    return {
+        "made": str(out),
+        "hands": hands,
+        "rows": rows,
+        "size_mb": round(out.stat().st_size / 1e6, 1),
+        "seconds": round(time.monotonic() - started, 1),
+        "engine": engine_kind(),
+        "code": deriving_code(),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make_journal")
     parser.add_argument("--out", required=True, type=Path)
@@ -44,39 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out.exists():
         print(f"make_journal: {args.out} exists", file=sys.stderr)
         return 2
-    started = time.monotonic()
-    events = nlhe_stream(args.hands + 1, args.seed)
-    dealt = 0
-    with Journal.open(args.out, clock=SystemClock(), station_id=args.station, create=True) as j:
-        j.conn.execute("PRAGMA synchronous = OFF")
-        recorder = Recorder(j)
-        recorder.recover()
-        with j.bulk():
-            for item in events:
-                if isinstance(item.event, KeyPress) and item.event.key is Key.NEW_HAND:
-                    dealt += 1
-                    if dealt % 5000 == 0:
-                        rate = dealt / (time.monotonic() - started)
-                        print(f"{dealt} hands ({rate:.0f}/s)", file=sys.stderr, flush=True)
-                    if dealt > args.hands:
-                        rest = itertools.islice(events, HALF_HAND)
-                        for tail in (item, *rest):
-                            recorder.record(
-                                tail.event, actor="table", role=ActorRole.DEVICE, at=tail.t
-                            )
-                        break
-                recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
-        rows = j.head()[0]
-    out = {
-        "made": str(args.out),
-        "hands": args.hands,
-        "rows": rows,
-        "size_mb": round(args.out.stat().st_size / 1e6, 1),
-        "seconds": round(time.monotonic() - started, 1),
-        "engine": engine_kind(),
-        "code": deriving_code(),
-    }
-    print(json.dumps(out))
+    print(json.dumps(write_journal(args.out, args.hands, args.station, args.seed)))
     return 0
 
 
