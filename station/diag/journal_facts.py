@@ -170,9 +170,10 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
     with read_only(path) as conn:
         meta = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
         head = _rows(conn, "ORDER BY seq DESC LIMIT 1", ())
-        last_hand = conn.execute(
-            "SELECT MAX(hand) FROM log WHERE code = ?", (Code.HAND_START,)
-        ).fetchone()[0]
+        found = conn.execute(  # hands only go up: the newest start is the last hand
+            "SELECT hand FROM log WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.HAND_START,)
+        ).fetchone()
+        last_hand = found[0] if found else 0
         boot = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.BOOT,))
         steps = conn.execute(
             "SELECT COUNT(*), MAX(recorded_utc) FROM log WHERE code = ?", (Code.CLOCK_STEP,)

@@ -607,6 +607,18 @@ class Journal:
         finally:
             cursor.close()
 
+    def rows_before(self, seq: int, code: str) -> Iterator[LogRow]:
+        """Rows of `code` before `seq`, newest first (through the `(code, seq)` index)."""
+        cursor = self.conn.execute(
+            f"{_SELECT} WHERE code = ? AND seq < ? ORDER BY seq DESC", (code, seq)
+        )
+        try:
+            while batch := cursor.fetchmany(64):
+                for t in batch:
+                    yield LogRow.from_tuple(t)
+        finally:
+            cursor.close()
+
     def quick_check(self) -> list[str]:
         """`PRAGMA quick_check`: empty when sound."""
         return self._check("quick_check")

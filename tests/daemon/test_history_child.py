@@ -9,7 +9,7 @@ from pathlib import Path
 
 from station.daemon.history_runner import HistoryRunner
 from station.daemon.items import HistoryChecked, Item, ScrubProgressed
-from station.journal.clock import ManualClock
+from station.journal.clock import ManualClock, SystemClock
 from station.journal.codes import ActorRole
 from station.journal.recorder import Recorder
 from station.journal.scripted import nlhe_session
@@ -79,3 +79,28 @@ def test_a_stopped_scrub_says_where_it_was(tmp_path: Path) -> None:
     found = [i.progress for i in items if isinstance(i, ScrubProgressed)]
     assert len(found) >= 2 and not found[-1].done and found[-1].run == 3
     assert 0 < found[-1].upto_seq < head  # (it got somewhere, and said so when stopped)
+
+
+def test_the_floor_screens_first_fold_after_a_start_does_not_read_the_whole_journal(
+    tmp_path: Path,
+) -> None:
+    """A start on a long journal folds the incidents of the last FLOOR_HANDS hands at most
+    (and the last hands' recall, newest first through the index), never every row."""
+    from station.bench.make_journal import write_journal
+    from station.daemon.views import FLOOR_HANDS, FloorViews
+
+    path = tmp_path / "long.sqlite3"
+    write_journal(path, FLOOR_HANDS + 30, STATION)
+    with Journal.open(path, clock=SystemClock()) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        views = FloorViews(recorder)
+        start = views._first_fold()
+        first, head = journal.row(start + 1), journal.row(journal.head()[0])
+        assert first is not None and head is not None
+        assert head.hand == FLOOR_HANDS + 31  # (the journal ends in the hand after the last)
+        assert first.hand == head.hand - FLOOR_HANDS and journal.row(start) is not None
+        built = views.build()
+        assert built.incidents == () and len(built.hands) == 100
+        ended = FLOOR_HANDS + 30
+        assert [h.hand for h in built.hands] == list(range(ended, ended - 100, -1))
