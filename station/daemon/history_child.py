@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start,
         running=deriving_code(),
         report=lambda p: _say({"scrub": p.to_dict()}),
-        pace=pacer(args.duty),
+        pace=pacer(args.duty, sleep=stop.wait),  # a stop ends a rest at once
         stop=stop,
     )
     return 0

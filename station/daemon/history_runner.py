@@ -44,6 +44,7 @@ class HistoryRunner:
         self._proc: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
         self.kind = ""  # "check" | "scrub" while a child runs
+        self.last_scrub: ScrubProgress | None = None  # what the scrub child said last
         self._stopping = False
 
     @property
@@ -86,7 +87,6 @@ class HistoryRunner:
 
     def _read(self, proc: subprocess.Popen[bytes], kind: str) -> None:
         assert proc.stdout is not None
-        last: ScrubProgress | None = None
         for raw in proc.stdout:
             try:
                 obj = json.loads(raw)
@@ -94,6 +94,7 @@ class HistoryRunner:
                     self.post(HistoryChecked(report_from_dict(obj["check"])))
                 elif "scrub" in obj:
                     last = ScrubProgress.from_dict(obj["scrub"])
+                    self.last_scrub = last
                     self.post(ScrubProgressed(last))
             except (ValueError, TypeError, KeyError) as exc:
                 log.error("history %s: a report that cannot be read (%s)", kind, exc)

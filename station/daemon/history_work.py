@@ -15,6 +15,7 @@ child process, `history_runner`).
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -23,6 +24,7 @@ from station.daemon.history_runner import HistoryRunner
 from station.journal import Recorder
 from station.journal.clock import format_utc
 from station.journal.engine_id import deriving_code
+from station.journal.exc import JournalError
 from station.journal.history import HistoryReport
 from station.journal.scrub import (
     ScrubProgress,
@@ -120,4 +122,13 @@ class HistoryWork:
             )
 
     def stop(self) -> None:
+        """Stop the child; a scrub stopped says where it was, and that goes on record (the
+        next start goes on from it)."""
         self.runner.stop()
+        last = self.runner.last_scrub
+        if last is None or last.done or self.scrub is None or last.run != self.scrub.run:
+            return
+        try:
+            self.recorder.journal.append(progress_entries(last))
+        except (JournalError, sqlite3.Error) as exc:  # (a journal closed or unwritable)
+            log.warning("the scrub's progress is not on record: %s", exc)

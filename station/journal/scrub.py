@@ -109,7 +109,7 @@ class ScrubProgress:
 Paced = Callable[[float], None]  # told the seconds just spent working; sleeps to keep the pace
 
 
-def pacer(duty: float, sleep: Callable[[float], None] = time.sleep) -> Paced:
+def pacer(duty: float, sleep: Callable[[float], object] = time.sleep) -> Paced:
     """Work at most `duty` (0-1] of the time: after `busy` seconds of work, rest so long."""
 
     def rest(busy: float) -> None:
