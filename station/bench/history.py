@@ -5,7 +5,7 @@ A start resumes from the newest resume row and checks, after READY, what it took
 (`station.journal.history.check_history`): SQLite's quick_check of the file, the hash chain from
 the last verified anchor (the rows the station wrote since the last check: walked, not
 re-derived) and the hand before the resume row re-derived from the resume row before it. The
-bench writes B hands of the scripted four-seat hold'em table (`station.journal.scripted`, the
+bench writes B hands of the scripted four-seat hold'em table (`station.bench.scripted`, the
 crash test's table) through the recorder, starts once and checks (the anchor), writes N more
 hands, starts again and times that check (`check_s`), and its parts each alone, best of three:
 the chain walk (`walk_ms_per_new_hand`) and the re-derived hand (`rederive_ms`), whose sum per
@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from station.bench.report import Bar, emit
+from station.bench.scripted import nlhe_session
 from station.engine.table import Table
 from station.formats.payload import input_from_dict
 from station.journal.chainwalk import walk
@@ -45,10 +46,10 @@ from station.journal.engine_id import deriving_code
 from station.journal.history import HistoryPlan, check_history, rederive_before
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, LogRow
-from station.journal.scripted import nlhe_session
 from station.journal.scrub import ScrubProgress, scrub
 from station.journal.store import Journal
 from station.native import engine_kind
+from station.people.check import PEOPLE_CHECKS
 
 BARS = (Bar("incremental_ms_per_new_hand", "<=", 0.3), Bar("mismatches", "==", 0))
 STATION = "bench-history"
@@ -71,7 +72,7 @@ def _write(path: Path, before: int, new: int, seed: int) -> HistoryPlan:
     cut = _after_hand(events, before)
     with Journal.open(path, clock=SystemClock(), station_id=STATION, create=True) as journal:
         journal.conn.execute("PRAGMA synchronous = OFF")  # the writing is not what is measured
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         _record(recorder, events[:cut])
     with Journal.open(path, clock=SystemClock(), station_id=STATION) as journal:

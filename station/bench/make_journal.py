@@ -6,7 +6,7 @@ through the real recorder, in bulk. Edge adapter (a journal file, stdout).
 Every row is what a live table writes (the recorder: input rows, derived rows, a resume row at
 each hand end, the chain, the head witness), only many inputs to one SQLite transaction
 (`Journal.bulk`) and `synchronous = OFF`: nothing is bypassed but the wait for the disk. The
-session is the scripted four-seat hold'em table (`station.journal.scripted`) streamed hand by
+session is the scripted four-seat hold'em table (`station.bench.scripted`) streamed hand by
 hand, ending halfway through hand N + 1 (a start then has a hand in progress to replay). Prints
 progress on stderr and one JSON line at the end. The engine is whichever this process imports:
 `station bench startup --make` runs it from an altered copy of the package (see there).
@@ -22,12 +22,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from station.bench.scripted import nlhe_stream
 from station.engine.events import Key, KeyPress
 from station.journal.clock import SystemClock
 from station.journal.codes import ActorRole
 from station.journal.engine_id import deriving_code
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_stream
 from station.journal.store import Journal
 from station.native import engine_kind
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from station.engine import irregular, stub
 from station.engine.cards import Card
-from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
+from station.engine.decisions import Action, ActionKind, DealSlot, PromptCode, Ruling
 from station.engine.events import Key
 from station.engine.hand import Hand
 from station.engine.hand_state import Refill, Slot
@@ -76,7 +76,7 @@ def plan_draws(hand: Hand, seq: int) -> Steps:
             return NOTHING
         hand.draws.refill = None
         if refill.burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
         return _queue_draw(hand, refill.seat, refill.count, seq)
     while hand.draws.pending:
         seat = hand.draws.pending[0]
@@ -107,7 +107,7 @@ def plan_draws(hand: Hand, seq: int) -> Steps:
     if not hand.draws.pending and not hand.deal.slots and hand.draws.owed:
         # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
         for seat in hand.draws.owed:
-            hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, hand.street))
+            hand.deal.slots.append(Slot(DealSlot.REPLACEMENT, seat, hand.street))
         hand.draws.owed = []
         return NOTHING
     if not hand.draws.pending and not hand.deal.slots:
@@ -134,9 +134,9 @@ def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = Fal
         stub.draw_shortage(hand, seat, count, now, seq)
         burn, count = burn_now, now
     if burn:
-        hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
+        hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
     for _ in range(count):
-        hand.deal.slots.append(Slot(Role.DRAW, seat, hand.street))
+        hand.deal.slots.append(Slot(DealSlot.DRAW, seat, hand.street))
     if count:
         hand.draws.last_seat = seat
     if not hand.deal.slots:

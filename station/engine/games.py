@@ -73,10 +73,6 @@ class GameSpec:
             return 5
         return 1 + self.draws
 
-    @property
-    def hi_lo(self) -> bool:
-        return self.high is not HighEval.NONE and self.low is not LowEval.NONE
-
     def big_bet_from(self) -> int:
         """Fixed limit: index of the first betting round played at the big bet."""
         if self.family is Family.FLOP:

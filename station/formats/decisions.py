@@ -8,8 +8,6 @@ from typing import Any
 from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt
 from station.engine.rake import RakeResult
 
-PUBLIC_TYPES = ("incident", "prompt", "hand_end")
-
 
 def decision_to_dict(d: Decision) -> dict[str, Any]:
     """The public object for one decision. Keys beyond the documented ones are extensions."""

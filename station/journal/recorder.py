@@ -17,7 +17,9 @@ is replayed from its first row, once: that recovery ends with a resume row. Then
 boot (with the identity of the code that derives rows from now on: `engine_id`) and the
 recovery. A mismatch or a chain problem is logged as an error and journaled as a critical tilt;
 a difference in rows another engine wrote is engine drift, counted and reported; `strict=True`
-raises on a mismatch.
+raises on a mismatch. The tables the higher layers keep in
+the same file are checked against their rows by the `checks` they pass in (the people table:
+`station.people.check.PEOPLE_CHECKS`), each problem a critical tilt too.
 
 What a start from a resume row took on trust is checked after READY (`history`): the chain from
 the last verified anchor and the hand before the resume row. The daemon runs
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -65,10 +67,9 @@ from station.journal.recovery_rows import (
 )
 from station.journal.replay import Replay, derive
 from station.journal.resume_rows import ResumePoint
-from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import COLUMNS, Entry, LogRow
 from station.journal.store import CLOCK_STEP_S, Journal, Txn
-from station.journal.verify import Problem, people_problems
+from station.journal.verify import Problem, TableCheck
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,10 @@ class Recorder:
         *,
         registry: DeckRegistry | None = None,
         resume_rows: bool = True,
+        checks: Sequence[TableCheck] = (),
     ) -> None:
         self.journal = journal
+        self.checks = tuple(checks)  # the higher layers' table checks, run at each recovery
         self.registry = registry
         self.write_resume = resume_rows
         self.history: HistoryPlan | None = None  # what the start took on trust, until checked
@@ -312,7 +315,7 @@ class Recorder:
             head_hash,
             walk_problem,
             self._clock_behind(),
-            self._people_problems(),
+            self._table_problems(),
             self._hand,
         )
         with self.journal.transaction() as txn:
@@ -352,14 +355,12 @@ class Recorder:
         }
         return Entry(Code.CLOCK_STEP, payload, STATION_ACTOR, ActorRole.STATION)
 
-    def _people_problems(self) -> list[Problem]:
-        """Credentials in the people table that their journal rows do not vouch for (a PIN hash
-        swapped in behind the journal's back), each said once while its tilt stays open."""
-        rows = list(self.journal.rows(codes=PEOPLE_CODES))
+    def _table_problems(self) -> list[Problem]:
+        """What the `checks` find (the people table's credentials that their journal rows do
+        not vouch for: `station.people.check`), each said once while its tilt stays open."""
         open_details = {t.detail for t in self.ops.tilts.values()}
-        return [
-            p for p in people_problems(self.journal.conn, rows) if p.text[:300] not in open_details
-        ]
+        found = [p for check in self.checks for p in check(self.journal.conn)]
+        return [p for p in found if p.text[:300] not in open_details]
 
     # --- after a start from a resume row ------------------------------------------------------
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from station.bench.scripted import nlhe_session
 from station.daemon.history_runner import HistoryRunner
 from station.daemon.items import HistoryChecked, Item, ScrubProgressed
 from station.journal.clock import ManualClock, SystemClock
 from station.journal.codes import ActorRole
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.scrub import ScrubProgress
 from station.journal.store import Journal
 

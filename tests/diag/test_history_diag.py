@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.scripted import nlhe_session
 from station.cli import main
 from station.diag.history import read_history, with_live
 from station.diag.journal_facts import read_only
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.scrub import ScrubProgress, progress_entries
 from station.journal.store import Journal
 

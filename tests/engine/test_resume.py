@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd
 from station.engine.events import InputEvent
 from station.engine.resume import (
@@ -38,7 +39,6 @@ from station.engine.table_state import TableState
 from station.formats.decisions import decision_to_dict
 from station.formats.payload import input_from_dict
 from station.formats.session import event_to_dict, read_session
-from station.journal.scripted import nlhe_session
 from tests.corpus.corpus import read_part
 from tests.engine.dealerkit import (
     PROFILES,
@@ -175,11 +175,6 @@ def test_a_real_hand_with_any_mistakes_resumes_exactly_from_every_point_between_
 
 
 # --- what is carried ----------------------------------------------------------------------------
-
-
-def _paths(cls: type, prefix: str = "") -> Iterator[tuple[str, type | None]]:
-    for f in dataclasses.fields(cls):
-        yield prefix + f.name, f.type if isinstance(f.type, type) else None
 
 
 def test_every_field_of_the_table_is_carried_or_said_not_to_be() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd
 from station.formats.decisions import decision_to_dict
 from station.journal.clock import ManualClock
@@ -23,7 +24,6 @@ from station.journal.engine_id import deriving_code
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, Entry, LogRow
 from station.journal.schema import expected_trigger_sql
-from station.journal.scripted import nlhe_session
 from station.journal.scrub import ScrubProgress, scrub
 from station.journal.store import Journal
 from station.journal.witness import witness_path
@@ -166,7 +166,7 @@ def test_a_forged_resume_document_is_caught_after_the_start_and_the_next_start_r
     history = recorder.check_history()  # ...and the check after it does not
     assert history is not None and history.mismatch_count == 1
     assert "seats.1.stack" in history.mismatches[0].text
-    assert "tilt replay_mismatch" in recorder.op_state().play_blocked
+    assert "tilt replay_mismatch" in recorder.op_state().why_play_stops
     recorder.journal.close()
     again = _recover(path, clock)
     assert again.last_recovery is not None and again.last_recovery.resume_seq == 0
@@ -244,7 +244,7 @@ def test_the_same_difference_in_rows_this_code_wrote_is_a_mismatch(
     recorder = _recover(path, clock, use_resume=False)
     report = recorder.last_recovery
     assert report is not None and report.mismatch_count == HANDS and report.drift_count == 0
-    assert "tilt replay_mismatch" in recorder.op_state().play_blocked
+    assert "tilt replay_mismatch" in recorder.op_state().why_play_stops
     recorder.journal.close()
 
 
@@ -318,8 +318,8 @@ def test_the_scrub_finds_a_rewritten_derived_row(path: Path, clock: ManualClock)
 def test_the_hand_views_and_the_phh_export_do_not_see_resume_rows(
     tmp_path: Path, clock: ManualClock
 ) -> None:
-    from station.journal.hands import load_hand
     from station.phh.export import phh_document
+    from station.recall.hands import load_hand
 
     views = []
     for resume_rows in (True, False):
