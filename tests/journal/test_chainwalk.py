@@ -87,6 +87,10 @@ EDITS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "hand stored as text": lambda c: c.execute(
         "UPDATE log SET hand = CAST(hand AS TEXT) WHERE seq = 55"
     ),
+    "hand not a number": lambda c: c.execute("UPDATE log SET hand = 'abc' WHERE seq = 57"),
+    "payload stored as a blob": lambda c: c.execute(
+        "UPDATE log SET payload = CAST(payload AS BLOB) WHERE seq = 58"
+    ),
     "ref stored as text": lambda c: c.execute(
         "UPDATE log SET ref = CAST(ref AS TEXT) WHERE seq = 61 AND ref IS NOT NULL"
     ),
