@@ -26,6 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, default=None, metavar="DIR", help="write PNG frames of every screen"
     )
     parser.add_argument(
+        "--panel",
+        choices=("10", "7", "both"),
+        default="both",
+        help='with --out: the panel sizes the frames are written at, 10.1" (1280x800), 7" '
+        "(800x480) or both (default: both, each file's name tagged -10in or -7in)",
+    )
+    parser.add_argument(
         "--dir",
         type=Path,
         default=None,
@@ -127,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
                 again_every=max(0, args.again_every),
                 station_id=args.station_id,
                 fleet=fleet,
+                panel=args.panel,
             ),
             sys.stdout,
         )

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import Final, TextIO
 
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.sink import DisplaySink, FanOut, FrameSink
@@ -33,6 +33,7 @@ from station.demo.rig import (
     RigOptions,
 )
 from station.demo.steps import Reseat
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.people.check import verify_journal
 
 
@@ -48,6 +49,15 @@ class DemoOptions:
     again_every: int = 0  # after the six irregularities, every K-th hand has one again
     station_id: str = STATION_ID
     fleet: FleetLink | None = None  # forward the journal to a site's centre
+    panel: str = "both"  # the frames' panel sizes: "10", "7" or "both"
+
+
+PANEL_CHOICES: Final = {"10": (PANEL_10_1,), "7": (PANEL_7,), "both": (PANEL_10_1, PANEL_7)}
+
+
+def frame_panels(choice: str) -> tuple[PanelConfig, ...]:
+    """`--panel 10|7|both`: the panel sizes the frames are written at."""
+    return PANEL_CHOICES[choice]
 
 
 def _first_setup(hands: list[PlannedHand]) -> Reseat:
@@ -86,7 +96,9 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
-            frames = FrameSink(opts.out, display.panel, display.table)
+            frames = FrameSink(
+                opts.out, display.panel, display.table, frame_panels(opts.panel), display.theme
+            )
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "

@@ -292,19 +292,23 @@ def prompt_from_dict(raw: object, where: str) -> Prompt:
     return Prompt(f.whole("hand"), f.text("text"), f.whole("event"), code)
 
 
+def _pot_to_dict(p: PotResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "amount": p.amount,
+        "eligible": list(p.eligible),
+        "won": {str(s): a for s, a in sorted(p.won.items())},
+    }
+    if p.named:  # the winning hand as announced; an uncontested pot has none
+        out["named"] = p.named
+    return out
+
+
 def hand_end_to_dict(d: HandEnd) -> dict[str, Any]:
     out: dict[str, Any] = {
         "type": "hand_end",
         "hand": d.hand,
         "board": list(d.board),
-        "pots": [
-            {
-                "amount": p.amount,
-                "eligible": list(p.eligible),
-                "won": {str(s): a for s, a in sorted(p.won.items())},
-            }
-            for p in d.pots
-        ],
+        "pots": [_pot_to_dict(p) for p in d.pots],
         "payouts": {str(s): a for s, a in sorted(d.payouts.items())},
         "void": d.void,
         "event": d.event,
@@ -340,7 +344,7 @@ _HAND_END: Final = frozenset(
         "rake",
     }
 )
-_POT: Final = frozenset({"amount", "eligible", "won"})
+_POT: Final = frozenset({"amount", "eligible", "won", "named"})
 _RAKE: Final = frozenset({"total", "pots", "time", "time_pot"})
 
 
@@ -362,7 +366,12 @@ def hand_end_from_dict(raw: object, where: str) -> HandEnd:
     for i, p in enumerate(f.items("pots")):
         pf = Fields(p, f"{f.where('pots')}[{i}]", _POT)
         pots.append(
-            PotResult(pf.whole("amount"), tuple(pf.wholes("eligible")), _amounts(pf, "won"))
+            PotResult(
+                pf.whole("amount"),
+                tuple(pf.wholes("eligible")),
+                _amounts(pf, "won"),
+                pf.text("named", ""),
+            )
         )
     rake = None
     rf = f.opt_obj("rake", _RAKE)

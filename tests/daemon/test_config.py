@@ -3,8 +3,6 @@ both from `station config check --config` and from `station run` itself."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -14,10 +12,11 @@ from station.cli import main
 from station.config.registry import RegistryError, format_deck, parse_registry
 from station.config.station_toml import ConfigError, load_station
 from station.display.panel import PANEL_7
+from station.display.theme import Deck
 from station.engine.cards import Card, synthetic_tag
+from tests.conftest import StationRun
 from tests.daemon.conftest import write_config
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Path(str(resources.files("station.config").joinpath("example.toml")))
 
 
@@ -182,17 +181,12 @@ def test_a_custom_panel_and_the_7_inch_one(tmp_path: Path) -> None:
     assert (panel.width_px, panel.height_px, panel.viewing_distance_mm) == (1024, 600, 800.0)
 
 
-def test_station_run_with_a_misspelt_key_exits_2_naming_file_and_key(tmp_path: Path) -> None:
+def test_station_run_with_a_misspelt_key_exits_2_naming_file_and_key(
+    tmp_path: Path, station_cli: StationRun
+) -> None:
     config = write_config(tmp_path)
     config.write_text(config.read_text().replace("station_id", "statoin_id"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=60,
-    )
+    proc = station_cli("run", "--config", str(config))  # in this process; as one: test_smoke
     assert proc.returncode == 2
     assert f"{config}: statoin_id: unknown key (did you mean station_id?)" in proc.stderr
     assert f"{config}: station_id: missing (required)" in proc.stderr
@@ -210,17 +204,16 @@ def test_station_run_with_a_missing_config_file_exits_2(
     )
 
 
-def test_station_run_on_another_stations_journal_exits_2(tmp_path: Path) -> None:
+def test_station_run_on_another_stations_journal_exits_2(
+    tmp_path: Path, station_cli: StationRun
+) -> None:
     from station.journal import Journal, SystemClock
 
     config = write_config(tmp_path)
     Journal.open(
         tmp_path / "journal.sqlite", clock=SystemClock(), station_id="T99", create=True
     ).close()
-    proc = subprocess.run(
-        [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
-        capture_output=True, text=True, cwd=ROOT, check=False, timeout=60,
-    )  # fmt: skip
+    proc = station_cli("run", "--config", str(config))
     assert proc.returncode == 2
     assert f"{config}: station_id: " in proc.stderr and "not T07" in proc.stderr
     # ... and says what to do about a renamed table.
@@ -287,3 +280,18 @@ def test_the_scrub_schedule_is_read_and_checked(
     assert code == 2
     assert f"{config}: journal.scrub_every_h: must be 0-744, not -1" in err
     assert f"{config}: journal.scrub_duty: must be at most 1 (all of the time), not 2.0" in err
+
+
+def test_the_deck_colours_are_four_by_default_two_on_request_and_a_wrong_one_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path)
+    assert load_station(config).config.display.deck is Deck.FOUR_COLOUR
+    text = config.read_text()
+    config.write_text(text.replace('driver = "none"', 'driver = "none"\ndeck = "two-colour"'))
+    assert load_station(config).config.display.theme.deck is Deck.TWO_COLOUR
+    config.write_text(text.replace('driver = "none"', 'driver = "none"\ndeck = "4"'))
+    code, err, _ = check(config, capsys)
+    assert code == 2
+    assert err[0].startswith(f"{config}: display.deck:"), err
+    assert "four-colour" in err[0] and "two-colour" in err[0], err
