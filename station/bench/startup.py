@@ -23,7 +23,7 @@ what an upgrade finds: written by other engine code (its `station.boot` rows nam
 code, its rows differ where the prompt does) and another engine build, in the resume format
 this one reads. Then `--journal FILE` starts the current engine on it.
 
-Bar (PRODUCT.md section 5): `median_s` <= 2.
+Bar (docs/performance.md): `median_s` <= 2.
 """
 
 from __future__ import annotations
