@@ -114,7 +114,8 @@ def test_a_start_on_a_journal_a_previous_engine_wrote_resumes_from_its_resume_ro
     as engine drift, not a mismatch."""
     made = tmp_path / "previous.sqlite"
     assert main(["bench", "startup", "--make", "5", "--out", str(made)]) == 0
-    written = _one_line(capsys, "startup")
+    written = json.loads(capsys.readouterr().out)  # what was written: a line with no bar
+    assert written["bench"] == "startup" and written["bar"] == {} and written["ok"] is True
     assert written["hands"] == 5 and written["engine"] == "pure" and made.exists()
     from station.journal.engine_id import deriving_code
 

@@ -81,7 +81,10 @@ def test_each_hand_end_writes_a_resume_row_with_the_input_that_ended_it(
         assert resume.hand == end.hand and resume.role == ActorRole.ENGINE
         doc = resume.data()
         assert doc["format"] == 1 and doc["engine"]["code"] == deriving_code()
-        assert doc["table"]["last_hand"]["result"] == end.data()
+        result = doc["table"]["last_hand"]["result"]
+        # the hand_end as printed, each pot with the winning hand as announced besides
+        named = [pot.pop("named", "") for pot in result["pots"]]
+        assert result == end.data() and all(isinstance(n, str) for n in named)
 
 
 def test_a_restart_resumes_from_the_newest_row_and_reaches_the_state_of_a_full_replay(
