@@ -58,6 +58,8 @@ _.observability
 _.created_at
 _.created_by
 _.replied_at
+_.average  # the tournament's live view (station/central/tournament/board.py)
+_.rules_source
 _.centre_text  # a table's link, forwarding and pending commands in words (floor.Tile)
 _.forwarding_text
 _.pending_text
@@ -78,6 +80,8 @@ _.as_of_event_id
 _.CLOCK_UNSYNCED  # TiltCode
 _.STATION_LINK_DOWN  # Rule (the catalog's station rules)
 _.STATION_ZONE_OVER_STACK
+_.TOURN_ELIMINATION_ORDER  # Rule: no incident; the order is in hand_end.eliminated
+_.TOURN_BUTTON  # Rule: no incident; the button the draw gives is the check
 _.CLUBS  # Suit
 _.BLUE  # the Okabe-Ito palette, complete (station/display/colour.py)
 

@@ -28,6 +28,10 @@ BENCHES: dict[str, tuple[str, str]] = {
     "tamper": ("station.bench.tamper", "tampering and loss, each caught by verify and at start"),
     "fleet": ("station.bench.fleet", "stations -> mosquitto -> ingest -> PostgreSQL, with faults"),
     "console": ("station.bench.console", "the floor console on 100 tables and 1,000,000 rows"),
+    "tournament": (
+        "station.bench.tournament",
+        "one event of 30 tables and 300 players to the final table through the centre",
+    ),
 }
 
 

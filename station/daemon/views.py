@@ -79,6 +79,7 @@ def diagnostics(
     enrolment: EnrolmentView | None,
     fleet: FleetView | None = None,
     journal_problem: str = "",
+    tournament: str = "",
 ) -> DiagnosticsData:
     journal = recorder.journal
     head, _ = journal.head()
@@ -116,6 +117,7 @@ def diagnostics(
         ),
         enrolment=enrolment,
         fleet=fleet,
+        tournament=tournament,
     )
 
 

@@ -247,10 +247,30 @@ def _draw_content(
                 big = False
             felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
-            # The winning hands named where the room allows (the least is without them).
+            # The winning hands named where the room allows (the least is without them). The
+            # final board stays above the result: when it would not fit above one column of
+            # lines, the lines go two to a row (with the names, else without) if that makes room.
+            board_h = felt.board_need(c, view, big=False)
             names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
             need = felt.result_need(c, view, area.w, cols, names)
-            board_h = felt.board_need(c, view, big=False)
+            if view.board and cols == 1 and need + board_h + c.pad > area.h:
+                for two_names in (True, False):
+                    two = felt.result_need(c, view, area.w, 2, two_names)
+                    if two + board_h + c.pad <= area.h:
+                        cols, names, need = 2, two_names, two
+                        break
+                else:  # still no room above: the board beside the lines, on their right
+                    bw = felt.board_width(c, view, big=False)
+                    left = Rect(area.x, area.y, area.w - bw - c.pad, area.h)
+                    for side_names in (True, False):
+                        side = felt.result_need(c, view, left.w, 1, side_names)
+                        if left.w > 0 and max(side, board_h) <= area.h:
+                            board_y = area.y + (area.h - board_h) // 2
+                            felt.draw_board(c, view, left.right + c.pad, board_y, big=False)
+                            y = area.y + max(0, (area.h - side) // 2)
+                            felt.draw_result(c, view, Rect(left.x, y, left.w, side), 1,
+                                             side_names)  # fmt: skip
+                            return
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
                 y = area.y + max(0, (area.h - need - board_h - c.pad) // 2)
@@ -495,6 +515,8 @@ def _strip_need(c: Canvas, view: DealerView, title: str, stop: bool, full: bool)
         pills.append(entry)
     if view.status and view.status_alert:
         pills.append(view.status)
+    if view.clock is not None:
+        pills.append(view.clock.short)
     return need + sum(c.measure(t, T) + 3 * p for t in pills)
 
 
@@ -576,6 +598,20 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
 
         beside = first_fit([*pills, link]) if link is not None and view.status_alert else None
         pills = [beside or first_fit(pills) or forms[-1], *pills]
+    clock = view.clock
+    if clock is not None:
+        # A tournament's level clock: the longest form that leaves room for the shortest
+        # title, else the shortest form (the title gives way first); before the link state.
+        least_title = c.measure(title or titles[-1], T) + p
+        look = (clock.style, Edge.ALLIN if clock.style is Style.INFO else Edge.PLAIN)
+        forms = [(f, *look) for f in clock.forms]
+        best = next((f for f in forms if room_after([*pills, f]) >= least_title), None)
+        if best is None:
+            best = next((f for f in forms if room_after([*pills, f]) >= 0), None)
+        if best is not None:
+            pills.append(best)
+        else:
+            c.drop(f"clock {clock.short}")
     if link is not None:
         pills.append(link)
         least = title or titles[-1]  # a second page names itself before "SHOE OK"

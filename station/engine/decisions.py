@@ -96,6 +96,9 @@ class HandEnd:
     boards: tuple[tuple[str, ...], ...] = ()  # every board when run more than once
     shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
     rake: RakeResult | None = None  # the house's take, when the table has a rake schedule
+    # Tournament: the players who went broke in this hand, each with the chips he started it
+    # with, the one who finishes higher first (TOURN-ELIMINATION-ORDER).
+    eliminated: tuple[tuple[int, int], ...] = ()
 
 
 class DealSlot(StrEnum):

@@ -4,8 +4,9 @@
 next: the setup (game, profile and its switches, stakes, rake), every seat (stack, who sits,
 who waits for the big blind, missed blinds and seat-change waits, chips in the zones, posts and
 keys for the next hand, absences, forfeits), button and puck, the hand number, the deck, the
-chip race, the time collection's period, the rake zone's drop still to check, the hand that
-ended (`resume_hand`) and what the dealer screen still shows. `table_from_doc(doc, registry)`
+chip race, the time collection's period, the rake zone's drop still to check, a tournament
+table's structure and clock (`resume_tourney`), the hand that ended (`resume_hand`) and what the
+dealer screen still shows. `table_from_doc(doc, registry)`
 builds the table back; fed the same inputs, it derives exactly what the original derives
 (`tests/engine/test_resume.py` holds every hand end of the replay corpus to that).
 
@@ -22,13 +23,14 @@ raises `ResumeError` instead.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 from station.engine.cards import DeckRegistry
 from station.engine.events import Stakes
 from station.engine.games import game_spec
-from station.engine.profiles import profile
 from station.engine.resume_hand import hand_from_doc, hand_to_doc, screen_from_doc, screen_to_doc
+from station.engine.resume_tourney import tourney_from_doc, tourney_game, tourney_to_doc
 from station.engine.resume_values import (
     Fields,
     ResumeError,
@@ -42,8 +44,8 @@ from station.engine.resume_values import (
     setup_to_dict,
     whole,
 )
-from station.engine.table import Table
-from station.engine.table_state import Race, TableState
+from station.engine.table import Table, setup_profile
+from station.engine.table_state import Race, TableState, Tourney
 
 FORMAT: Final = 1
 
@@ -66,6 +68,7 @@ CARRIED: Final = {
     "lineup.missed": "seats.N.missed",
     "lineup.seat_wait": "seats.N.seat_wait",
     "lineup.last_blinds": "last_blinds",
+    "lineup.big_blinds": "seats.N.big_blind",
     "lineup.last_button": "last_button",
     "lineup.last_players": "last_players",
     "lineup.posts_prompt": "posts_prompt",
@@ -98,6 +101,18 @@ CARRIED: Final = {
     "house.flop_pending": "time.flop_pending",
     "house.now": "time.now",
     "drop": "drop (every field)",
+    "tourney": "tournament (null: not a tournament table)",
+    "tourney.schedule": "setup.tournament",
+    "tourney.levels": "tournament.levels (null: the structure's)",
+    "tourney.clock": "tournament.clock",
+    "tourney.game": "tournament.game",
+    "tourney.now": "tournament.now",
+    "tourney.applied": "tournament.applied",
+    "tourney.locked": "tournament.locked",
+    "tourney.hand_level": "tournament.hand_level",
+    "tourney.told": "tournament.told",
+    "tourney.colour_up": "tournament.colour_up",
+    "tourney.raced": "tournament.raced",
     "screen": "screen (resume_hand)",
     "out": "not carried: empty between inputs",
 }
@@ -171,9 +186,16 @@ def table_to_doc(t: TableState) -> dict[str, Any]:
             "due_time": drop.due_time,
             "due_event": drop.due_event,
         },
+        "tournament": _tourney(t),
         "last_hand": hand_to_doc(t.hand) if t.hand is not None else None,
         "screen": screen_to_doc(t.screen),
     }
+
+
+def _tourney(t: TableState) -> dict[str, Any] | None:
+    if t.tourney is None or t.setup is None:
+        return None
+    return tourney_to_doc(t.tourney, t.setup.stakes)
 
 
 def _check(t: TableState) -> None:
@@ -187,12 +209,18 @@ def _check(t: TableState) -> None:
     if setup is None:
         if t.spec is not None or t.profile is not None or t.house.time is not None:
             raise ResumeError("a game without a setup")
+        if t.tourney is not None:
+            raise ResumeError("a tournament clock without a setup")
         return
+    if (t.tourney is None) != (setup.tournament is None) or (
+        t.tourney is not None and t.tourney.schedule != setup.tournament
+    ):
+        raise ResumeError("the table's tournament clock is not its setup's structure")
     rake_time = setup.rake.time if setup.rake is not None else None
     try:
         consistent = (
             t.spec == game_spec(setup.game)
-            and t.profile == profile(setup.profile).with_overrides(setup.rules)
+            and t.profile == setup_profile(setup)
             and t.house.time == rake_time
         )
     except ValueError:
@@ -214,6 +242,7 @@ _SEAT_MAPS: Final = (
     ("post_chips", "posting.post_chips"),
     ("away_since", "timers.away_since"),
     ("forfeited", "forfeit.forfeited"),
+    ("big_blind", "lineup.big_blinds"),
 )
 _SEAT_SETS: Final = (
     ("occupied", "occupied"),
@@ -277,6 +306,7 @@ _TOP: Final = frozenset(
         "race",
         "time",
         "drop",
+        "tournament",
         "last_hand",
         "screen",
     }
@@ -312,10 +342,9 @@ def table_from_doc(doc: object, registry: DeckRegistry | None = None) -> Table:
     t.hand_no = f.whole("hand", 0)
     raw_setup = f.raw("setup")
     if raw_setup is not None:
-        setup = setup_from_dict(raw_setup, f.where("setup"))
-        t.setup, t.spec = setup, game_spec(setup.game)
-        t.profile = profile(setup.profile).with_overrides(setup.rules)
-        t.house.time = setup.rake.time if setup.rake is not None else None
+        _read_setup(t, f, raw_setup)
+    elif f.raw("tournament") is not None:
+        raise ResumeError(f"{f.where('tournament')}: a tournament clock without a setup")
     t.button, t.puck = f.opt_whole("button"), f.opt_whole("puck")
     t.floor_call = f.flag("floor_call")
     _read_seats(t, f)
@@ -382,6 +411,29 @@ def table_from_doc(doc: object, registry: DeckRegistry | None = None) -> Table:
             raise ResumeError(f"{f.where('last_hand')}.number: not the table's hand {t.hand_no}")
     t.screen = screen_from_doc(f.raw("screen", {}), f.where("screen"), t.hand)
     return t
+
+
+def _read_setup(t: Table, f: Fields, raw_setup: object) -> None:
+    """The setup, and a tournament table's structure and clock (its `tournament`)."""
+    raw_tourney = f.raw("tournament")
+    game = raw_setup.get("game") if isinstance(raw_setup, dict) else None
+    base = tourney_game(raw_tourney, game if isinstance(game, str) else "")
+    setup = setup_from_dict(raw_setup, f.where("setup"), base if raw_tourney is not None else None)
+    if (raw_tourney is None) != (setup.tournament is None):
+        raise ResumeError(
+            f"{f.where('tournament')}: a tournament table has both its structure (setup."
+            "tournament) and its clock (tournament), another table neither"
+        )
+    if setup.tournament is not None:
+        tourney: Tourney
+        tourney, stakes = tourney_from_doc(
+            raw_tourney, f.where("tournament"), setup.tournament, base
+        )
+        setup = replace(setup, stakes=stakes)
+        t.tourney = tourney
+    t.setup, t.spec = setup, game_spec(setup.game)
+    t.profile = setup_profile(setup)
+    t.house.time = setup.rake.time if setup.rake is not None else None
 
 
 _SEAT: Final = _SEAT_KEYS

@@ -19,6 +19,9 @@ from station.engine.cards import Card, CardError
 from station.engine.decisions import HandEnd, Incident, PotResult, Prompt, PromptCode, Ruling
 from station.engine.events import Setup, Stakes
 from station.engine.games import GAMES
+from station.engine.levels import Schedule, ScheduleError
+from station.engine.levels import schedule_from_dict as tournament_from_dict
+from station.engine.levels import schedule_to_dict as tournament_to_dict
 from station.engine.profiles import PROFILES
 from station.engine.rake import RakeResult, RakeScheduleError, schedule_from_dict, schedule_to_dict
 
@@ -166,13 +169,16 @@ def codes(cs: list[Card] | tuple[Card, ...]) -> list[str]:
 
 
 def setup_to_dict(s: Setup) -> dict[str, Any]:
-    """The session format's setup line, without `type` and `t`."""
+    """The session format's setup line, without `type` and `t` (a tournament's without its
+    stakes, which its levels say: the document's `tournament` carries the next deal's)."""
     out: dict[str, Any] = {
         "game": s.game,
         "profile": s.profile,
         "stakes": {k: v for k in STAKE_KEYS if (v := getattr(s.stakes, k)) is not None},
         "seats": {str(seat): stack for seat, stack in sorted(s.seats.items())},
     }
+    if s.tournament is not None:
+        del out["stakes"]
     if s.button is not None:
         out["button"] = s.button
     if s.deck is not None:
@@ -181,17 +187,41 @@ def setup_to_dict(s: Setup) -> dict[str, Any]:
         out["rules"] = dict(s.rules)
     if s.rake is not None:
         out["rake"] = schedule_to_dict(s.rake)
+    if s.tournament is not None:
+        out["tournament"] = schedule_doc(s.tournament)
     return out
 
 
-_SETUP: Final = frozenset({"game", "profile", "stakes", "seats", "button", "deck", "rules", "rake"})
+def schedule_doc(schedule: Schedule) -> dict[str, object]:
+    """The session format's `"tournament"` object, its times exact (not rounded)."""
+    return {
+        **tournament_to_dict(schedule),
+        "start_t": schedule.start_t,
+        "elapsed_s": schedule.elapsed_s,
+    }
 
 
-def setup_from_dict(raw: object, where: str) -> Setup:
+_SETUP: Final = frozenset(
+    {"game", "profile", "stakes", "seats", "button", "deck", "rules", "rake", "tournament"}
+)
+
+
+def setup_from_dict(raw: object, where: str, tourney_game: str | None = None) -> Setup:
+    """The setup; a tournament's structure is read for `tourney_game` (the game of every level
+    that names none: the setup's game as it was set up; a level may have changed `game`)."""
     f = Fields(raw, where, _SETUP)
     game = f.text("game")
     if game not in GAMES:
         raise ResumeError(f"{f.where('game')}: unknown game {game!r}")
+    tournament = None
+    if f.raw("tournament") is not None:
+        base = tourney_game if tourney_game is not None else game
+        if base not in GAMES:
+            raise ResumeError(f"{where}: unknown game {base!r} for the tournament's levels")
+        try:
+            tournament = tournament_from_dict(f.raw("tournament"), base)
+        except ScheduleError as exc:
+            raise ResumeError(f"{where}.{exc}") from None
     name = f.text("profile", "RR11")
     if name not in PROFILES:
         raise ResumeError(f"{f.where('profile')}: unknown profile {name!r}")
@@ -221,6 +251,7 @@ def setup_from_dict(raw: object, where: str) -> Setup:
         deck=deck,
         rules=dict(rules),
         rake=rake,
+        tournament=tournament,
     )
 
 
@@ -326,6 +357,8 @@ def hand_end_to_dict(d: HandEnd) -> dict[str, Any]:
         if r.time_pot:
             rake["time_pot"] = True
         out["rake"] = rake
+    if d.eliminated:
+        out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
     return out
 
 
@@ -342,8 +375,10 @@ _HAND_END: Final = frozenset(
         "boards",
         "shown",
         "rake",
+        "eliminated",
     }
 )
+_ELIMINATED: Final = frozenset({"seat", "start_stack"})
 _POT: Final = frozenset({"amount", "eligible", "won", "named"})
 _RAKE: Final = frozenset({"total", "pots", "time", "time_pot"})
 
@@ -397,7 +432,16 @@ def hand_end_from_dict(raw: object, where: str) -> HandEnd:
         ),
         shown={s: _texts(v, f"{f.where('shown')}.{s}") for s, v in f.seat_map("shown").items()},
         rake=rake,
+        eliminated=tuple(_eliminated(f)),
     )
+
+
+def _eliminated(f: Fields) -> list[tuple[int, int]]:
+    out = []
+    for i, raw in enumerate(f.items("eliminated")):
+        e = Fields(raw, f"{f.where('eliminated')}[{i}]", _ELIMINATED)
+        out.append((e.whole("seat"), e.whole("start_stack")))
+    return out
 
 
 def seat_dict(values: Mapping[int, Any]) -> dict[str, Any]:

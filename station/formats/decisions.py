@@ -57,6 +57,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
                 out["rake"] = rake_to_dict(d.rake)
+            if d.eliminated:
+                out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
             return out
         case DrawRole():
             return {

@@ -185,3 +185,28 @@ def test_a_formula_typed_into_a_ruling_is_neutralised_in_the_csv_export(
         for cell in r.values():
             assert not cell.startswith(("=", "+", "@")), cell
             assert not (cell.startswith("-") and not cell.lstrip("-").isdigit()), cell
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("/incidents?since=0001-01-01T00:00", "since"),
+        ("/incidents?until=9999-12-31T23:59", "until"),
+        ("/incidents?since=9999-99-99", "since"),
+        ("/incidents?state=evil", "state"),
+        ("/hands?table=T01&at=0001-01-01T00:00", "at"),
+        ("/hands?table=T01&at=2026-13-45", "at"),
+        ("/money?to=9999-12-31", "to"),
+        ("/money?from=0001-01-01", "from"),
+    ],
+)
+def test_a_filter_the_console_cannot_use_is_a_400_naming_it(
+    fleet: Fleet, ada: tuple[httpx.Client, str], url: str, named: str
+) -> None:
+    """A date out of range was a plain 500 (Python's OverflowError), and a date or state that
+    is no date or state was dropped without a word, showing the whole list as if filtered:
+    both are a 400 page naming the filter (a probe's findings)."""
+    client, _csrf = ada
+    answer = client.get(url)
+    assert answer.status_code == 400, (url, answer.status_code)
+    assert f"{named}:" in answer.text, answer.text[:500]

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd
-from station.engine.events import InputEvent
+from station.engine.events import InputEvent, Setup
 from station.engine.resume import (
     CARRIED,
     ResumeError,
@@ -35,7 +35,7 @@ from station.engine.resume import (
 )
 from station.engine.resume_hand import HAND_NOT_CARRIED
 from station.engine.table import Table
-from station.engine.table_state import TableState
+from station.engine.table_state import TableState, Tourney
 from station.formats.decisions import decision_to_dict
 from station.formats.payload import input_from_dict
 from station.formats.session import event_to_dict, read_session
@@ -148,6 +148,68 @@ def test_the_scripted_table_resumes_exactly_from_every_hand_end() -> None:
     assert resumes_exactly("scripted", events, every_point=False) >= 300
 
 
+def _tournament_sessions() -> list[tuple[str, Events]]:
+    out = []
+    for sc in all_scenarios():
+        lines = read_session(sc.path).lines
+        if any(isinstance(line.event, Setup) and line.event.tournament for line in lines):
+            out.append((sc.name, [(line.event, line.t) for line in lines]))
+    return out
+
+
+def test_a_tournament_resumed_mid_event_plays_on_as_if_never_stopped() -> None:
+    """Every tournament scenario: fed to the first point between hands past its middle, the
+    table is written, read back, and fed the rest; from there it decides and shows exactly what
+    an uninterrupted replay does, to the end of the session (the level clock, the next deal's
+    level, the colour-up, the big blinds each seat paid, the players moved)."""
+    sessions = _tournament_sessions()
+    assert len(sessions) >= 10
+    for name, events in sessions:
+        whole = Table()
+        decided = [whole.feed(e, seq=i, at=at) for i, (e, at) in enumerate(events, 1)]
+        end = whole.finish(seq=len(events) + 1)
+        first = Table()
+        cut = None
+        for i, (event, at) in enumerate(events, 1):
+            first.feed(event, seq=i, at=at)
+            if i >= len(events) // 2 and between_hands(first) and first.tourney is not None:
+                cut = i
+                break
+        if cut is None:
+            continue
+        doc = _json(table_to_doc(first))
+        assert doc["tournament"] is not None and "tournament" in doc["setup"], name
+        resumed = table_from_doc(doc)
+        for i, (event, at) in enumerate(events[cut:], cut + 1):
+            got = resumed.feed(event, seq=i, at=at)
+            assert got == decided[i - 1], f"{name}: input {i} after resuming at {cut}"
+        assert resumed.finish(seq=len(events) + 1) == end, name
+        assert resumed.snapshot() == whole.snapshot(), name
+
+
+def test_the_tournament_state_between_hands_is_all_exercised() -> None:
+    """The scenarios resume (above, and at every point between hands) from documents that hold
+    each part of a tournament table's state, so a part dropped from the document fails them."""
+    seen: set[str] = set()
+    for _, events in _tournament_sessions():
+        table = Table()
+        for i, (event, at) in enumerate(events, 1):
+            table.feed(event, seq=i, at=at)
+            if not between_hands(table) or table.tourney is None:
+                continue
+            t = table.tourney
+            doc = _json(table_to_doc(table))["tournament"]
+            seen |= {k for k in ("locked", "colour_up", "raced", "levels") if doc[k]}
+            flags = {
+                "told": t.told > 0,
+                "applied": t.applied > 0,
+                "paused": t.clock.paused,
+                "big_blind": any(table.lineup.big_blinds),
+            }
+            seen |= {k for k, v in flags.items() if v}
+    assert seen >= {"locked", "colour_up", "raced", "told", "applied", "paused", "big_blind"}
+
+
 def _mistakes_run(hand: int, profile: str, count: int, data: st.DataObject) -> Run:
     _, lines = real_hand(hand)
     lines[0]["profile"] = profile
@@ -182,6 +244,14 @@ def test_every_field_of_the_table_is_carried_or_said_not_to_be() -> None:
     table = Table()
     missing = []
     for f in dataclasses.fields(TableState):
+        if f.name == "tourney":  # None at a table that is not a tournament's
+            assert f.name in CARRIED
+            missing += [
+                f"tourney.{sub.name}"
+                for sub in dataclasses.fields(Tourney)
+                if f"tourney.{sub.name}" not in CARRIED
+            ]
+            continue
         if f.name in CARRIED:
             continue
         part = getattr(table, f.name)
@@ -236,6 +306,31 @@ def test_the_reader_refuses_another_format_an_unknown_field_and_a_bad_value() ->
         table_from_doc({**doc, "setup": setup})
     with pytest.raises(ResumeError, match="not an object"):
         table_from_doc([doc])
+
+
+def test_the_reader_refuses_a_tournament_clock_it_cannot_place() -> None:
+    _, events = _tournament_sessions()[0]
+    table = Table()
+    for i, (event, at) in enumerate(events, 1):
+        table.feed(event, seq=i, at=at)
+        if between_hands(table) and table.tourney is not None:
+            break
+    doc = _json(table_to_doc(table))
+    tourney = doc["tournament"]
+    with pytest.raises(ResumeError, match=r"resume\.tournament\.told: 99 is not a level"):
+        table_from_doc({**doc, "tournament": {**tourney, "told": 99}})
+    clock = {**tourney["clock"], "index": -1}
+    with pytest.raises(ResumeError, match=r"resume\.tournament\.clock\.index: -1 is not a level"):
+        table_from_doc({**doc, "tournament": {**tourney, "clock": clock}})
+    with pytest.raises(ResumeError, match=r"resume\.tournament: a tournament table has both"):
+        table_from_doc({**doc, "tournament": None})
+    setup = {**doc["setup"], "tournament": {**doc["setup"]["tournament"], "levels": []}}
+    with pytest.raises(ResumeError, match=r"resume\.setup\.tournament\.levels: must be a list"):
+        table_from_doc({**doc, "setup": setup})
+    with pytest.raises(
+        ResumeError, match=r"resume\.tournament: a tournament clock without a setup"
+    ):
+        table_from_doc({**doc, "setup": None})
 
 
 def test_a_missing_field_takes_its_default() -> None:
