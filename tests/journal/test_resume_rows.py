@@ -17,7 +17,9 @@ from pathlib import Path
 
 from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd
+from station.engine.events import Key, Setup
 from station.formats.decisions import decision_to_dict
+from station.formats.session import read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
 from station.journal.engine_id import deriving_code
@@ -27,6 +29,7 @@ from station.journal.schema import expected_trigger_sql
 from station.journal.scrub import ScrubProgress, scrub
 from station.journal.store import Journal
 from station.journal.witness import witness_path
+from tests.scenario_kit import all_scenarios
 
 from .conftest import STATION
 
@@ -344,3 +347,47 @@ def _result(end: HandEnd | None) -> object:
     d = decision_to_dict(end)
     del d["event"]  # an input's seq: the journals' seqs differ by the resume rows before it
     return d
+
+
+def test_a_tournament_table_restarted_mid_event_goes_on_as_a_full_replay_says(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    """Each tournament scenario with more than one hand, stopped in its last hand: the start
+    resumes from the newest resume row (its table a tournament's, with its clock) to the state
+    a full replay reaches; the rest of the session recorded after it derives exactly the rows a
+    full replay of the whole journal derives (no mismatch, the resume rows included)."""
+    checked = 0
+    for sc in all_scenarios():
+        lines = read_session(sc.path).lines
+        setup = lines[0].event
+        starts = [i for i, ln in enumerate(lines) if getattr(ln.event, "key", None) is Key.NEW_HAND]
+        if not isinstance(setup, Setup) or setup.tournament is None or len(starts) < 2:
+            continue
+        path = tmp_path / f"{checked}.sqlite3"
+        cut = starts[-1] + 1  # the last hand dealt, not over
+        with Journal.open(path, clock=clock, station_id=STATION, create=True) as journal:
+            first = Recorder(journal)
+            first.recover()
+            for ln in lines[:cut]:
+                clock.advance(0.5)
+                first.record(ln.event, actor="table", role=DEVICE, at=ln.t)
+        clock.reboot(f"boot-{checked}", down_s=30)
+        fast = _recover(path, clock)
+        report = fast.last_recovery
+        assert report is not None and report.ok and report.resume_seq > 0, sc.name
+        doc = fast.journal.row(report.resume_seq)
+        assert doc is not None and doc.data()["table"]["tournament"] is not None, sc.name
+        full = _recover(path, clock, use_resume=False)
+        assert full.snapshot() == fast.snapshot(), sc.name
+        full.journal.close()
+        for ln in lines[cut:]:
+            clock.advance(0.5)
+            fast.record(ln.event, actor="table", role=DEVICE, at=ln.t)
+        fast.journal.close()
+        clock.reboot(f"boot-{checked}-b", down_s=30)
+        again = _recover(path, clock, use_resume=False)
+        replayed = again.last_recovery
+        assert replayed is not None and replayed.ok, f"{sc.name}: {replayed}"
+        again.journal.close()
+        checked += 1
+    assert checked >= 10
