@@ -22,9 +22,11 @@ from station.engine.levels import (
     initial_state,
     levels_from_list,
     levels_to_list,
+    playing_index,
 )
 from station.engine.resume_values import STAKE_KEYS, Fields, ResumeError, whole
 from station.engine.table_state import Tourney
+from station.engine.tournament import level_stakes
 
 _TOURNAMENT: Final = frozenset(
     {
@@ -80,8 +82,6 @@ def tourney_from_doc(
 ) -> tuple[Tourney, Stakes]:
     """The tourney of `schedule` the object describes, and the stakes of the next deal."""
     f = Fields(raw, where, _TOURNAMENT)
-    st = f.obj_of("stakes", frozenset((*STAKE_KEYS, _BB_ANTE)))
-    stakes = Stakes(**{k: st.opt_whole(k) for k in (*STAKE_KEYS, _BB_ANTE)})
     levels = schedule.levels
     if f.raw("levels") is not None:
         try:
@@ -92,7 +92,7 @@ def tourney_from_doc(
 
     def index(value: int, key: str, low: int) -> int:
         if not low <= value < count:
-            raise ResumeError(f"{f.where(key)}: {value} is not a level 0-{count - 1}")
+            raise ResumeError(f"{f.where(key)}: {value} is not a level {low}-{count - 1}")
         return value
 
     c = f.obj_of("clock", _CLOCK)
@@ -127,4 +127,10 @@ def tourney_from_doc(
         colour_up=colour_up,
         raced={index(v, "raced", 0) for v in f.wholes("raced")},
     )
+    if f.has("stakes"):
+        st = f.obj_of("stakes", frozenset((*STAKE_KEYS, _BB_ANTE)))
+        stakes = Stakes(**{k: st.opt_whole(k) for k in (*STAKE_KEYS, _BB_ANTE)})
+    else:  # the stakes of the level the next deal takes (or of the structure's first)
+        first = playing_index(levels, clock.index)
+        stakes = level_stakes(levels[tourney.applied if tourney.applied >= 0 else first])
     return tourney, stakes

@@ -320,7 +320,9 @@ def test_the_reader_refuses_a_tournament_clock_it_cannot_place() -> None:
     with pytest.raises(ResumeError, match=r"resume\.tournament\.told: 99 is not a level"):
         table_from_doc({**doc, "tournament": {**tourney, "told": 99}})
     clock = {**tourney["clock"], "index": -1}
-    with pytest.raises(ResumeError, match=r"resume\.tournament\.clock\.index: -1 is not a level"):
+    with pytest.raises(
+        ResumeError, match=r"resume\.tournament\.clock\.index: -1 is not a level 0-"
+    ):
         table_from_doc({**doc, "tournament": {**tourney, "clock": clock}})
     with pytest.raises(ResumeError, match=r"resume\.tournament: a tournament table has both"):
         table_from_doc({**doc, "tournament": None})
@@ -340,6 +342,14 @@ def test_a_missing_field_takes_its_default() -> None:
     del doc["drop"], doc["race"], doc["time"]
     copy = table_from_doc(doc)
     assert copy.drop == Table().drop and copy.race is None
+    for _, events in _tournament_sessions():  # a tournament's next stakes: its level's
+        table = Table()
+        for i, (event, at) in enumerate(events, 1):
+            table.feed(event, seq=i, at=at)
+            if between_hands(table) and table.tourney is not None:
+                doc = _json(table_to_doc(table))
+                del doc["tournament"]["stakes"]
+                assert table_to_doc(table_from_doc(doc)) == table_to_doc(table)
 
 
 def test_a_table_with_a_hand_in_progress_has_no_document() -> None:
