@@ -213,7 +213,7 @@ def _table(sec: Section | None, tourn_sec: Section | None) -> TableConfig | None
     if stacks_sec is not None:
         for name in list(stacks_sec.doc):
             value = stacks_sec.integer(name, low=0, high=MAX_CHIPS)
-            if not name.isdigit() or seats is None or int(name) not in seats:
+            if not _seat_name(name) or seats is None or int(name) not in seats:
                 stacks_sec.bad(name, "not one of the table's seats")
             elif value is not None:
                 stacks[int(name)] = value
@@ -299,6 +299,11 @@ def _rake(sec: Section) -> RakeSchedule | None:
         return None
 
 
+def _seat_name(name: str) -> bool:
+    """A seat number as a TOML key: ASCII digits only (an Arabic-Indic one is not seat 1)."""
+    return name.isascii() and name.isdecimal()
+
+
 def _seat_text(seats: tuple[int, ...]) -> str:
     return ", ".join(map(str, seats))
 
@@ -359,7 +364,7 @@ def _display(sec: Section | None, seats: tuple[int, ...] | None) -> DisplayConfi
     if places is not None:
         for name in list(places.doc):
             deg = places.number(name)
-            if not name.isdigit() or (seats is not None and int(name) not in seats):
+            if not _seat_name(name) or (seats is not None and int(name) not in seats):
                 places.bad(name, "not one of the table's seats")
             elif deg is not None and not deg < 360:
                 places.bad(name, f"must be less than 360 degrees, not {deg:g}")

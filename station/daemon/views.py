@@ -157,7 +157,7 @@ class FloorViews:
         self._hands: dict[int, HandRecallView] = {}
         # The incidents, folded as the journal grows: each build reads only the rows added
         # since the last (folding the whole journal each time grew with it: `bench soak`).
-        self._fold = IncidentFold()
+        self._fold = IncidentFold(keep=4 * MAX_INCIDENTS)
         self._folded: int | None = None
 
     def build(self) -> FloorData:
@@ -170,7 +170,7 @@ class FloorViews:
                 self._fold.row(row)
             self._folded = head
         rows = []
-        for rec in sorted(self._fold.incidents.values(), key=lambda r: r.id, reverse=True):
+        for rec in reversed(self._fold.incidents.values()):  # opened in id order: newest first
             rows.append(
                 IncidentRow(
                     hand=rec.hand,

@@ -35,12 +35,24 @@ from station.journal.clock import Clock, format_utc
 from station.journal.codes import ActorRole, Code
 from station.journal.exc import (
     IntegrityError,
+    JournalAccessError,
+    JournalLinkedError,
     JournalNotFoundError,
     JournalStorageError,
     JournalWriteError,
     WrongStationError,
 )
-from station.journal.files import OWNER_ONLY, SHM, WAL, companion, create_file, fsync_dir, tighten
+from station.journal.files import (
+    OWNER_ONLY,
+    SHM,
+    WAL,
+    cannot_write,
+    companion,
+    create_file,
+    fsync_dir,
+    is_access_error,
+    tighten,
+)
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
@@ -193,14 +205,31 @@ class Journal:
                 raise JournalNotFoundError(f"no journal at {p}{gone}")
             if station_id is None:
                 raise WrongStationError(f"{p}: a new journal needs a station id")
-            _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            try:
+                _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            except (OSError, sqlite3.Error) as exc:
+                if not is_access_error(exc):
+                    raise
+                why = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise JournalAccessError(cannot_write(p, str(why))) from None
         else:
+            refuse_hard_links(p)
             tighten(p)
         conn = sqlite3.connect(p, isolation_level=None, timeout=10.0)
         try:
             journal = cls._setup(conn, p, clock, station_id, boot_id or clock.boot_id(), witness)
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_access_error(exc):
+                place = p.parent if "DIRECTORY" in str(exc.sqlite_errorname) else p
+                raise JournalAccessError(
+                    cannot_write(place, f"{exc} (SQLite writes its -wal and -shm beside {p.name})")
+                ) from None
+            if str(getattr(exc, "sqlite_errorname", "")).startswith(
+                ("SQLITE_FULL", "SQLITE_IOERR")
+            ):
+                # No room for the -wal and -shm, or the disk failed: storage, not damage.
+                raise JournalStorageError(f"{p}: cannot open the journal: {exc}") from exc
             raise IntegrityError(
                 f"{p}: the journal file is damaged or not a journal: {exc}"
             ) from exc
@@ -367,6 +396,8 @@ class Journal:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            if is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             raise JournalStorageError(f"cannot start a journal write: {exc}") from exc
         force_witness = False
         try:
@@ -396,6 +427,8 @@ class Journal:
         except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error) and is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             if isinstance(exc, sqlite3.Error):
                 raise JournalStorageError(f"journal write failed: {exc}") from exc
             raise
@@ -634,6 +667,21 @@ class Journal:
             f"{_SELECT} WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)
         ).fetchall()
         return [LogRow.from_tuple(t) for t in found]
+
+
+def refuse_hard_links(path: Path) -> None:
+    """Raise JournalLinkedError when the journal file has more than one name: SQLite keeps its
+    WAL beside the name it was opened by, so writers through two names fork the chain."""
+    try:
+        links = path.stat().st_nlink
+    except OSError:
+        return
+    if links > 1:
+        raise JournalLinkedError(
+            f"{path} has {links} names (hard links): two names would fork the journal (SQLite "
+            f"keeps its write-ahead log beside each name). Find the others (find / -xdev -samefile "
+            f"{path}) and remove them; copy the journal with `cp`, never `ln`"
+        )
 
 
 def _create_file(

@@ -38,7 +38,7 @@ FORFEIT_SCENARIO = (
 CHIP_RACE_SCENARIO = (
     ROOT / "scenarios/TOURN-CHIP-RACE/rr11_odd_chips_raced_off_nobody_raced_out.jsonl"
 )
-ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"
+ADMIN_PIN, FLOOR_PIN = "48151623", "27093614"
 
 
 @dataclass

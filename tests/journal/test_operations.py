@@ -136,9 +136,9 @@ def test_logins_modes_and_idle_logout_are_journaled_and_rebuilt(
 
 def test_a_new_dealer_replaces_the_last(ops: StationOps) -> None:
     admin = authenticate(ops.journal, "ada", PINS["ada"], purpose="enrol")
-    add_person(ops.journal, "dee", ActorRole.DEALER, "564738", by=admin)
+    add_person(ops.journal, "dee", ActorRole.DEALER, "564783", by=admin)
     ops.login("dan", PINS["dan"])
-    ops.login("dee", "564738")
+    ops.login("dee", "564783")
     state = ops.recorder.op_state()
     assert state.dealer == "dee" and "dan" not in state.sessions
     replaced = [r for r in ops.journal.rows() if r.code == Code.LOGOUT][-1]
