@@ -31,6 +31,7 @@ from station.config.model import (
     InputsConfig,
     LogLevel,
     PeopleConfig,
+    ScrubConfig,
     StationConfig,
     TableConfig,
 )
@@ -110,9 +111,11 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
     journal_sec = top.table("journal", required=True)
     journal = None
     group_read = False
+    scrub = ScrubConfig()
     if journal_sec is not None:
         journal = journal_sec.path("path", base, required=True)
         group_read = journal_sec.flag("group_read", False)
+        scrub = _scrub(journal_sec)
         journal_sec.done()
     people = _people(top.table("people"))
     fleet = _fleet(top.table("fleet"), base)
@@ -136,7 +139,24 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         log_level=LogLevel(level or "info"),
         people=people,
         journal_group_read=group_read,
+        scrub=scrub,
         fleet=fleet,
+    )
+
+
+def _scrub(sec: Section) -> ScrubConfig:
+    """`scrub_every_h` (0-744 hours, 0: no schedule), `scrub_after_upgrade`, `scrub_duty`
+    (the share of the time the scrub may work, more than 0 and at most 1)."""
+    default = ScrubConfig()
+    every = sec.integer("scrub_every_h", low=0, high=744)
+    duty = sec.number("scrub_duty", low=0.0)
+    if duty is not None and duty > 1:
+        sec.bad("scrub_duty", f"must be at most 1 (all of the time), not {duty}")
+        duty = None
+    return ScrubConfig(
+        every_h=default.every_h if every is None else every,
+        after_upgrade=sec.flag("scrub_after_upgrade", default.after_upgrade),
+        duty=default.duty if duty is None else duty,
     )
 
 

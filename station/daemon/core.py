@@ -59,6 +59,7 @@ from hardware.inputs.signals import Signal, SignalDriver
 from hardware.inputs.table import TableInputs
 from station.daemon.display_requests import DisplayCommands
 from station.daemon.fleet_commands import carry_out
+from station.daemon.history_work import HistoryWork
 from station.daemon.items import (
     Device,
     DisplayCommand,
@@ -72,6 +73,7 @@ from station.daemon.items import (
     LinkMessage,
     PinCheck,
     Reseat,
+    ScrubProgressed,
     Stop,
 )
 from station.daemon.news import (
@@ -164,6 +166,7 @@ class CoreParts:
     fleet: FleetPort | None = None  # forwarding to the central store; None: not configured
     storage_reserve_bytes: int = STORAGE_RESERVE_BYTES  # less free than this: no new hands
     status: StatusServer | None = None  # the read-only status socket of `station diag`
+    history: HistoryWork | None = None  # the history check and the scrub (child processes)
     outage: Outage | None = None  # the journal could not be opened at start (a full disk)
 
 
@@ -188,6 +191,7 @@ class Core:
         self.fleet = parts.fleet
         self.storage_reserve_bytes = parts.storage_reserve_bytes
         self.status_server = parts.status
+        self.history = parts.history
         self.recorder = parts.recorder
         self.ops = StationOps(parts.recorder)
         self.devices = devices  # configured devices (a table may lack one)
@@ -236,6 +240,8 @@ class Core:
         if self.notifier.watchdog_s is not None:
             self._next_pet = self.clock()
         log.info("station ready (hand %d, %s)", snapshot.hand, snapshot.phase.value)
+        if self.history is not None:
+            self.history.begin()  # after READY: what the start took on trust
         if self.recorder.clock_warning:
             log.warning("diagnostics: %s", self.recorder.clock_warning)
         try:
@@ -303,6 +309,8 @@ class Core:
         self._level_end()
         self._pet(now)
         self._storage_timers(now)
+        if self.history is not None and not self.storage_fault:
+            self.history.tick(now)
 
     # --- the journal's storage --------------------------------------------------------------
 
@@ -449,8 +457,16 @@ class Core:
             case Reseat(setup=setup, actor=actor):
                 self.record(setup, actor, self.clock(), ActorRole.STATION)
             case HistoryChecked(report=report):
-                self.recorder.journal_history(report)
+                if self.history is not None:
+                    self.history.checked(report)
+                else:
+                    self.recorder.journal_history(report)
                 self._after_ops()
+            case ScrubProgressed(progress=progress):
+                if self.history is not None:
+                    self.history.progressed(progress)
+                if progress.done:
+                    self._after_ops()
             case FleetAlarmed(alarm=alarm):
                 self._fleet_alarm(alarm)
             case FleetCommandReceived(command=command):
@@ -759,8 +775,31 @@ class Core:
                     hand=snapshot.hand if snapshot is not None else 0,
                     phase=snapshot.phase.value if snapshot is not None else "",
                     status=self._status(snapshot) if snapshot is not None else "",
+                    extra=self._history_status(),
                 )
             )
+
+    def _history_status(self) -> dict[str, object]:
+        """The history check and the scrub, for `station diag` (its "history" object)."""
+        work = self.history
+        scrub = work.scrub if work is not None else None
+        last = self.recorder.last_history
+        return {
+            "history": {
+                "checking": self.recorder.history is not None,
+                "last_check": None
+                if last is None
+                else {
+                    "ok": last.ok,
+                    "rows": last.rows,
+                    "rederived_rows": last.rederived_rows,
+                    "mismatches": last.mismatch_count,
+                    "drift": last.drift_count,
+                    "duration_s": last.duration_s,
+                },
+                "scrub": None if scrub is None else {**scrub.to_dict(), "running": not scrub.done},
+            }
+        }
 
     def fleet_view(self) -> FleetView | None:
         """Forwarding to the central store, for the screens (None: no `[fleet]`)."""

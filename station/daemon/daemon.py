@@ -42,13 +42,14 @@ from station.config.model import DisplayDriver, GpioBackend
 from station.config.station_toml import LoadedConfig
 from station.daemon.core import STORAGE_RETRY_S, Core, CoreParts, FleetPort
 from station.daemon.display_requests import DisplayCommands
+from station.daemon.history_runner import HistoryRunner
+from station.daemon.history_work import HistoryWork
 from station.daemon.items import (
     Device,
     DisplayCommand,
     FleetAlarmed,
     FleetCommandReceived,
     GpioEdges,
-    HistoryChecked,
     Inbox,
     Item,
     LinkChanged,
@@ -76,7 +77,6 @@ from station.fleet.transport import TransportFactory
 from station.journal import Journal, Recorder, SystemClock
 from station.journal.clock import Clock, format_utc
 from station.journal.exc import JournalAccessError, JournalStorageError
-from station.journal.history import check_history
 from station.native import engine_reason
 from station.people.check import PEOPLE_CHECKS
 
@@ -145,7 +145,9 @@ class Daemon:
         journal, recorder, outage = found
         lock.hold_journal()  # a journal made just now: its file is locked from here on
         head = journal.head()[0]
-        self._check_history(recorder)
+        runner = HistoryRunner(cfg.journal, journal.station_id, cfg.registry_in_use, self.inbox.put)
+        history = HistoryWork(recorder, runner, cfg.scrub, self.o.clock)
+        stack.callback(history.stop)
         ops = StationOps(recorder)
         ops.config_loaded(str(cfg.source), cfg.sha256, __version__)
         log.info("journal %s recovered to seq %d", cfg.journal, head)
@@ -195,6 +197,7 @@ class Daemon:
             gpio_pending=self._gpio_pending,
             fleet=fleet,
             status=status if status.listening else None,
+            history=history,
             outage=outage,
         )
         if self.o.storage_reserve_bytes is not None:
@@ -327,33 +330,6 @@ class Daemon:
         self._stack.callback(forwarder.stop)
         self.forwarder = forwarder
         return forwarder
-
-    def _check_history(self, recorder: Recorder) -> None:
-        """Recovery started from a checkpoint: check the journal before it on a thread of its
-        own, after READY, and hand the report to the core (which journals it)."""
-        found = recorder.history
-        if found is None:
-            return
-        stop = threading.Event()
-        path, station_id = recorder.journal.path, recorder.journal.station_id
-
-        def run() -> None:
-            try:
-                report = check_history(path, station_id, self.loaded.registry, found, stop)
-            except Exception:  # thread boundary: the next start replays everything anyway
-                log.exception("checking the journal before the recovery checkpoint failed")
-                return
-            if report is not None:
-                self.inbox.put(HistoryChecked(report))
-
-        thread = threading.Thread(target=run, name="history-check", daemon=True)
-        thread.start()
-
-        def halt() -> None:
-            stop.set()
-            thread.join(5.0)
-
-        self._stack.callback(halt)
 
     def _open_display(self) -> DisplaySink:
         cfg = self.config.display

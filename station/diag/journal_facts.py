@@ -12,10 +12,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+from station.diag.history import HistoryDiag, read_history
 from station.fleet.outbox import OutboxStatus, outbox_status
 from station.journal.codes import Code
 from station.journal.ops import OpState
@@ -75,6 +76,7 @@ class JournalFacts:
     software: tuple[Software, ...] = ()  # the versions that ran this journal, oldest first
     chain: str = "not checked"
     chain_detail: str = ""
+    history: HistoryDiag = field(default_factory=HistoryDiag)
 
 
 @contextmanager
@@ -206,7 +208,10 @@ def _software(conn: sqlite3.Connection) -> tuple[Software, ...]:
     out: list[Software] = []
     for row in _rows(conn, "WHERE code = ? ORDER BY seq", (Code.BOOT,)):
         d = row.data()
-        version, engine = str(d.get("version") or "?"), str(d.get("engine") or "")
+        engine = d.get("engine")  # the code's identity (`engine_id`); its kind only, earlier
+        if isinstance(engine, dict):
+            engine = engine.get("kind")
+        version, engine = str(d.get("version") or "?"), str(engine or "")
         last = out[-1] if out else None
         if last is not None and (last.version, last.engine) == (version, engine):
             out[-1] = replace(last, last_utc=row.recorded_utc, starts=last.starts + 1)
@@ -221,9 +226,10 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
     with read_only(path) as conn:
         meta = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
         head = _rows(conn, "ORDER BY seq DESC LIMIT 1", ())
-        last_hand = conn.execute(
-            "SELECT MAX(hand) FROM log WHERE code = ?", (Code.HAND_START,)
-        ).fetchone()[0]
+        found = conn.execute(  # hands only go up: the newest start is the last hand
+            "SELECT hand FROM log WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.HAND_START,)
+        ).fetchone()
+        last_hand = found[0] if found else 0
         boot = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.BOOT,))
         steps = conn.execute(
             "SELECT COUNT(*), MAX(recorded_utc) FROM log WHERE code = ?", (Code.CLOCK_STEP,)
@@ -245,6 +251,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             clock_steps=int(steps[0]),
             last_step_utc=steps[1],
             outbox=_outbox(path),
+            history=read_history(conn),
             head_utc=head[0].recorded_utc if head else None,
             seats_utc=sensors.seats_utc,
             puck_utc=sensors.puck_utc,

@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
+from station.diag.history import HistoryDiag
+
 FORMAT: Final = 1
 NO_FORWARDER: Final = "no forwarder"
 OFFLINE: Final = "--offline"  # `why_not` when the daemon was not asked
@@ -117,6 +119,7 @@ class JournalDiag:
     tilts: tuple[str, ...] = ()
     last_boot_utc: str | None = None
     outbox: OutboxDiag = field(default_factory=OutboxDiag)
+    history: HistoryDiag = field(default_factory=HistoryDiag)
     software: tuple[SoftwareDiag, ...] = ()  # the versions that ran this journal, oldest first
 
 
@@ -179,6 +182,8 @@ def find_problems(snap: DiagSnapshot) -> tuple[str, ...]:
     out += [f"open tilt {t}" for t in j.tilts if not t.startswith("link_lost:")]
     if j.floor_call is not None:
         out.append(f"CALL FLOOR open ({j.floor_call})")
+    if j.history.last_scrub_ok is False:
+        out.append(f"the last scrub found problems: {j.history.last_scrub}")
     if j.outbox.state in ("forked", "disabled"):
         out.append(f"fleet forwarder {j.outbox.text}")
     if snap.clock.synced is False:
@@ -254,6 +259,22 @@ def render(snap: DiagSnapshot) -> list[str]:
     lines.append(f"  last start of a daemon {ago(j.last_boot_utc, now)}")
     lines += _software_lines(j.software)
     lines.append(f"  outbox: {j.outbox.text}")
+    h = j.history
+    checking = " (the check after this start is running)" if h.checking else ""
+    lines.append(f"  history check{checking}: {h.last_check}")
+    if h.last_check_utc:
+        lines.append(f"            at {h.last_check_utc}")
+    scrub = h.scrub
+    if h.scrub in ("running", "stopped (goes on at the next start)"):
+        rate = f", {h.scrub_hands_per_s:g} hands/s" if h.scrub_hands_per_s else ""
+        scrub += (
+            f": {h.scrub_percent or 0:g} % (seq {h.scrub_upto_seq} of {h.scrub_target_seq}{rate})"
+        )
+    lines.append(f"  scrub: {scrub}")
+    lines.append(
+        f"  last scrub: {h.last_scrub}"
+        + (f" (ended {h.last_scrub_utc})" if h.last_scrub_utc else "")
+    )
     c = snap.clock
     lines += [
         "",

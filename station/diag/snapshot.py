@@ -4,7 +4,7 @@ status. Pure (every input is passed in).
 Who knows what:
 - the daemon (live status): link state and identity as the link sees it now, every counter,
   the last frames, GPIO levels, whether the chain checked at start-up (and the history check
-  after a checkpoint start) found it sound, its hand and phase;
+  after a start from a resume row) found it sound, its hand and phase;
 - the journal (always read): station id, head, size, mode, tilts, CALL FLOOR, the last link
   rows (when a link went down or came up, and why), the devices' last journaled events, the
   sensors it last recorded, clock stamps and steps, the outbox cursor.
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from station.diag.history import with_live
 from station.diag.journal_facts import JournalFacts, LinkRecord
 from station.diag.model import (
     NO_FORWARDER,
@@ -119,7 +120,7 @@ def _chain(facts: JournalFacts, live: Mapping[str, Any] | None) -> tuple[str, st
         return facts.chain, facts.chain_detail
     j = live.get("journal", {})
     if j.get("checking"):
-        return "checking", "the daemon is checking the history before its recovery checkpoint"
+        return "checking", "the daemon is checking the history its start took on trust"
     if j.get("chain_ok") is True:
         return "ok", "checked by the daemon at start-up"
     if j.get("chain_ok") is False or j.get("ok") is False:
@@ -180,6 +181,7 @@ def build(
         ),
         last_boot_utc=facts.last_boot_utc,
         outbox=outbox(facts, live),
+        history=with_live(facts.history, live),
         software=tuple(
             SoftwareDiag(s.version, s.engine, s.first_utc, s.last_utc, s.starts)
             for s in facts.software

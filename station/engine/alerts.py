@@ -166,8 +166,9 @@ def to_act(hand: Hand | None) -> int | None:
 
 
 def _irregular(hand: Hand | None) -> bool:
-    """An irregularity stands that a recovery prompt may be about."""
-    if hand is None:
+    """An irregularity stands that a recovery prompt may be about (none once the hand is over:
+    its result settles everything, and a resume document carries no irregularity)."""
+    if hand is None or hand.result is not None:
         return False
     return (
         hand.alerts.stop_text is not None
