@@ -99,7 +99,7 @@ def test_diag_of_a_stopped_station_writes_nothing_beside_its_journal(
     copy = tmp_path / "journal.sqlite"
     shutil.copy(demo_table / "journal.sqlite", copy)
     before = sorted(p.name for p in tmp_path.iterdir())
-    code, snap = _diag(capsys, "--journal", str(copy))
+    _code, snap = _diag(capsys, "--journal", str(copy))
     assert snap["journal"]["station_id"] == "DEMO" and snap["journal"]["head_seq"] > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
