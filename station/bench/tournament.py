@@ -42,6 +42,7 @@ from typing import IO, Any
 
 from station.bench.report import Bar, emit, percentile, say
 from station.bench.tourney_check import check_balance, check_positions
+from station.output import Guard, OutputRefusedError, fresh_folder
 
 BARS = (
     Bar("move_p99_s", "<=", 1.0),
@@ -54,13 +55,13 @@ STRUCTURE = {"levels": [{"sb": 50, "bb": 100, "minutes": 240}]}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tables", type=int, default=30)
-    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--tables", type=int, default=30, help="tables at the start (2-200)")
+    parser.add_argument("--players", type=int, default=300, help="entrants drawn to the tables")
     parser.add_argument("--seats", type=int, default=10, help="seats per table")
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a table's hands")
     parser.add_argument("--bust", type=float, default=0.4, help="share of hands with a player out")
-    parser.add_argument("--profile", default="RR11")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default="RR11", help="the event's rule profile")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the seat draw and the hands")
     parser.add_argument("--timeout", type=float, default=1800.0, help="give up after (seconds)")
     parser.add_argument("--keep", type=Path, default=None, help="work in this folder, keep it")
 
@@ -75,13 +76,20 @@ def run(args: argparse.Namespace) -> int:
     ):
         print("station bench tournament: bad arguments", file=sys.stderr)
         return 2
+    try:  # a new or empty folder: never a station's own
+        root = (
+            fresh_folder(args.keep, Guard())
+            if args.keep
+            else Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+        )
+    except OutputRefusedError as exc:
+        print(f"station bench tournament: --keep: {exc}", file=sys.stderr)
+        return 2
     try:
         from station.central.services import MissingError, Services  # noqa: PLC0415
     except ModuleNotFoundError as exc:
         print(f"station bench tournament: needs the central extra ({exc.name})", file=sys.stderr)
         return 2
-    root = args.keep or Path(tempfile.mkdtemp(prefix="bench-tournament-"))
-    root.mkdir(parents=True, exist_ok=True)
 
     def stopped(signum: int, _frame: object) -> None:
         raise SystemExit(f"station bench tournament: stopped by signal {signum}")

@@ -167,8 +167,8 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
         )
     seats: dict[int, int | None] = {}
     for key, stack in seats_obj.items():
-        # isdecimal, not isdigit: int() refuses digits such as "²" that are not decimal.
-        if strict and (not key.isdecimal() or not 1 <= int(key) <= MAX_SEAT):
+        # ASCII digits only: int() reads an Arabic-Indic one (U+0661) as 1, "²" not at all.
+        if strict and (not (key.isascii() and key.isdecimal()) or not 1 <= int(key) <= MAX_SEAT):
             raise EventFormatError(f"seat {key!r} is not a seat number 1-{MAX_SEAT}")
         seats[int(key)] = None if stack is None else _amount(stack, f"stack of seat {key}", strict)
     if spec is not None:

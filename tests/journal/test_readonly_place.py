@@ -1,0 +1,76 @@
+"""A journal command in a place this user may not write says "cannot write PATH as USER", never
+"Operation not permitted" with no path or "the journal file is damaged" (issue 27, item 8).
+Run as root, the commands run as `nobody` (setpriv); otherwise as the user running the tests."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _as_other(argv: list[str], stdin: str = "") -> tuple[subprocess.CompletedProcess[str], str]:
+    prefix: list[str] = []
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: no user to be refused")
+        prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        user = "nobody"
+    done = subprocess.run(
+        [*prefix, sys.executable, "-m", "station.cli", *argv],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        env={**os.environ, "HOME": "/"},
+    )  # fmt: skip
+    done.stderr = done.stderr.replace("\n", " ")
+    assert "Traceback" not in done.stderr
+    return done, user
+
+
+@pytest.fixture
+def open_tmp() -> Iterator[Path]:
+    """A folder every user can reach (pytest's own are private to the user running it)."""
+    folder = Path(tempfile.mkdtemp(prefix="station-ro-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _readonly_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o755)
+    return folder
+
+
+def test_journal_init_in_a_read_only_folder_names_the_path_and_the_user(open_tmp: Path) -> None:
+    folder = _readonly_folder(open_tmp)
+    target = folder / "journal.sqlite"
+    done, user = _as_other(["journal", "init", "--journal", str(target), "--station", "T9"])
+    assert done.returncode == 2
+    assert f"cannot write {target} as {user}" in done.stderr
+    assert not target.exists()
+
+
+def test_users_add_on_a_journal_it_may_not_write_says_so(demo_table: Path, open_tmp: Path) -> None:
+    folder = _readonly_folder(open_tmp)
+    journal = folder / "journal.sqlite"
+    shutil.copy(demo_table / "journal.sqlite", journal)
+    journal.chmod(0o644)
+    done, user = _as_other(
+        ["journal", "users", "add", "--journal", str(journal), "--role", "dealer", "bob",
+         "--pin-stdin"],
+        stdin="60491735\n",
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"cannot write {folder} as {user}" in done.stderr
+    assert "damaged" not in done.stderr
