@@ -154,9 +154,8 @@ def check_target(path: Path, guard: Guard, *, force: bool = False) -> None:
     found = reads_as_journal(path)  # also a companion not made yet (a -wal, a lock)
     if found:
         raise OutputRefusedError(f"{path} is {found}: it is never written over")
-    if st is not None or path.is_symlink():
-        if not force:
-            raise OutputRefusedError(f"{path} is already there: use --force to replace it")
+    if (st is not None or path.is_symlink()) and not force:
+        raise OutputRefusedError(f"{path} is already there: use --force to replace it")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputRefusedError(f"no folder {folder} to write {path.name} in")

@@ -113,7 +113,7 @@ def test_a_folder_of_its_own_must_be_new_or_empty(tmp_path: Path) -> None:
     ("name", "text", "what"),
     [
         ("decks.toml", '[[deck]]\nname = "blue-1"\nback = "blue"\n', "deck registry"),
-        ("rev-a.toml", "[chips.x1]\naddress = 0x20\n[defaults]\npull = \"up\"\n", "pin map"),
+        ("rev-a.toml", '[chips.x1]\naddress = 0x20\n[defaults]\npull = "up"\n', "pin map"),
     ],
 )
 def test_a_deck_registry_or_a_pin_map_is_never_written_over_even_with_force(
