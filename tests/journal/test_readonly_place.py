@@ -108,3 +108,13 @@ def test_a_floor_member_reads_a_stopped_station_s_journal_and_writes_nothing(
     assert done.returncode == 2
     assert f"as {user}" in done.stderr and "damaged" not in done.stderr
     assert sorted(p.name for p in folder.iterdir()) == ["journal.sqlite"]
+
+
+def test_an_emulated_table_in_a_folder_this_user_may_not_make_says_so(open_tmp: Path) -> None:
+    """`station run --emulate --dir` on a folder the user may not create printed a traceback
+    (PermissionError, a technician's probe): one line naming the folder and the user, exit 2."""
+    target = _readonly_folder(open_tmp) / "table"
+    done, user = _as_other(["run", "--emulate", "--headless", "--dir", str(target)])
+    assert done.returncode == 2, done.stderr
+    assert f"cannot use {target} as {user}: permission denied" in done.stderr
+    assert not target.exists()
