@@ -6,8 +6,9 @@ broker's config. Edge adapter (file system).
 
 - refuses a path that is, or resolves to (a symlink, a hard link, `..`), a protected file: a
   journal, its `-wal`/`-shm`, head witness, locks and diagnostics socket, or a station config
-  (those the caller names, the installed config, and any existing file that reads as a journal
-  or a head witness, whoever's it is). Compared by resolved path and by device and inode;
+  (those the caller names, the installed config, and any existing file that reads as a journal,
+  a head witness, a station config, a deck registry or a pin map, whoever's it is: a station
+  does not start without them). Compared by resolved path and by device and inode;
 - refuses a file that is already there unless `force` (the `--force` of the command);
 - writes a temporary file in the same folder, flushes it to the disk and renames it into place,
   so a crash, a full disk or a reader never sees half a file and the old file is never written
@@ -104,8 +105,8 @@ def reads_as_journal(path: Path) -> str:
         return "an SQLite database (a journal?)"
     if head.startswith(_WITNESS_START):
         return "a journal's head witness"
-    if path.suffix == ".toml" and _station_config(path):
-        return "a station config"
+    if path.suffix == ".toml" and (what := _station_file(path)):
+        return what
     name = path.name
     for suffix in JOURNAL_COMPANIONS:
         if name.endswith(suffix) and len(name) > len(suffix):
@@ -115,14 +116,23 @@ def reads_as_journal(path: Path) -> str:
     return ""
 
 
-def _station_config(path: Path) -> bool:
-    """A TOML file that names a station and its journal (read no further than 64 KiB)."""
+def _station_file(path: Path) -> str:
+    """What a TOML file the station reads is ("" when none): a station config (it names a
+    station and its journal), a deck registry (its `[[deck]]` tables) or a pin map (its
+    `[chips.…]` and `[defaults]`); a station does not start without them. Reads no further
+    than 64 KiB."""
     try:
         with path.open("rb") as fh:
             text = fh.read(65536).decode("utf-8", "replace")
     except OSError:
-        return False
-    return "station_id" in text and "[journal]" in text
+        return ""
+    if "station_id" in text and "[journal]" in text:
+        return "a station config"
+    if "[[deck]]" in text:
+        return "a deck registry"
+    if "[chips." in text and "[defaults]" in text:
+        return "a pin map"
+    return ""
 
 
 def check_target(path: Path, guard: Guard, *, force: bool = False) -> None:
@@ -141,12 +151,11 @@ def check_target(path: Path, guard: Guard, *, force: bool = False) -> None:
         if same_inode or target == _absolute(protected):
             shown = protected if target == _absolute(protected) else f"{protected} (linked)"
             raise OutputRefusedError(f"{path} is {what} ({shown}): it is never written over")
-    if st is not None or path.is_symlink():
-        found = reads_as_journal(path) if st is not None else ""
-        if found:
-            raise OutputRefusedError(f"{path} is {found}: it is never written over")
-        if not force:
-            raise OutputRefusedError(f"{path} is already there: use --force to replace it")
+    found = reads_as_journal(path)  # also a companion not made yet (a -wal, a lock)
+    if found:
+        raise OutputRefusedError(f"{path} is {found}: it is never written over")
+    if (st is not None or path.is_symlink()) and not force:
+        raise OutputRefusedError(f"{path} is already there: use --force to replace it")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputRefusedError(f"no folder {folder} to write {path.name} in")

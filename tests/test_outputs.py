@@ -107,3 +107,23 @@ def test_a_folder_of_its_own_must_be_new_or_empty(tmp_path: Path) -> None:
         fresh_folder(journal, Guard())
     assert fresh_folder(tmp_path / "new", Guard()).is_dir()
     shutil.rmtree(tmp_path / "new")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "what"),
+    [
+        ("decks.toml", '[[deck]]\nname = "blue-1"\nback = "blue"\n', "deck registry"),
+        ("rev-a.toml", '[chips.x1]\naddress = 0x20\n[defaults]\npull = "up"\n', "pin map"),
+    ],
+)
+def test_a_deck_registry_or_a_pin_map_is_never_written_over_even_with_force(
+    tmp_path: Path, name: str, text: str, what: str
+) -> None:
+    """A station does not start without its deck registry and pin map: an export given one of
+    them with `--force` (a probe replaced decks.toml with a rake report, and the table would
+    not start) is refused, and the file stays as it was."""
+    target = tmp_path / name
+    target.write_text(text)
+    with pytest.raises(OutputRefusedError, match=what):
+        write_output(target, "report\n", Guard(), force=True)
+    assert target.read_text() == text

@@ -84,6 +84,8 @@ WRITERS: tuple[Writer, ...] = (
     Writer(("bench", "console"), "--keep", True,
            lambda t, x: ["bench", "console", "--tables", "1", "--live", "0", "--keep", x],
            fresh=True),
+    Writer(("bench", "startup"), "--out", False,
+           lambda t, x: ["bench", "startup", "--make", "1", "--out", x]),
     Writer(("bench", "tournament"), "--keep", True,
            lambda t, x: ["bench", "tournament", "--tables", "2", "--seats", "2", "--players", "4",
                          "--keep", x],

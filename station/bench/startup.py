@@ -42,6 +42,7 @@ from contextlib import closing
 from pathlib import Path
 
 from station.bench.report import Bar, emit, say
+from station.output import Guard, OutputRefusedError, check_target
 
 BARS = (Bar("median_s", "<=", 2),)
 READY_TIMEOUT_S = 900.0  # a journal from before resume rows is replayed before READY
@@ -162,8 +163,10 @@ def run(args: argparse.Namespace) -> int:
                 "station bench startup: --make needs a number of hands and --out", file=sys.stderr
             )
             return 2
-        if args.out.exists():
-            print(f"station bench startup: {args.out} exists", file=sys.stderr)
+        try:  # a new file only: never a journal, its companions or a config (station.output)
+            check_target(args.out, Guard())
+        except OutputRefusedError as exc:
+            print(f"station bench startup: {exc}", file=sys.stderr)
             return 2
         try:
             figures = make(args.make, args.out)

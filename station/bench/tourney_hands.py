@@ -5,7 +5,7 @@ its own).
 
 A hand either busts a player - the shortest stack dealt in moves all in, the biggest stack
 calls and wins with aces, everyone else folds - or passes without one (everybody folds to the
-big blind). The same conventions as `station.bench.scripted` (PRODUCT.md section 4): the puck
+big blind). The same conventions as `station.bench.scripted` (docs/session-format.md): the puck
 on the button, the blinds as zone amounts before NEW_HAND, hole cards one at a time from the
 seat left of the button, bets as zone totals, FOLD and CHECK keys, the dealer collecting each
 round (zones to 0), burns and the board, TABLED at the showdown.

@@ -20,7 +20,7 @@ from pathlib import Path
 from station.incidents.exc import WorkflowError
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
-from station.journal.exc import JournalError
+from station.journal.exc import JournalAccessError, JournalError
 from station.journal.files import is_access_error, user_name
 from station.journal.locate import (
     ENV_JOURNAL,
@@ -119,8 +119,17 @@ def journal_path(args: argparse.Namespace, *, must_exist: bool = True) -> Path:
     return found.path
 
 
-def open_journal(args: argparse.Namespace) -> Journal:
-    return Journal.open(journal_path(args), clock=SystemClock())
+def open_journal(args: argparse.Namespace, *, reads_only: bool = False) -> Journal:
+    """The journal the command names. A command that only reads it (`reads_only`) opens it
+    read-only when this user may not write in its folder (a floor member, a stopped station);
+    one that writes says who may."""
+    path = journal_path(args)
+    try:
+        return Journal.open(path, clock=SystemClock())
+    except JournalAccessError:
+        if not reads_only:
+            raise
+        return Journal.open_reader(path, clock=SystemClock())
 
 
 def read_pin(args: argparse.Namespace, prompt: str) -> str:

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    with open_journal(args) as journal:
+    reads_only = args.action == "list" or not args.reveal  # a reveal journals who looked
+    with open_journal(args, reads_only=reads_only) as journal:
         if args.action == "list":
             hands = recent_hands(journal, args.last)
             if args.json:

@@ -99,7 +99,7 @@ def _selected(records: dict[int, IncidentRecord], state: str) -> list[IncidentRe
 
 
 def _run(args: argparse.Namespace) -> int:
-    with open_journal(args) as journal:
+    with open_journal(args, reads_only=args.action in ("list", "show", "export")) as journal:
         action = args.action
         if action == "list":
             records = _selected(incidents(journal), args.state)

@@ -142,6 +142,7 @@ def _emulate(args: argparse.Namespace) -> int:
     from station.config.model import LogLevel  # noqa: PLC0415
     from station.daemon.logsetup import configure  # noqa: PLC0415
     from station.demo.emulate import EmulateError, EmulateOptions, run_emulated  # noqa: PLC0415
+    from station.journal.files import user_name  # noqa: PLC0415
 
     folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-emulated-"))
     configure(LogLevel.WARNING)
@@ -151,6 +152,14 @@ def _emulate(args: argparse.Namespace) -> int:
         )
     except EmulateError as exc:
         print(f"station run --emulate: {exc}", file=sys.stderr)
+        return 2
+    except PermissionError as exc:  # a --dir this user may not make or use
+        where = exc.filename or folder
+        print(
+            f"station run --emulate: cannot use {where} as {user_name()}: permission denied "
+            "(name a --dir of your own)",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -163,6 +163,12 @@ class DiagSnapshot:
         return asdict(self)
 
 
+def _link_down(tilt: str) -> bool:
+    """A `link_lost:<device>` tilt (said as the link's state), not `link_lost:<device>-events`."""
+    key = tilt.split(":", 2)
+    return key[0] == "link_lost" and len(key) > 1 and not key[1].split(" ")[0].endswith("-events")
+
+
 def find_problems(snap: DiagSnapshot) -> tuple[str, ...]:
     """What needs a technician, in words (the order of the report)."""
     out: list[str] = []
@@ -179,7 +185,9 @@ def find_problems(snap: DiagSnapshot) -> tuple[str, ...]:
     j = snap.journal
     if j.chain == "broken":
         out.append(f"journal chain broken: {j.chain_detail}")
-    out += [f"open tilt {t}" for t in j.tilts if not t.startswith("link_lost:")]
+    # A link that is down is said above with its state; events lost on a link (a firmware log
+    # reset, a gap) are not a link's state and stay a problem until the floor clears them.
+    out += [f"open tilt {t}" for t in j.tilts if not _link_down(t)]
     if j.floor_call is not None:
         out.append(f"CALL FLOOR open ({j.floor_call})")
     if j.history.last_scrub_ok is False:

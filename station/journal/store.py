@@ -53,6 +53,7 @@ from station.journal.files import (
     is_access_error,
     tighten,
 )
+from station.journal.owner import reading_uri
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
@@ -237,6 +238,27 @@ class Journal:
             conn.close()
             raise
         return journal
+
+    @classmethod
+    def open_reader(cls, path: str | Path, *, clock: Clock) -> Journal:
+        """Open the journal at `path` to read it only, writing nothing in its folder: for a
+        floor member, who may read the folder but not write in it (`Journal.open` must, for
+        the -wal and -shm of a journal nobody has open). Any write through it fails."""
+        p = Path(path)
+        if not p.exists():
+            raise JournalNotFoundError(f"no journal at {p}")
+        conn = sqlite3.connect(reading_uri(p), uri=True, isolation_level=None, timeout=10.0)
+        try:
+            conn.execute("PRAGMA query_only = ON")
+            row = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            damaged = f"{p}: the journal file is damaged or not a journal: {exc}"
+            raise IntegrityError(damaged) from exc
+        if row is None:
+            conn.close()
+            raise IntegrityError(f"{p}: it names no station (not a journal, or never finished)")
+        return cls(conn, p, str(row[0]), clock.boot_id(), clock, None)
 
     @classmethod
     def _setup(

@@ -136,6 +136,29 @@ def test_a_broken_chain_and_a_lost_link_are_problems(
     assert code == 1
 
 
+def test_events_lost_on_a_link_stay_a_problem_while_a_link_down_is_its_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link down is said once, as the link's state; events lost on a link (the shoe's
+    firmware log reset: draws the station never saw) are an open tilt the floor must clear,
+    so diag lists them under PROBLEMS and exits 1 (they were left out with the link's own
+    tilt: a technician's probe)."""
+    from station.journal.codes import TiltCode
+
+    path = tmp_path / "journal.sqlite"
+    with Journal.open(path, clock=ManualClock(), station_id="T01", create=True) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        ops = StationOps(recorder)
+        ops.link_up("shoe", "SHOE-7 firmware 2.1.0")
+        ops.raise_tilt(TiltCode.LINK_LOST, "events lost: log_reset", "shoe-events")
+    code, snap = _diag(capsys, "--journal", str(path), "--offline")
+    assert any("link_lost:shoe-events" in p and "log_reset" in p for p in snap["problems"]), snap[
+        "problems"
+    ]
+    assert code == 1
+
+
 def test_a_missing_journal_says_where_diag_looked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

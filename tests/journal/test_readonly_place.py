@@ -4,6 +4,7 @@ Run as root, the commands run as `nobody` (setpriv); otherwise as the user runni
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import shutil
@@ -74,3 +75,46 @@ def test_users_add_on_a_journal_it_may_not_write_says_so(demo_table: Path, open_
     assert done.returncode == 2
     assert f"cannot write {folder} as {user}" in done.stderr
     assert "damaged" not in done.stderr
+
+
+def test_a_floor_member_reads_a_stopped_station_s_journal_and_writes_nothing(
+    demo_table: Path, open_tmp: Path
+) -> None:
+    """A floor member may read the journal and its folder, not write in them. With the station
+    stopped (no -wal beside the journal) `incidents list|show` and `hands list|show` read it
+    as it is; they said "cannot write the folder" (a technician's probe). A command that
+    writes (a ruling) still says who may not write where, and nothing appears beside it."""
+    folder = _readonly_folder(open_tmp)
+    journal = folder / "journal.sqlite"
+    shutil.copy(demo_table / "journal.sqlite", journal)
+    journal.chmod(0o644)
+    listed, _ = _as_other(["incidents", "list", "--journal", str(journal), "--state", "all",
+                           "--json"])  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    first = str(json.loads(listed.stdout)[0]["incident"])
+    for argv in (
+        ["incidents", "show", "--journal", str(journal), first],
+        ["hands", "list", "--journal", str(journal)],
+        ["hands", "show", "--journal", str(journal), "1"],
+    ):
+        done, _ = _as_other(argv)
+        assert done.returncode == 0, (argv, done.stderr)
+        assert done.stdout.strip(), argv
+    done, user = _as_other(
+        ["incidents", "review", "--journal", str(journal), first, "--person", "flo",
+         "--pin-stdin"],
+        stdin="1234\n",
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"as {user}" in done.stderr and "damaged" not in done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["journal.sqlite"]
+
+
+def test_an_emulated_table_in_a_folder_this_user_may_not_make_says_so(open_tmp: Path) -> None:
+    """`station run --emulate --dir` on a folder the user may not create printed a traceback
+    (PermissionError, a technician's probe): one line naming the folder and the user, exit 2."""
+    target = _readonly_folder(open_tmp) / "table"
+    done, user = _as_other(["run", "--emulate", "--headless", "--dir", str(target)])
+    assert done.returncode == 2, done.stderr
+    assert f"cannot use {target} as {user}: permission denied" in done.stderr
+    assert not target.exists()
