@@ -12,7 +12,7 @@ field takes its default, so a document written before a field existed still read
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from station.engine.cards import Card, CardError
@@ -33,7 +33,7 @@ from station.engine.levels import schedule_to_dict as tournament_to_dict
 from station.engine.profiles import PROFILES
 from station.engine.rake import RakeResult, RakeScheduleError, schedule_from_dict, schedule_to_dict
 
-STAKE_KEYS: Final = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle")
+STAKE_KEYS: Final = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle", "bb_ante")
 KILL_KINDS: Final = ("full", "half")
 
 
@@ -177,9 +177,13 @@ def codes(cs: list[Card] | tuple[Card, ...]) -> list[str]:
 # --- the setup ----------------------------------------------------------------------------------
 
 
-def setup_to_dict(s: Setup) -> dict[str, Any]:
+def setup_to_dict(
+    s: Setup, tournament: Callable[[Schedule], dict[str, object]] | None = None
+) -> dict[str, Any]:
     """The session format's setup line, without `type` and `t` (a tournament's without its
-    stakes, which its levels say: the document's `tournament` carries the next deal's)."""
+    stakes, which its levels say: the document's `tournament` carries the next deal's). The
+    session writer (`station.formats.events`) uses it too, with `tournament` the format's own
+    writer of the structure (its times rounded); the document's keeps them exact."""
     out: dict[str, Any] = {
         "game": s.game,
         "profile": s.profile,
@@ -213,7 +217,7 @@ def setup_to_dict(s: Setup) -> dict[str, Any]:
             "hands": s.rotation.hands,
         }
     if s.tournament is not None:
-        out["tournament"] = schedule_doc(s.tournament)
+        out["tournament"] = (tournament or schedule_doc)(s.tournament)
     return out
 
 

@@ -390,3 +390,18 @@ def _incidents_of(path: Any) -> Iterator[tuple[list[dict[str, Any]], list[Any]]]
         hand = table.hand
         if between_hands(table) and hand is not None and hand.alerts.incidents:
             yield table_to_doc(table)["last_hand"]["incidents"], list(hand.alerts.incidents)
+
+
+def test_a_setup_with_a_big_blind_ante_keeps_it_in_the_document_and_the_session_line() -> None:
+    """The document's setup and the session format's setup line are one writer: a cash table
+    with a big-blind ante (`bb_ante`) keeps it in both (the document's list of stakes had left
+    it out, so a resumed table lost its ante)."""
+    from station.engine.events import Setup, Stakes
+    from station.engine.resume_values import setup_from_dict, setup_to_dict
+    from station.formats.events import event_to_dict
+
+    setup = Setup("nlhe", "RR11", Stakes(sb=100, bb=200, bb_ante=200), {1: 5000, 2: 5000}, 1)
+    doc = setup_to_dict(setup)
+    assert doc["stakes"] == {"sb": 100, "bb": 200, "bb_ante": 200}
+    assert setup_from_dict(doc, "setup") == setup
+    assert event_to_dict(setup) == {"type": "setup", **doc}
