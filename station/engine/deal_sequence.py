@@ -93,7 +93,7 @@ def _rit_check(hand: Hand, seq: int) -> Steps:
 
 
 def _joker_in_use(hand: Hand) -> bool:
-    return hand.spec.joker and hand.profile.joker_in_use_a5
+    return hand.spec.uses_joker(hand.profile.joker_in_use_a5)
 
 
 def _not_in_the_deck(hand: Hand, card: Card) -> bool:

@@ -74,10 +74,21 @@ class Prompt(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class PotHalf:
+    """One half of a pot split between two hands judged two ways (Drawmaha's Omaha and draw
+    hands, Baduci's 2-7 and badugi, ...): the hand kind, the chips, who won them."""
+
+    kind: str  # a `HandKind` value ("omaha_high", "badugi", ...)
+    amount: int
+    won: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class PotResult:
     amount: int
     eligible: tuple[int, ...]
     won: Mapping[int, int]
+    halves: tuple[PotHalf, ...] = ()  # the split games of `GameSpec.second`: each half
 
 
 @dataclass(frozen=True, slots=True)

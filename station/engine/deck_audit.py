@@ -20,7 +20,7 @@ from station.engine.profiles import Profile
 def game_deck(spec: GameSpec, profile: Profile) -> tuple[Card, ...]:
     """The cards of the deck the game is dealt from."""
     base = SHORT_DECK if spec.short_deck else STANDARD_DECK
-    return (*base, JOKER) if spec.joker and profile.joker_in_use_a5 else base
+    return (*base, JOKER) if spec.uses_joker(profile.joker_in_use_a5) else base
 
 
 @dataclass(frozen=True, slots=True)

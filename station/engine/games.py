@@ -28,6 +28,8 @@ class HighEval(StrEnum):
     STANDARD = "standard"  # best five of any cards
     OMAHA = "omaha"  # exactly two hole + three board
     SHORT_DECK = "short_deck"  # flush beats full house, A-6-7-8-9 straight
+    JOKER = "joker"  # draw high: the joker as an ace or to complete a straight or flush
+    NINES = "nines"  # Archie: a pair of nines or better qualifies
 
 
 class LowEval(StrEnum):
@@ -37,6 +39,28 @@ class LowEval(StrEnum):
     OMAHA_A5_8 = "omaha_a5_8"  # two hole + three board, eight or better
     D27 = "d27"  # deuce-to-seven: straights and flushes count, ace high
     BADUGI = "badugi"
+
+
+class Second(StrEnum):
+    """The other half of a split pot, when it is judged neither as the high nor as the low:
+    the second low of a low-low split (Baduci, Badaci, Razzdugi, Razzduci) or Drawmaha's draw
+    hand, read from the hole cards alone."""
+
+    NONE = "none"
+    BADUGI = "badugi"
+    BADUGI_ACE_HIGH = "badugi_ace_high"  # Baduci: the ace is high
+    D27 = "d27"
+    HIGH = "high"  # Drawmaha High: the best five-card poker hand of the five hole cards
+    A5 = "a5"
+    BADUGI_HIGH = "badugi_high"
+    FORTY_NINE = "forty_nine"
+
+
+class SplitOdd(StrEnum):
+    """Who gets the odd chip when a pot is split between its two halves."""
+
+    FIRST = "first"  # the first half: the high (CHIP-ODD-HILO), Razzdugi's razz hand (r324)
+    POSITION = "position"  # the winner first clockwise from the button (004-GN r148, Drawmaha)
 
 
 class BringIn(StrEnum):
@@ -63,6 +87,10 @@ class GameSpec:
     bring_in: BringIn = BringIn.NONE
     open_pair: bool = False  # 7-stud: an open pair on 4th street allows the big bet
     max_players: int = 10
+    second: Second = Second.NONE  # the other half of a split judged another way
+    split_odd: SplitOdd = SplitOdd.FIRST
+    draw_after: int = 0  # flop games with a draw (Drawmaha): the betting round the draw follows
+    openers: int = 0  # draw high: the pair needed to open (11 = jacks or better); 0 = anything
 
     @property
     def rounds(self) -> int:
@@ -77,10 +105,21 @@ class GameSpec:
     def hi_lo(self) -> bool:
         return self.high is not HighEval.NONE and self.low is not LowEval.NONE
 
+    def uses_joker(self, a5_joker: bool) -> bool:
+        """Whether the deck holds a joker: draw high's as the game says, A-5 lowball's as the
+        profile's switch says (D60: RR/USPA in use unless posted, GN not unless posted)."""
+        return self.joker and (self.low is not LowEval.A5 or a5_joker)
+
+    @property
+    def split(self) -> bool:
+        """The pot is split between two halves judged two ways."""
+        halves = (self.high, self.low, self.second)
+        return sum(h != "none" for h in halves) == 2
+
     def big_bet_from(self) -> int:
         """Fixed limit: index of the first betting round played at the big bet."""
         if self.family is Family.FLOP:
-            return 2  # turn
+            return 2  # turn (Drawmaha: the round after the draw, with the turn)
         if self.family is Family.STUD:
             return 2  # 5th street
         return 1 if self.draws == 1 else 2  # single draw: after the draw; triple: after 2nd
@@ -99,6 +138,147 @@ def _flop(
 
 
 NL, PL, FL = Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT
+NONE, POS = LowEval.NONE, SplitOdd.POSITION
+
+# Draw high, big-bet A-5 lowball and the split draw and stud games (001-RR11 §11-§12, 004-GN
+# §X-§XI). Player limits the rulebooks leave open follow the nearest game they name (house
+# practice): Archie and draw high as triple draw (six) and single-draw lowball (eight).
+DRAW_SPLITS: Final = (
+    GameSpec(
+        "a5nl",
+        "No-limit A-5 lowball (single draw)",
+        Family.DRAW,
+        NL,
+        HighEval.NONE,
+        LowEval.A5,
+        hole_cards=5,
+        draws=1,
+        joker=True,
+        max_players=8,
+    ),
+    GameSpec(
+        "a5pl",
+        "Pot-limit A-5 lowball (single draw)",
+        Family.DRAW,
+        PL,
+        HighEval.NONE,
+        LowEval.A5,
+        hole_cards=5,
+        draws=1,
+        joker=True,
+        max_players=8,
+    ),
+    GameSpec(
+        "drawhigh",
+        "Draw high with the joker (limit)",
+        Family.DRAW,
+        FL,
+        HighEval.JOKER,
+        NONE,
+        hole_cards=5,
+        draws=1,
+        joker=True,
+        max_players=8,
+    ),
+    GameSpec(
+        "jacks",
+        "Jacks-or-better draw with the joker (limit)",
+        Family.DRAW,
+        FL,
+        HighEval.JOKER,
+        NONE,
+        hole_cards=5,
+        draws=1,
+        joker=True,
+        max_players=8,
+        openers=11,
+    ),
+    GameSpec(
+        "archie",
+        "Archie (triple draw, high 9s or better / low 8 or better)",
+        Family.DRAW,
+        FL,
+        HighEval.NINES,
+        LowEval.A5_8,
+        hole_cards=5,
+        draws=3,
+        max_players=6,
+    ),
+    GameSpec(
+        "baduci",
+        "Baduci (2-7 and badugi, triple draw)",
+        Family.DRAW,
+        FL,
+        HighEval.NONE,
+        LowEval.D27,
+        hole_cards=5,
+        draws=3,
+        max_players=6,
+        second=Second.BADUGI_ACE_HIGH,
+        split_odd=POS,
+    ),
+    GameSpec(
+        "badaci",
+        "Badaci (A-5 and badugi, triple draw)",
+        Family.DRAW,
+        FL,
+        HighEval.NONE,
+        LowEval.A5,
+        hole_cards=5,
+        draws=3,
+        max_players=6,
+        second=Second.BADUGI,
+        split_odd=POS,
+    ),
+    GameSpec(
+        "razzdugi",
+        "Razzdugi (razz and badugi)",
+        Family.STUD,
+        FL,
+        HighEval.NONE,
+        LowEval.A5,
+        bring_in=BringIn.HIGH_CARD,
+        max_players=8,
+        second=Second.BADUGI,
+    ),
+    GameSpec(
+        "razzduci",
+        "Razzduci (razz and 2-7)",
+        Family.STUD,
+        FL,
+        HighEval.NONE,
+        LowEval.A5,
+        bring_in=BringIn.HIGH_CARD,
+        max_players=8,
+        second=Second.D27,
+    ),
+)
+
+# Drawmaha (004-GN §VIII): five down, a flop, a draw of up to three after the flop's betting
+# whose cards come after the turn; half the pot to the Omaha high, half to the draw hand of the
+# five hole cards, in each listed form and structure. At most seven players.
+_DRAWMAHA_FORMS: Final = (
+    ("high", "High", Second.HIGH),
+    ("27", "2-7", Second.D27),
+    ("a5", "Ace-to-Five", Second.A5),
+    ("badugi", "Badugi", Second.BADUGI),
+    ("badugihigh", "Badugi High", Second.BADUGI_HIGH),
+    ("49", "49", Second.FORTY_NINE),
+)
+_STRUCTURE_NAMES: Final = (
+    (FL, "fl", "Limit"),
+    (PL, "pl", "Pot-limit"),
+    (NL, "nl", "No-limit"),
+)
+DRAWMAHA: Final = tuple(
+    GameSpec(
+        f"drawmaha-{form}-{short}", f"{words} Drawmaha {title}", Family.FLOP, structure,
+        HighEval.OMAHA, NONE, 5, (3, 1, 1), max_draw=3, max_players=7, second=second,
+        split_odd=POS, draw_after=1,
+    )
+    for form, title, second in _DRAWMAHA_FORMS
+    for structure, short, words in _STRUCTURE_NAMES
+)  # fmt: skip
 
 GAMES: Final[dict[str, GameSpec]] = {
     g.name: g
@@ -146,6 +326,8 @@ GAMES: Final[dict[str, GameSpec]] = {
             "badugi", "Badugi", Family.DRAW, FL, HighEval.NONE, LowEval.BADUGI,
             hole_cards=4, draws=3, max_draw=4, max_players=8,
         ),
+        *DRAW_SPLITS,
+        *DRAWMAHA,
     )
 }  # fmt: skip
 

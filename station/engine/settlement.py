@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from station.engine import lowball, stud
-from station.engine.decisions import HandEnd, PotResult, PromptCode
+from station.engine import lowball, openers, stud
+from station.engine.decisions import HandEnd, PotHalf, PotResult, PromptCode
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
@@ -98,13 +98,14 @@ def end(hand: Hand, seq: int) -> None:
         payouts[back_seat] = payouts.get(back_seat, 0) + back
     live = hand.in_hand()
     pots = build_pots(contrib, live, sum(hand.chips.dead.values()) + hand.terms.carry)
-    contenders = set(hand.contenders()) or set(live)
+    contenders = openers.false_opener(hand, set(hand.contenders()) or set(live), seq)
     boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
     rake = house_take(hand, [pot.amount for pot in pots])
     cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
+        halves: list[PotHalf] = []
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
@@ -121,7 +122,8 @@ def end(hand: Hand, seq: int) -> None:
             )
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
-        results.append(PotResult(pot.amount, pot.eligible, won))
+            halves.extend(PotHalf(kind.value, amount, got) for kind, amount, got in a.halves)
+        results.append(PotResult(pot.amount, pot.eligible, won, tuple(halves)))
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from station.engine.cards import Card
 from station.engine.evaluate import HandKind, HandValue, evaluate
-from station.engine.games import Family, GameSpec, HighEval, LowEval
+from station.engine.games import Family, GameSpec, HighEval, LowEval, Second, SplitOdd
 from station.engine.positions import clockwise_after
 from station.engine.pots import Pot, split
 from station.engine.profiles import OddChipStud, Profile
@@ -22,6 +22,8 @@ HIGH_KIND = {
     HighEval.STANDARD: HandKind.HIGH,
     HighEval.OMAHA: HandKind.OMAHA_HIGH,
     HighEval.SHORT_DECK: HandKind.SHORT_DECK_HIGH,
+    HighEval.JOKER: HandKind.HIGH_JOKER,
+    HighEval.NINES: HandKind.HIGH_NINES,
 }
 LOW_KIND = {
     LowEval.A5: HandKind.LOW_A5,
@@ -30,14 +32,39 @@ LOW_KIND = {
     LowEval.D27: HandKind.LOW_27,
     LowEval.BADUGI: HandKind.BADUGI,
 }
+SECOND_KIND = {
+    Second.BADUGI: HandKind.BADUGI,
+    Second.BADUGI_ACE_HIGH: HandKind.BADUGI_ACE_HIGH,
+    Second.D27: HandKind.LOW_27,
+    Second.HIGH: HandKind.HIGH,
+    Second.A5: HandKind.LOW_A5,
+    Second.BADUGI_HIGH: HandKind.BADUGI_HIGH,
+    Second.FORTY_NINE: HandKind.FORTY_NINE,
+}
+# Halves whose odd chip between tied hands goes as in a low game (the lowest card by suit).
+_LOW_LIKE = frozenset({HandKind.BADUGI, HandKind.BADUGI_ACE_HIGH, HandKind.LOW_27, HandKind.LOW_A5})
 
 
 @dataclass(frozen=True, slots=True)
 class Award:
     pot: Pot
     won: Mapping[int, int]
-    high: tuple[int, ...]  # winners of the high half (or of the whole pot)
-    low: tuple[int, ...]  # winners of the low half
+    high: tuple[int, ...]  # winners of the first half (the high, or the whole pot)
+    low: tuple[int, ...]  # winners of the second half (the low, or the other low)
+    halves: tuple[tuple[HandKind, int, Mapping[int, int]], ...] = ()  # split games: each half
+
+
+def halves(spec: GameSpec) -> tuple[HandKind, ...]:
+    """The hand kinds a pot of this game is judged by, in order: the first takes the odd chip of
+    the split unless the game gives it by position (`SplitOdd`)."""
+    out: list[HandKind] = []
+    if spec.high is not HighEval.NONE:
+        out.append(HIGH_KIND[spec.high])
+    if spec.low is not LowEval.NONE:
+        out.append(LOW_KIND[spec.low])
+    if spec.second is not Second.NONE:
+        out.append(SECOND_KIND[spec.second])
+    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -49,10 +76,34 @@ class Reader:
     board: Sequence[Card]
     _high: dict[int, HandValue | None]
     _low: dict[int, HandValue | None]
+    _second: dict[int, HandValue | None]
 
     @staticmethod
     def of(spec: GameSpec, hands: Mapping[int, Sequence[Card]], board: Sequence[Card]) -> Reader:
-        return Reader(spec, hands, board, {}, {})
+        return Reader(spec, hands, board, {}, {}, {})
+
+    def second(self, seat: int) -> HandValue | None:
+        """The other half (`Second`): Drawmaha's draw hand is read from the hole cards alone."""
+        if seat not in self._second:
+            kind = SECOND_KIND.get(self.spec.second)
+            if kind is None:
+                self._second[seat] = None
+            elif self.spec.draw_after:
+                try:
+                    self._second[seat] = evaluate(kind, self.hands.get(seat, ()), ())
+                except ValueError:
+                    self._second[seat] = None
+            else:
+                self._second[seat] = self._eval(kind, seat)
+        return self._second[seat]
+
+    def half(self, kind: HandKind, seat: int) -> HandValue | None:
+        """The value of `seat`'s hand for the half judged by `kind`."""
+        if self.spec.high is not HighEval.NONE and kind is HIGH_KIND[self.spec.high]:
+            return self.high(seat)
+        if self.spec.low is not LowEval.NONE and kind is LOW_KIND[self.spec.low]:
+            return self.low(seat)
+        return self.second(seat)
 
     def high(self, seat: int) -> HandValue | None:
         if seat not in self._high:
@@ -89,6 +140,7 @@ def _odd_chip_order(
     button: int | None,
     reader: Reader,
     low_half: bool,
+    kind: HandKind | None = None,
 ) -> list[int]:
     """Winners in the order odd chips are handed out."""
     if spec.family is not Family.STUD:
@@ -99,7 +151,10 @@ def _odd_chip_order(
 
     def key(seat: int) -> tuple[int, int]:
         if five:
-            value = reader.low(seat) if low_half else reader.high(seat)
+            if kind is not None:
+                value = reader.half(kind, seat)
+            else:
+                value = reader.low(seat) if low_half else reader.high(seat)
             cards: Sequence[Card] = value.cards if value is not None else reader.hands[seat]
         else:
             cards = reader.hands.get(seat, ())
@@ -122,6 +177,8 @@ def award_pots(
     unit: int = 1,
 ) -> list[Award]:
     spec = reader.spec
+    if spec.second is not Second.NONE:
+        return [_split_award(p, contenders, reader, profile, button, unit) for p in pots]
     out: list[Award] = []
     for pot in pots:
         seats = [s for s in pot.eligible if s in contenders] or list(pot.eligible)
@@ -154,3 +211,56 @@ def award_pots(
                 won[seat] = won.get(seat, 0) + chips
         out.append(Award(pot, won, high, low))
     return out
+
+
+def _split_award(
+    pot: Pot,
+    contenders: set[int],
+    reader: Reader,
+    profile: Profile,
+    button: int | None,
+    unit: int,
+) -> Award:
+    """A pot of a game whose halves are two lows or a high and a draw hand (`Second`): each
+    half to its best hand. The odd chip of the split goes to the first half (Razzdugi's razz,
+    004-GN r324) or by position from the button (low-low splits, 004-GN r148; Drawmaha)."""
+    spec = reader.spec
+    seats = [s for s in pot.eligible if s in contenders] or list(pot.eligible)
+    first_kind, second_kind = halves(spec)
+    if len(seats) == 1:
+        whole = {seats[0]: pot.amount}
+        return Award(pot, whole, (seats[0],), (seats[0],), ((first_kind, pot.amount, whole),))
+    first = _best(seats, {s: reader.half(first_kind, s) for s in seats})
+    second = _best(seats, {s: reader.half(second_kind, s) for s in seats})
+    if not first or not second:
+        kind = first_kind if first else second_kind
+        winners = first or second or tuple(seats)
+        parts = [(kind, winners, pot.amount)]
+    else:
+        half = pot.amount // unit // 2 * unit
+        odd_first = True
+        if spec.split_odd is SplitOdd.POSITION and pot.amount - 2 * half:
+            ring = clockwise_after({*first, *second}, button if button is not None else 0)
+            odd_first = ring[0] in first
+        big, small = pot.amount - half, half
+        parts = [
+            (first_kind, first, big if odd_first else small),
+            (second_kind, second, small if odd_first else big),
+        ]
+    won: dict[int, int] = {}
+    shares: list[tuple[HandKind, int, Mapping[int, int]]] = []
+    for kind, winners, amount in parts:
+        order = _odd_chip_order(
+            winners,
+            spec=spec,
+            profile=profile,
+            button=button,
+            reader=reader,
+            low_half=kind in _LOW_LIKE,
+            kind=kind,
+        )
+        got = split(amount, order, unit)
+        shares.append((kind, amount, got))
+        for seat, chips in got.items():
+            won[seat] = won.get(seat, 0) + chips
+    return Award(pot, won, first, second, tuple(shares))

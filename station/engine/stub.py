@@ -25,7 +25,7 @@ from station.engine.rule_ids import Rule
 def deck_size(hand: Hand) -> int:
     spec = hand.spec
     size = 36 if spec.short_deck else 52
-    return size + (1 if spec.joker and hand.profile.joker_in_use_a5 else 0)
+    return size + (1 if spec.uses_joker(hand.profile.joker_in_use_a5) else 0)
 
 
 def left(hand: Hand) -> int:

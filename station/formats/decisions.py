@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from station.engine.decisions import Action, Decision, DrawRole, HandEnd, Incident, Prompt
+from station.engine.decisions import (
+    Action,
+    Decision,
+    DrawRole,
+    HandEnd,
+    Incident,
+    PotResult,
+    Prompt,
+)
 from station.engine.rake import RakeResult
 
 PUBLIC_TYPES = ("incident", "prompt", "hand_end")
@@ -40,14 +48,7 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "type": "hand_end",
                 "hand": d.hand,
                 "board": list(d.board),
-                "pots": [
-                    {
-                        "amount": p.amount,
-                        "eligible": list(p.eligible),
-                        "won": {str(s): a for s, a in sorted(p.won.items())},
-                    }
-                    for p in d.pots
-                ],
+                "pots": [_pot(p) for p in d.pots],
                 "payouts": {str(s): a for s, a in sorted(d.payouts.items())},
                 "void": d.void,
                 "event": d.event,
@@ -99,3 +100,21 @@ def is_public(d: Decision) -> bool:
 
 def dumps(d: Decision) -> str:
     return json.dumps(decision_to_dict(d), separators=(",", ":"))
+
+
+def _pot(p: PotResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "amount": p.amount,
+        "eligible": list(p.eligible),
+        "won": {str(s): a for s, a in sorted(p.won.items())},
+    }
+    if p.halves:
+        out["halves"] = [
+            {
+                "kind": h.kind,
+                "amount": h.amount,
+                "won": {str(s): a for s, a in sorted(h.won.items())},
+            }
+            for h in p.halves
+        ]
+    return out

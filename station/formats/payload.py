@@ -18,6 +18,7 @@ from station.engine.decisions import (
     DrawRole,
     HandEnd,
     Incident,
+    PotHalf,
     PotResult,
     Prompt,
     PromptCode,
@@ -82,6 +83,14 @@ def _decision(d: Mapping[str, Any]) -> Decision:
                     amount=int(p["amount"]),
                     eligible=tuple(int(s) for s in p["eligible"]),
                     won={int(s): int(a) for s, a in p["won"].items()},
+                    halves=tuple(
+                        PotHalf(
+                            kind=str(h["kind"]),
+                            amount=int(h["amount"]),
+                            won={int(s): int(a) for s, a in h["won"].items()},
+                        )
+                        for h in p.get("halves", ())
+                    ),
                 )
                 for p in d["pots"]
             ),

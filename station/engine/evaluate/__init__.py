@@ -11,6 +11,10 @@ and their rulebook sources:
   qualifier is five different ranks 8 or lower (001-RR11 §7 r2, §10 intro).
 - LOW_27: deuce-to-seven, straights and flushes count, ace high only (001-RR11 §11; 004-GN r279).
 - BADUGI: 004-GN r290-r291.
+- HIGH_JOKER: draw high with the joker as an ace or to complete a straight or flush, five aces
+  the best hand (001-RR11 §12 "The Joker"; `joker`).
+- HIGH_NINES, BADUGI_ACE_HIGH, BADUGI_HIGH, FORTY_NINE: Archie's high, Baduci's badugi, badugi
+  high and Drawmaha's 49 (004-GN §VIII, §X, §XI; `split_forms`).
 
 `HandValue.score` is higher-is-better for every kind; equal scores tie exactly. `score()` gives the
 same number without building a `HandValue`, for hot loops. Evaluation raises `ValueError` only for
@@ -37,8 +41,15 @@ from station.engine.evaluate.high import (
     omaha_high_value,
     pick_five,
 )
+from station.engine.evaluate.joker import joker_high_cards, joker_high_value
 from station.engine.evaluate.kinds import HandKind
 from station.engine.evaluate.low import a5_low, d27_low, omaha_low8
+from station.engine.evaluate.split_forms import (
+    archie_high,
+    badugi_ace_high,
+    badugi_high,
+    forty_nine,
+)
 from station.engine.evaluate.value import HandValue
 
 __all__ = [
@@ -89,9 +100,27 @@ def evaluate(kind: HandKind, hole: Sequence[Card], board: Sequence[Card] = ()) -
             low = omaha_low8(hole, board) if len(hole) >= 2 and len(board) >= 3 else None
         case HandKind.LOW_27:
             low = d27_low(cards)
-        case HandKind.BADUGI:
-            found = badugi(cards)
+        case HandKind.BADUGI | HandKind.BADUGI_ACE_HIGH | HandKind.BADUGI_HIGH:
+            pick = {
+                HandKind.BADUGI: badugi,
+                HandKind.BADUGI_ACE_HIGH: badugi_ace_high,
+                HandKind.BADUGI_HIGH: badugi_high,
+            }[kind]
+            found = pick(cards)
             return None if found is None else HandValue(kind, found[0], found[1])
+        case HandKind.FORTY_NINE:
+            found = forty_nine(cards)
+            return None if found is None else HandValue(kind, found[0], found[1])
+        case HandKind.HIGH_JOKER:
+            if len(cards) < 5:
+                return None
+            v = joker_high_value(cards)
+            return HandValue(kind, v, joker_high_cards(cards, v))
+        case HandKind.HIGH_NINES:
+            if len(cards) < 5:
+                return None
+            q = archie_high(cards)
+            return None if q is None else HandValue(kind, q, pick_five(cards, q, Mode.STANDARD))
     if low is None:
         return None
     return HandValue(kind, LOW_TOP - low[0], low[1])

@@ -23,3 +23,8 @@ class HandKind(StrEnum):
     OMAHA_LOW_A5_8 = "omaha_low_a5_8"  # two hole + three board, 8 or better
     LOW_27 = "low_27"  # deuce-to-seven: straights and flushes count, ace high only
     BADUGI = "badugi"  # four cards of different suits and ranks; else the best 3-, 2-, 1-card
+    HIGH_JOKER = "high_joker"  # draw high: the joker only as an ace or to complete a straight/flush
+    HIGH_NINES = "high_nines"  # Archie: a high hand qualifies with a pair of nines or better
+    BADUGI_ACE_HIGH = "badugi_ace_high"  # Baduci: badugi with the ace as the highest rank
+    BADUGI_HIGH = "badugi_high"  # different suits, the highest cards win (Drawmaha badugi high)
+    FORTY_NINE = "forty_nine"  # Drawmaha 49: five cards adding up closest to 49
