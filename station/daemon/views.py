@@ -16,6 +16,7 @@ from pathlib import Path
 from firmware_bridge import LinkState as BridgeLinkState
 from firmware_bridge import LinkStats
 from station.daemon.items import Device
+from station.display.dealer_view import part_word
 from station.display.diag_view import (
     DiagnosticsData,
     EnrolmentView,
@@ -193,6 +194,14 @@ class FloorViews:
             result = "VOID"
         else:
             result = ", ".join(f"seat {s} wins {a}" for s, a in sorted(end.payouts.items()) if a)
+            split = [
+                f"{part_word(recall.game, part.name)} "
+                + ", ".join(f"seat {s} {a}" for s, a in sorted(part.won.items()))
+                for pot in end.pots
+                for part in pot.parts
+            ]
+            if split:  # a pot split two ways: who won each part
+                result += f" ({' · '.join(split)})"
         return HandRecallView(
             hand=number,
             game=recall.game,

@@ -20,6 +20,7 @@ from station.display import prompt_forms
 from station.display.model import Suit
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
+from station.engine.games import GAMES
 from station.engine.settlement import drop_text
 from station.engine.snapshot import (
     AlertOwner,
@@ -211,6 +212,9 @@ class PaidLine:
     label: str  # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand)
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
+    # A pot split between two hands judged two ways: each part's name ("OMAHA", "DRAW 49",
+    # "BADUGI") and who won it, (seat, chips) by seat.
+    parts: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,11 +370,14 @@ def seat_label(
         blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
                       p.kind is not PostKind.ANTE), "")  # fmt: skip
     empty = state is SeatState.EMPTY
+    word = SEAT_WORDS[state]
+    if seat.drew is not None and state in (SeatState.IN_HAND, SeatState.ALL_IN):
+        word = "PAT" if seat.drew == 0 else f"DREW {seat.drew}"  # DRAW-QUERY
     return SeatLabel(
         seat=seat.seat,
         number=str(seat.seat),
         state=state,
-        word=SEAT_WORDS[state],
+        word=word,
         to_act=state is SeatState.TO_ACT,
         selected=seat.seat == selected,
         button=button,
@@ -434,6 +441,32 @@ def link_status(status: StationStatus) -> tuple[str, bool]:
     return ("SHOE OK" if status.shoe_ok else "ZONES OK"), False
 
 
+_PART_WORDS: Final[dict[str, str]] = {
+    "high": "HIGH",
+    "low": "LOW",
+    "omaha_high": "OMAHA",
+    "low_27": "2-7",
+    "low_a5": "A-5",
+    "low_a5_8": "LOW",
+    "badugi": "BADUGI",
+    "badugi_ace_high": "BADUGI",
+    "badugi_high": "BADUGI HIGH",
+    "forty_nine": "49",
+    "high_nines": "HIGH",
+    "high_joker": "HIGH",
+}
+
+
+def part_word(game: str, name: str) -> str:
+    """A pot part's name on the screen: the hand it was judged by; Drawmaha's draw half says
+    DRAW ("DRAW 49", "DRAW HIGH") beside the Omaha half."""
+    word = _PART_WORDS.get(name, name.replace("_", " ").upper())
+    spec = GAMES.get(game)
+    if spec is not None and spec.draw_after and name != "omaha_high":
+        return f"DRAW {word}"
+    return word
+
+
 def _result(snap: TableSnapshot) -> ResultView | None:
     end: HandEnd | None = snap.result
     if end is None:
@@ -446,6 +479,10 @@ def _result(snap: TableSnapshot) -> ResultView | None:
             "MAIN" if i == 0 else f"SIDE {i}",
             p.amount,
             tuple(sorted((s, c) for s, c in p.won.items() if c)),
+            tuple(
+                (part_word(snap.game, part.name), tuple(sorted(part.won.items())))
+                for part in p.parts
+            ),
         )
         for i, p in enumerate(end.pots)
     ]

@@ -231,12 +231,29 @@ def draw_middle(
 
 # result ---------------------------------------------------------------------------------------
 def paid_text(line: PaidLine) -> str:
-    """Who a pot went to: "TO SEAT 2", "TO SEAT 5 106 · SEAT 7 105", "TO THE HOUSE"."""
+    """Who a pot went to: "TO SEAT 2", "TO SEAT 5 106 · SEAT 7 105", "TO THE HOUSE"; a pot
+    split two ways, each part: "OMAHA SEAT 3 2 · DRAW HIGH SEAT 2 3"."""
+    if line.parts:
+        return " · ".join(part_texts(line))
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
         return f"TO SEAT {line.winners[0][0]}"
     return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
+
+
+def part_texts(line: PaidLine) -> list[str]:
+    """Each part of a pot split two ways and who won it: "OMAHA SEAT 3 32"."""
+    return [
+        f"{name} " + ", ".join(f"SEAT {s} {chips}" for s, chips in won) for name, won in line.parts
+    ]
+
+
+def _paid_wrap(c: Canvas, line: PaidLine, width: int) -> list[str]:
+    """Who a pot went to, wrapped to `width`; a split pot's parts each start a line."""
+    if line.parts:
+        return [w for text in part_texts(line) for w in c.wrap(text, T, width)]
+    return c.wrap(paid_text(line), T, width)
 
 
 def result_head(view: DealerView) -> str:
@@ -255,9 +272,9 @@ def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine,
         head = label_w + c.measure(str(line.amount), K) + p
         if head > width:  # not even the pot and its amount: this width will not do
             return [(line, [], 10 * c.height)]
-        words = c.wrap(paid_text(line), T, max(1, width - head))
+        words = _paid_wrap(c, line, max(1, width - head))
         if len(words) > 1:  # not beside the amount: on the lines below, the full width
-            words = c.wrap(paid_text(line), T, width)
+            words = _paid_wrap(c, line, width)
             lines.append((line, words, c.row(K) + len(words) * c.row(T)))
         else:
             lines.append((line, words, c.row(K)))
@@ -272,7 +289,7 @@ def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + c.pad
     if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
         return None
-    return [(pl, c.wrap(paid_text(pl), T, col)) for pl in view.result.pots]
+    return [(pl, _paid_wrap(c, pl, col)) for pl in view.result.pots]
 
 
 def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
@@ -312,8 +329,8 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
                 c.text(Rect(x, y, label_w, c.row(K)), line.label, T)
                 c.text(Rect(x + label_w, y, col - label_w, c.row(K)), str(line.amount), K,
                        key=True)  # fmt: skip
-                c.paragraph(Rect(x, y + c.row(K), col, len(words) * c.row(T)), " ".join(words),
-                            T)  # fmt: skip
+                for n, text in enumerate(words):
+                    c.text(Rect(x, y + c.row(K) + n * c.row(T), col, c.row(T)), text, T)
             y += row_h
         return y - area.y
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
@@ -328,7 +345,9 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
             y += need
             continue
         y += c.row(K)
-        y += c.paragraph(Rect(area.x, y, area.w, need - c.row(K)), " ".join(words), T)
+        for text in words:
+            c.text(Rect(area.x, y, area.w, c.row(T)), text, T)
+            y += c.row(T)
     return y - area.y
 
 

@@ -74,11 +74,11 @@ class Prompt(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class PotHalf:
-    """One half of a pot split between two hands judged two ways (Drawmaha's Omaha and draw
-    hands, Baduci's 2-7 and badugi, ...): the hand kind, the chips, who won them."""
+class PotPart:
+    """A share of one pot decided on its own: a hi-lo pot's high or low half, a double-board
+    pot's board ("board 1 high", ...)."""
 
-    kind: str  # a `HandKind` value ("omaha_high", "badugi", ...)
+    name: str
     amount: int
     won: Mapping[int, int]
 
@@ -88,9 +88,7 @@ class PotResult:
     amount: int
     eligible: tuple[int, ...]
     won: Mapping[int, int]
-    # The split games of `GameSpec.second`: each half. Left out of the repr so the recorded
-    # snapshot digests of every other game stay as they were (tests/corpus).
-    halves: tuple[PotHalf, ...] = field(default=(), repr=False)
+    parts: tuple[PotPart, ...] = ()  # when the pot was decided in parts (split pots)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from station.engine import lowball, openers, stud
-from station.engine.decisions import HandEnd, PotHalf, PotResult, PromptCode
+from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
@@ -105,7 +105,7 @@ def end(hand: Hand, seq: int) -> None:
     results: list[PotResult] = []
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
-        halves: list[PotHalf] = []
+        parts: list[PotPart] = []
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
@@ -122,8 +122,9 @@ def end(hand: Hand, seq: int) -> None:
             )
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
-            halves.extend(PotHalf(kind.value, amount, got) for kind, amount, got in a.halves)
-        results.append(PotResult(pot.amount, pot.eligible, won, tuple(halves)))
+            for half, amount, shares in a.halves:
+                parts.append(PotPart(half, amount, dict(shares)))
+        results.append(PotResult(pot.amount, pot.eligible, won, tuple(parts)))
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)

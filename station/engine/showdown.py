@@ -49,9 +49,10 @@ _LOW_LIKE = frozenset({HandKind.BADUGI, HandKind.BADUGI_ACE_HIGH, HandKind.LOW_2
 class Award:
     pot: Pot
     won: Mapping[int, int]
-    high: tuple[int, ...]  # winners of the first half (the high, or the whole pot)
-    low: tuple[int, ...]  # winners of the second half (the low, or the other low)
-    halves: tuple[tuple[HandKind, int, Mapping[int, int]], ...] = ()  # split games: each half
+    high: tuple[int, ...]  # winners of the high half (or of the whole pot)
+    low: tuple[int, ...]  # winners of the low half
+    # The halves of a hi-lo pot, each ("high" or "low", amount, seat -> chips), when both are won
+    halves: tuple[tuple[str, int, Mapping[int, int]], ...] = ()
 
 
 def halves(spec: GameSpec) -> tuple[HandKind, ...]:
@@ -76,26 +77,22 @@ class Reader:
     board: Sequence[Card]
     _high: dict[int, HandValue | None]
     _low: dict[int, HandValue | None]
-    _second: dict[int, HandValue | None]
 
     @staticmethod
     def of(spec: GameSpec, hands: Mapping[int, Sequence[Card]], board: Sequence[Card]) -> Reader:
-        return Reader(spec, hands, board, {}, {}, {})
+        return Reader(spec, hands, board, {}, {})
 
     def second(self, seat: int) -> HandValue | None:
         """The other half (`Second`): Drawmaha's draw hand is read from the hole cards alone."""
-        if seat not in self._second:
-            kind = SECOND_KIND.get(self.spec.second)
-            if kind is None:
-                self._second[seat] = None
-            elif self.spec.draw_after:
-                try:
-                    self._second[seat] = evaluate(kind, self.hands.get(seat, ()), ())
-                except ValueError:
-                    self._second[seat] = None
-            else:
-                self._second[seat] = self._eval(kind, seat)
-        return self._second[seat]
+        kind = SECOND_KIND.get(self.spec.second)
+        if kind is None:
+            return None
+        if not self.spec.draw_after:
+            return self._eval(kind, seat)
+        try:
+            return evaluate(kind, self.hands.get(seat, ()), ())
+        except ValueError:
+            return None
 
     def half(self, kind: HandKind, seat: int) -> HandValue | None:
         """The value of `seat`'s hand for the half judged by `kind`."""
@@ -228,8 +225,7 @@ def _split_award(
     seats = [s for s in pot.eligible if s in contenders] or list(pot.eligible)
     first_kind, second_kind = halves(spec)
     if len(seats) == 1:
-        whole = {seats[0]: pot.amount}
-        return Award(pot, whole, (seats[0],), (seats[0],), ((first_kind, pot.amount, whole),))
+        return Award(pot, {seats[0]: pot.amount}, (seats[0],), (seats[0],))
     first = _best(seats, {s: reader.half(first_kind, s) for s in seats})
     second = _best(seats, {s: reader.half(second_kind, s) for s in seats})
     if not first or not second:
@@ -248,7 +244,7 @@ def _split_award(
             (second_kind, second, small if odd_first else big),
         ]
     won: dict[int, int] = {}
-    shares: list[tuple[HandKind, int, Mapping[int, int]]] = []
+    shares: list[tuple[str, int, Mapping[int, int]]] = []
     for kind, winners, amount in parts:
         order = _odd_chip_order(
             winners,
@@ -260,7 +256,7 @@ def _split_award(
             kind=kind,
         )
         got = split(amount, order, unit)
-        shares.append((kind, amount, got))
+        shares.append((kind.value, amount, got))  # the part is named by its hand kind
         for seat, chips in got.items():
             won[seat] = won.get(seat, 0) + chips
     return Award(pot, won, first, second, tuple(shares))

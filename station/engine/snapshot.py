@@ -47,6 +47,10 @@ class SeatView:
     button: bool = False
     blind: str = ""  # "SB", "BB", "STR", "BI" (bring-in) or ""
     to_act: bool = False
+    # Draw games: the cards the seat drew in the draw round under way, or in the last one until
+    # there is action after it (DRAW-QUERY: until then the dealer must say how many); None when
+    # it has not said, or nothing is to be told.
+    drew: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,19 @@ def _blind_labels(hand: Hand) -> dict[int, str]:
     return labels
 
 
+def _drew(hand: Hand) -> dict[int, int]:
+    """DRAW-QUERY (001-RR11 §11 r13): how many cards each seat drew, while the dealer must tell:
+    during the draw round and until there is action after it."""
+    if hand.result is not None or not hand.draws.requests:
+        return {}
+    if hand.phase is Phase.DRAWING:
+        return dict(hand.draws.requests)
+    rnd = hand.bets.round
+    if hand.phase is Phase.BETTING and rnd is not None and rnd.last_actor is None:
+        return dict(hand.draws.requests)
+    return {}
+
+
 def _pots(hand: Hand) -> tuple[PotView, ...]:
     pots = build_pots(
         {s: c for s, c in hand.chips.committed.items() if c},
@@ -166,6 +179,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
     blinds = _blind_labels(hand)
+    drew = _drew(hand)
     views = []
     for s in seat_numbers:
         seat = hand.seats.get(s)
@@ -194,6 +208,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 button=s == hand.button,
                 blind=blinds.get(s, ""),
                 to_act=s == to_act,
+                drew=drew.get(s),
             )
         )
     rng = rnd.raise_range(to_act) if rnd is not None and to_act is not None else None

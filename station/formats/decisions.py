@@ -103,18 +103,20 @@ def dumps(d: Decision) -> str:
 
 
 def _pot(p: PotResult) -> dict[str, Any]:
+    """One pot of `hand_end`; `parts` (extension) when it was split: a hi-lo pot's halves, a
+    double-board pot's boards, each with its amount and who won it."""
     out: dict[str, Any] = {
         "amount": p.amount,
         "eligible": list(p.eligible),
         "won": {str(s): a for s, a in sorted(p.won.items())},
     }
-    if p.halves:
-        out["halves"] = [
+    if p.parts:
+        out["parts"] = [
             {
-                "kind": h.kind,
-                "amount": h.amount,
-                "won": {str(s): a for s, a in sorted(h.won.items())},
+                "part": part.name,
+                "amount": part.amount,
+                "won": {str(s): a for s, a in sorted(part.won.items())},
             }
-            for h in p.halves
+            for part in p.parts
         ]
     return out

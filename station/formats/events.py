@@ -40,7 +40,7 @@ from station.engine.events import (
     VerbalAction,
     Zone,
 )
-from station.engine.games import GAMES, Family, Structure
+from station.engine.games import GAMES, NOT_YET_RUN, Family, Structure
 from station.engine.profiles import PROFILES
 from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_to_dict
 
@@ -104,6 +104,9 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
     if strict:
         _check_keys(obj, _SETUP_KEYS, "setup")
     game = obj.get("game")
+    if strict and type(game) is str and game in NOT_YET_RUN:
+        planned = NOT_YET_RUN[game]
+        raise EventFormatError(f"game {game!r} ({planned.title}) is not run yet: {planned.reason}")
     if type(game) is not str or (strict and game not in GAMES):
         raise EventFormatError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     profile = obj.get("profile", "RR11")

@@ -18,7 +18,7 @@ from station.engine.decisions import (
     DrawRole,
     HandEnd,
     Incident,
-    PotHalf,
+    PotPart,
     PotResult,
     Prompt,
     PromptCode,
@@ -83,13 +83,13 @@ def _decision(d: Mapping[str, Any]) -> Decision:
                     amount=int(p["amount"]),
                     eligible=tuple(int(s) for s in p["eligible"]),
                     won={int(s): int(a) for s, a in p["won"].items()},
-                    halves=tuple(
-                        PotHalf(
-                            kind=str(h["kind"]),
-                            amount=int(h["amount"]),
-                            won={int(s): int(a) for s, a in h["won"].items()},
+                    parts=tuple(
+                        PotPart(
+                            str(part["part"]),
+                            int(part["amount"]),
+                            {int(s): int(a) for s, a in part["won"].items()},
                         )
-                        for h in p.get("halves", ())
+                        for part in p.get("parts", ())
                     ),
                 )
                 for p in d["pots"]

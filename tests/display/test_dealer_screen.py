@@ -21,7 +21,7 @@ from station.display.dealer_view import (
 )
 from station.display.model import Box, CardFace, ScreenModel, Shape
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.shots import side_pot_showdown
+from station.display.shots import drawmaha_hand, side_pot_showdown
 from station.display.table_shape import TableShape, table_for
 from station.display.theme import DEFAULT_THEME, Edge, Style
 from station.engine.decisions import Prompt, PromptCode
@@ -568,3 +568,31 @@ def test_touch_turns_a_small_panels_pages_and_a_large_panel_has_one() -> None:
     assert "dealer:table" in small[-1].actions()
     large = pages(snap, PANEL_10_1)
     assert len(large) == 1 and large[0].actions() == ("nav:diag", "nav:floor", "nav:signin")
+
+
+# issue 29 part B: split pots and draws ---------------------------------------------------------
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_drawmaha_split_pot_names_each_half_and_its_winner(panel: PanelConfig) -> None:
+    # 004-GN §VIII "Drawmaha": half to the Omaha high, half to the draw hand of the hole cards.
+    _, snap = drawmaha_hand()
+    assert snap.result is not None
+    (paid,) = snap.result.pots
+    assert [part.name for part in paid.parts] == ["omaha_high", "high"]
+    models = pages(snap, panel)
+    assert says(models, "OMAHA SEAT 3 32")
+    assert says(models, "DRAW HIGH SEAT 2 33")
+    assert_readable(models, panel)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_each_seat_says_how_many_it_drew_until_the_action_after_the_draw(
+    panel: PanelConfig,
+) -> None:
+    # DRAW-QUERY (001-RR11 §11 r13): the dealer must say how many cards a player drew until there
+    # has been action after the draw.
+    after_draw, _ = drawmaha_hand()
+    words = {s.seat: s.word for s in dealer_view(after_draw, OK).seats}
+    assert words[3] == "DREW 1"  # seat 2 is to act: TO ACT comes first
+    assert {s.seat: s.drew for s in after_draw.seats} == {1: None, 2: 2, 3: 1}
+    assert says(pages(after_draw, panel), "DREW 1")
+    assert_readable(pages(after_draw, panel), panel)
