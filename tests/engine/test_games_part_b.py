@@ -46,3 +46,19 @@ def test_a_session_naming_a_chinese_game_is_refused_in_words() -> None:
             {"type": "setup", "game": "ofc", "stakes": {"sb": 1, "bb": 2}, "seats": {"1": 100}},
             strict=True,
         )
+
+
+def test_the_parts_of_a_split_pot_survive_the_journal_round_trip() -> None:
+    # hand_end pots[].parts (extension): what the floor's hand recall reads back.
+    from station.display.shots import drawmaha_hand
+    from station.formats.decisions import decision_to_dict
+    from station.formats.payload import decision_from_dict
+
+    _, snap = drawmaha_hand()
+    assert snap.result is not None
+    as_json = decision_to_dict(snap.result)
+    assert as_json["pots"][0]["parts"] == [
+        {"part": "omaha_high", "amount": 32, "won": {"3": 32}},
+        {"part": "high", "amount": 33, "won": {"2": 33}},
+    ]
+    assert decision_from_dict(as_json) == snap.result
