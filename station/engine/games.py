@@ -111,12 +111,6 @@ class GameSpec:
         profile's switch says (D60: RR/USPA in use unless posted, GN not unless posted)."""
         return self.joker and (self.low is not LowEval.A5 or a5_joker)
 
-    @property
-    def split(self) -> bool:
-        """The pot is split between two halves judged two ways."""
-        halves = (self.high, self.low, self.second)
-        return sum(h != "none" for h in halves) == 2
-
     def big_bet_from(self) -> int:
         """Fixed limit: index of the first betting round played at the big bet."""
         if self.family is Family.FLOP:
