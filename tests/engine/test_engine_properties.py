@@ -15,7 +15,12 @@ from hypothesis import strategies as st
 from station.engine.cards import STANDARD_DECK
 from tests.engine.tablekit import Run
 
-GAMES = ["nlhe", "plo", "flhe", "flo8", "stud", "razz", "stud8", "27td", "27sd", "badugi", "sdhe"]
+GAMES = [
+    *("nlhe", "plo", "flhe", "flo8", "stud", "razz", "stud8", "27td", "27sd", "badugi", "sdhe"),
+    # issue 29 part B: a draw inside a flop game, split halves, the joker, the opener
+    *("drawmaha-high-pl", "drawmaha-49-nl", "drawmaha-badugi-fl", "baduci", "badaci", "archie"),
+    *("razzdugi", "razzduci", "drawhigh", "jacks", "a5nl"),
+]
 KEYS = [
     "NEW_HAND",
     "FOLD",
