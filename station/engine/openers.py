@@ -8,8 +8,10 @@ JACKS-OR-BETTER (the catalog's rule from the private-game and USPA rulebooks; 00
 "others require the opener to have a pair of jacks or better"): "Any player who has legally
 declared the pot opened must prove openers in order to win the pot." The station reads the
 opener's five cards when he opens, so at the showdown it knows whether he had openers: without
-them his hand cannot win and the best other hand takes the pot. A pass-out (nobody opens) is left
-to the dealer: the game's antes carry over only as the floor rules.
+them his hand cannot win and the best other hand takes the pot. "If no player opens the pot, the
+button moves forward and each player must ante again" (r1): the hand ends with the antes in the
+pot for the next deal (`passed_out`); how many deals the antes go on is the dealer's (the ante
+limit the rule mentions is not kept by the station).
 """
 
 from __future__ import annotations
@@ -78,3 +80,20 @@ def false_opener(hand: Hand, contenders: set[int], seq: int) -> set[int]:
         seat=opener,
     )
     return contenders - {opener}
+
+
+def passed_out(hand: Hand, seq: int) -> bool:
+    """JACKS-OR-BETTER r1: the betting before the draw is over and nobody opened. Says so (the
+    antes stay in the pot, everyone antes again) and returns True; the caller ends the hand."""
+    rnd = hand.bets.round
+    if not hand.spec.openers or hand.street != 0 or rnd is None or rnd.max_bet > 0:
+        return False
+    antes = sum(hand.chips.dead.values()) + hand.terms.carry
+    hand.incident(
+        seq,
+        Rule.JACKS_OR_BETTER,
+        Ruling.WARNING,
+        f"NOBODY OPENED: THE ANTES ({antes}) STAY IN THE POT. MOVE THE BUTTON, EVERYONE "
+        "ANTES AGAIN",
+    )
+    return True

@@ -225,6 +225,9 @@ def after_action(hand: Hand, seq: int) -> Steps:
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
     hand.chips.chips_due.clear()
+    if openers.passed_out(hand, seq):
+        settlement.pass_out(hand, seq)
+        return NOTHING
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)

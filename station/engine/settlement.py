@@ -185,6 +185,7 @@ def _finish(
     *,
     void: bool,
     rake: RakeResult | None = None,
+    carried: int = 0,
 ) -> None:
     stacks: dict[int, int | None] = {}
     charged: dict[int, int] = {}
@@ -219,6 +220,7 @@ def _finish(
         stacks=stacks,
         shown=shown,
         rake=rake,
+        carried=carried,
     )
     hand.phase = Phase.ENDED
     hand.deal.slots.clear()
@@ -229,6 +231,17 @@ def _finish(
     if payouts and not void:
         best = max(payouts.items(), key=lambda kv: kv[1])
         hand.prompt(seq, f"PUSH: SEAT {best[0]} RECEIVES {best[1]}", PromptCode.COLLECT)
+
+
+def pass_out(hand: Hand, seq: int) -> None:
+    """JACKS-OR-BETTER: nobody opened. The hand is over, every ante stays in the pot for the
+    next deal, and nothing is paid (the house takes nothing from a pot nobody played)."""
+    collect(hand)
+    hand.bets.round = None
+    carried = sum(hand.chips.committed.values()) + sum(hand.chips.dead.values())
+    carried += hand.terms.carry
+    rake = RakeResult(0, (), hand.terms.time_paid) if hand.terms.rake is not None else None
+    _finish(hand, seq, (), {}, void=False, rake=rake, carried=carried)
 
 
 def drop_text(rake: RakeResult) -> str:

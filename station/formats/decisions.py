@@ -60,6 +60,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
                 out["rake"] = rake_to_dict(d.rake)
+            if d.carried:
+                out["carried"] = d.carried  # extension: a pass-out's antes, for the next deal
             return out
         case DrawRole():
             return {
