@@ -38,7 +38,7 @@ expected; never silent), and `Snapshot` (device state after every (re)connect, b
 `IncompatibleDeviceError` with the versions seen when the station must refuse it.
 
 Modules: `wire` (shared with the firmware: constants, CRC, codec), `codec`, `messages`,
-`commands`, `inbox`, `clocksync`, `session` (all pure), `status` (records), `transport`
+`retransmit`, `inbox`, `clocksync`, `session` (all pure), `status` (records), `transport`
 (pyserial) and `link` (the supervisor thread), `exc`.
 """
 

@@ -53,10 +53,6 @@ class ClockSync:
     def synced(self) -> bool:
         return bool(self._samples)
 
-    @property
-    def best_rtt_s(self) -> float | None:
-        return min(r for r, _ in self._samples) if self._samples else None
-
     def host_at(self, boot_id: int, ticks: int) -> float | None:
         """When the device's `ticks` happened, in host monotonic seconds; None if unknown (no
         sample yet, or the ticks belong to another boot)."""

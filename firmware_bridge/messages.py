@@ -221,11 +221,6 @@ def tag_hex(tag: bytes) -> str:
     return tag.hex().upper()
 
 
-def identity_version(payload: bytes) -> int | None:
-    """The protocol version in an IDENTITY or HELLO payload (its first byte in every version)."""
-    return payload[0] if payload else None
-
-
 def parse_identity(payload: bytes) -> tuple[int, DeviceIdentity | None]:
     """(nonce, identity). The identity is None when the payload is malformed or names an unknown
     kind of device; the nonce is -1 when even the frozen prefix is missing."""

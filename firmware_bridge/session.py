@@ -21,7 +21,6 @@ from enum import StrEnum
 from firmware_bridge import wire
 from firmware_bridge.clocksync import ClockSync
 from firmware_bridge.codec import STALL_S, Frame, FrameDecoder, Garbage
-from firmware_bridge.commands import CommandChannel
 from firmware_bridge.counters import Counters, FrameRing
 from firmware_bridge.inbox import EventStream
 from firmware_bridge.messages import (
@@ -36,6 +35,7 @@ from firmware_bridge.messages import (
     parse_snapshot_status,
     parse_zone,
 )
+from firmware_bridge.retransmit import CommandChannel
 from firmware_bridge.status import LinkState, LinkStateChange, LinkStats
 
 # Off-round on purpose (Klipper's 0.9839 s idea): no beat with other periodic work.
@@ -253,7 +253,6 @@ class Session:
             open_failures=c.open_failures,
             rtt_s=self._commands.srtt_s,
             rto_s=self._commands.rto_s,
-            clock_rtt_s=self._clock.best_rtt_s,
             versions_seen=tuple(sorted(c.versions_seen)),
             last_event_id=self._stream.cursor,
             last_frames=self._ring.records(),

@@ -74,7 +74,6 @@ class LinkStats:
     open_failures: int
     rtt_s: float | None
     rto_s: float
-    clock_rtt_s: float | None
     versions_seen: tuple[int, ...]
     last_event_id: int | None
     last_frames: tuple[FrameRecord, ...]

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from station.commands.replay import replay_lines
 from station.formats.decisions import decision_to_dict
+from station.formats.replay import replay_lines
 from station.formats.session import read_session
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

@@ -100,7 +100,7 @@ def test_every_command_and_sub_command_answers_help(capsys: pytest.CaptureFixtur
     import argparse
 
     from station.cli import build_parser
-    from station.cli_reference import _children
+    from station.cli.reference import _children
 
     parser = build_parser()
 
@@ -120,15 +120,15 @@ def test_every_command_and_sub_command_answers_help(capsys: pytest.CaptureFixtur
 
 
 def test_the_readme_cli_reference_is_generated_from_the_parsers() -> None:
-    """README.md's CLI reference is exactly what `python -m station.cli_reference` prints: it
+    """README.md's CLI reference is exactly what `python -m station.cli.reference` prints: it
     fails when a command, option or help text changes without `--write`."""
-    from station.cli_reference import in_readme, reference_markdown
+    from station.cli.reference import in_readme, reference_markdown
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     current = in_readme(readme)
     assert current is not None, "README.md has no generated CLI reference"
     assert current == reference_markdown(), (
-        "README.md's CLI reference drifted: run `python -m station.cli_reference --write`"
+        "README.md's CLI reference drifted: run `python -m station.cli.reference --write`"
     )
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from station.commands.replay import replay_lines
 from station.data import phh_sample
 from station.formats.decisions import decision_to_dict
+from station.formats.replay import replay_lines
 from station.formats.session import parse_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh

@@ -26,8 +26,6 @@ class PtyPort:
         self.master = -1
         self._slave = -1
         self.slave_name = ""
-        self.plugs = 0
-        self.overflowed = 0
 
     @property
     def plugged(self) -> bool:
@@ -46,7 +44,6 @@ class PtyPort:
             tmp.unlink()
         tmp.symlink_to(self.slave_name)
         os.replace(tmp, self.link_path)  # atomic: the name never points nowhere while plugged
-        self.plugs += 1
 
     def unplug(self) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -72,7 +69,7 @@ class PtyPort:
     def write(self, data: bytes) -> int:
         """Write all of `data`, waiting while the pty's buffer is full as a UART paces its
         output; what still does not fit after WRITE_WAIT_S is lost (a host that stopped reading),
-        and counted in `overflowed`."""
+        and dropped."""
         if not self.plugged:
             return 0
         view = memoryview(data)
@@ -90,5 +87,4 @@ class PtyPort:
             if left <= 0:
                 break
             select.select([], [self.master], [], left)
-        self.overflowed += len(view)
         return len(data) - len(view)

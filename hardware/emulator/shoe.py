@@ -120,6 +120,3 @@ class EmulatedShoe(EmulatedDevice):
 
     def fail_reader(self, failing: bool) -> None:
         self.call(lambda: setattr(self.mouth, "reader_failing", failing))
-
-    def fail_face_sensor(self, failing: bool) -> None:
-        self.call(lambda: setattr(self.mouth, "face_failing", failing))

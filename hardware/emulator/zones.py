@@ -16,7 +16,7 @@ from hardware.firmware.zones import STABLE_MS, BetZoneFirmware
 
 
 class EmulatedBetZones(EmulatedDevice):
-    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone; `fail_zone(seat, True)`;
+    """`set_chips(seat, [25, 5, 5])` puts chips in a seat's zone;
     with `rake_zone`, `set_rake([1, 1])` the dealer's drop zone (reported as zone 0).
     `stable_ms`: how long a reading must hold before the firmware reports it."""
 
@@ -65,6 +65,3 @@ class EmulatedBetZones(EmulatedDevice):
         if rake is None:
             raise ValueError("this emulated board has no rake zone")
         self.call(lambda: setattr(rake, "chips", list(chips)))
-
-    def fail_zone(self, seat: int, failing: bool) -> None:
-        self.call(lambda: setattr(self.zones[seat - 1], "failing", failing))

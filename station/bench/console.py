@@ -58,12 +58,14 @@ from urllib.parse import urlencode
 from station.bench.console_data import PINS, ROLES, build_template
 from station.bench.report import Bar, emit, ms, percentile, say
 from station.config.model import FleetConfig
+from station.daemon.operations import StationOps
+from station.fleet.factory import paho_factory
 from station.fleet.forwarder import Forwarder
-from station.fleet.transport import paho_factory
-from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.journal import Journal, Recorder, SystemClock
 from station.journal.codes import ActorRole, Code
-from station.journal.people import add_person, authenticate
 from station.journal.rows import COLUMNS, Entry
+from station.people.check import PEOPLE_CHECKS
+from station.people.staff import add_person, authenticate
 
 BARS: Final = (
     Bar("map_p95_ms", "<=", 200),
@@ -336,7 +338,7 @@ def _start_live(r: Run, n: int) -> None:
         add_person(journal, "ada", ROLES["ada"], PINS["ada"], by=None)
         admin = authenticate(journal, "ada", PINS["ada"], purpose="enrol")
         add_person(journal, "flo", ROLES["flo"], PINS["flo"], by=admin)
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         cfg = FleetConfig("bench", "127.0.0.1", r.services.broker.port, ident.ca, ident.cert,
                           ident.key, resend_s=1.0)  # fmt: skip

@@ -2,7 +2,7 @@
 table's real session, recorded through the station's `Recorder` (so every row, incident and
 recall is what a station writes), with the floor's work on it. Edge adapter (a SQLite file).
 
-Scripted no-limit hold'em hands (`station.journal.scripted`), and in every `every`-th hand one
+Scripted no-limit hold'em hands (`station.bench.scripted`), and in every `every`-th hand one
 dealer mistake the engine rules on: a card dealt face up among the hole cards, the FLOOR key,
 a board card before the betting is done, or a card the deck already dealt. The floor then rules
 on the hand's incidents (`flo`), reviews (`fay`) and closes (`ada`) some of them, and clears
@@ -16,13 +16,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
+from station.bench.scripted import nlhe_session
+from station.daemon.operations import StationOps
 from station.engine.events import Draw, InputEvent, Key, KeyPress
-from station.journal import ActorRole, Journal, ManualClock, Recorder, StationOps
+from station.incidents.exc import WorkflowError
+from station.incidents.workflow import close, incidents, review, rule
+from station.journal import ActorRole, Journal, ManualClock, Recorder
 from station.journal.codes import IncidentState
-from station.journal.exc import WorkflowError
-from station.journal.people import add_person, authenticate
-from station.journal.scripted import nlhe_session
-from station.journal.workflow import close, incidents, review, rule
+from station.people.check import PEOPLE_CHECKS
+from station.people.staff import add_person, authenticate
 
 PINS: Final = {"ada": "739514", "flo": "482915", "fay": "602837", "dan": "915372"}
 ROLES: Final = {
@@ -90,7 +92,7 @@ def build_template(path: Path, station: str, rows: int, *, every: int = 6) -> Te
         admin = authenticate(journal, "ada", PINS["ada"], purpose="enrol")
         for name in ("flo", "fay", "dan"):
             add_person(journal, name, ROLES[name], PINS[name], by=admin)
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         ops = StationOps(recorder)
         ops.login("dan", PINS["dan"])
@@ -126,7 +128,7 @@ def build_template(path: Path, station: str, rows: int, *, every: int = 6) -> Te
 def _floor_work(
     journal: Journal, ops: StationOps, flo: object, fay: object, ada: object, h: int
 ) -> None:
-    from station.journal.people import Authenticated  # noqa: PLC0415
+    from station.people.staff import Authenticated  # noqa: PLC0415
 
     assert isinstance(flo, Authenticated)
     assert isinstance(fay, Authenticated)

@@ -17,12 +17,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from station.bench.crashcheck import snapshot_digest
+from station.bench.scripted import nlhe_session
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
-from station.journal.crashcheck import snapshot_digest
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
+from station.people.check import PEOPLE_CHECKS
 
 STATION = "crash-table"
 
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with Journal.open(
         args.journal, clock=SystemClock(), station_id=STATION, create=True
     ) as journal:
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         report = recorder.last_recovery
         assert report is not None

@@ -1,6 +1,7 @@
-"""`station crashtest --rounds N`: kill -9 a scripted table at random points, restart it, and
-check that nothing acknowledged was lost and that the restarted station is in the state an
-uninterrupted run reaches. Edge adapter (child processes, signals, temp files, stdout).
+"""The crash test (`station crashtest --rounds N`, command in `station.cli.crashtest`): kill -9
+a scripted table at random points, restart it, and check that nothing acknowledged was lost and
+that the restarted station is in the state an uninterrupted run reaches. Edge adapter (child
+processes, signals, temp files).
 
 Each round starts `station.bench.crash_child` on one journal and kills it with SIGKILL at a
 seeded random moment (see MODES). After each kill the parent checks the journal (`PRAGMA
@@ -15,8 +16,6 @@ are 0, else 1.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import random
 import select
@@ -24,22 +23,21 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from station.bench.crashcheck import derived_by_input, snapshot_digest
 from station.bench.report import Bar, report, say
+from station.bench.scripted import ScriptedSession, nlhe_session
 from station.formats.session import event_to_dict
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
-from station.journal.crashcheck import derived_by_input, snapshot_digest
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, LogRow, canonical_json
-from station.journal.scripted import ScriptedSession, nlhe_session
 from station.journal.store import Journal
-from station.journal.verify import verify_file
+from station.people.check import PEOPLE_CHECKS, verify_journal
 
 CHILD = "station.bench.crash_child"
 LINE_TIMEOUT_S = 60.0
@@ -60,31 +58,12 @@ BARS = (
 )
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rounds", type=int, default=100, help="kills (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="kill-point and script seed")
-    parser.add_argument("--hands", type=int, default=None, help="hands in the script (auto)")
-    parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep the journals")
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.rounds < 1:
-        print("station crashtest: --rounds must be at least 1", file=sys.stderr)
-        return 2
-    if args.keep:
-        Path(args.keep).mkdir(parents=True, exist_ok=True)
-        result = crashtest(args.rounds, args.seed, Path(args.keep), args.hands)
-    else:
-        with tempfile.TemporaryDirectory(prefix="station-crashtest-") as tmp:
-            result = crashtest(args.rounds, args.seed, Path(tmp), args.hands)
-    # The benches' convention (station.bench.report), the figures kept first as they were.
+def result_line(result: CrashResult) -> dict[str, object]:
+    """The one JSON line of a crash test: the benches' convention (`station.bench.report`), the
+    figures kept first as they were."""
     figures = result.as_dict()
     line = report("crashtest", figures, BARS)
-    print(
-        json.dumps({**figures, "bench": "crashtest", "bar": line["bar"], "ok": line["ok"]}),
-        flush=True,
-    )
-    return 0 if result.clean else 1
+    return {**figures, "bench": "crashtest", "bar": line["bar"], "ok": line["ok"]}
 
 
 @dataclass
@@ -135,7 +114,7 @@ class Reference:
 def reference_run(session: ScriptedSession, path: Path) -> Reference:
     """The uninterrupted run, through the same recorder, on a real journal file."""
     with Journal.open(path, clock=SystemClock(), station_id="reference", create=True) as journal:
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         ordinal_of: dict[int, int] = {}
         snapshots = [snapshot_digest(recorder.snapshot(), ordinal_of)]
@@ -320,7 +299,7 @@ def _check_journal(
     """Check the journal after a kill; return how many input events it holds."""
     if not journal.exists():
         return 0
-    report = verify_file(journal)
+    report = verify_journal(journal)
     if not report.ok:
         result.integrity_failures += 1
         result.problems.append(f"verify: {report.problems[0].text}")

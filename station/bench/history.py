@@ -8,7 +8,7 @@ state compared with the checkpoint's, SQLite's quick_check). That check is linea
 journal, and so is the first start after an upgrade of the engine, which replays everything.
 
 The bench writes a journal of N hands of the scripted four-seat hold'em table
-(`station.journal.scripted`, the crash test's table) through the recorder, with a checkpoint at
+(`station.bench.scripted`, the crash test's table) through the recorder, with a checkpoint at
 its end (the journal is written with `synchronous = OFF`, which only speeds up the writing:
 the check reads it back the same), then runs the check three times and reports the best, per
 hand and per row, and which engine ran (`engine`: station.native). The bar is the issue's: at
@@ -34,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from station.bench.report import Bar, emit
+from station.bench.scripted import nlhe_session
 from station.engine.table import Table
 from station.formats.payload import input_from_dict
 from station.journal.clock import SystemClock
@@ -41,9 +42,9 @@ from station.journal.codes import DERIVED_CODES, INPUT_CODES, ActorRole
 from station.journal.history import check_history
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, LogRow
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.native import engine_kind
+from station.people.check import PEOPLE_CHECKS
 
 BARS = (Bar("history_ms_per_hand", "<=", 0.3), Bar("mismatches", "==", 0))
 STATION = "bench-history"
@@ -59,7 +60,7 @@ def _write(path: Path, hands: int, seed: int) -> None:
     session = nlhe_session(hands, seed)
     with Journal.open(path, clock=SystemClock(), station_id=STATION, create=True) as journal:
         journal.conn.execute("PRAGMA synchronous = OFF")  # the writing is not what is measured
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         for n, item in enumerate(session.events, 1):
             recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
@@ -113,7 +114,7 @@ def measure(folder: Path, hands: int, seed: int) -> dict[str, object]:
     path = folder / "journal.sqlite3"
     _write(path, hands, seed)
     with Journal.open(path, clock=SystemClock(), station_id=STATION) as journal:
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()  # from the checkpoint at the end: the history is everything before it
         found = recorder.history
         rows = int(journal.conn.execute("SELECT COUNT(*) FROM log").fetchone()[0])

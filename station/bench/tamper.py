@@ -15,7 +15,7 @@ careless technician would, with plain sqlite3 and file operations:
   while a station runs, an older copy restored, the journal deleted, the witness deleted, the
   witness deleted and an older copy restored.
 
-A case counts as detected when `verify_file` reports a problem (not "cannot read") AND a station
+A case counts as detected when `verify_journal` reports a problem (not "cannot read") AND a station
 starting on the files (`Journal.open`, `Recorder.recover`, the history check) ends up with a
 critical `journal_integrity` or `replay_mismatch` tilt, or refuses the file as damaged. Cases
 beyond a local check are reported apart under `out_of_reach`, with what closes them: the journal
@@ -83,16 +83,17 @@ def _copy_all(src: Path, dst: Path) -> None:
 
 
 def _pristine(folder: Path, hands: int, seed: int) -> Path:
+    from station.bench.scripted import nlhe_session  # noqa: PLC0415
     from station.journal import ActorRole, Journal, Recorder, SystemClock  # noqa: PLC0415
-    from station.journal.people import add_person, authenticate  # noqa: PLC0415
-    from station.journal.scripted import nlhe_session  # noqa: PLC0415
+    from station.people.check import PEOPLE_CHECKS  # noqa: PLC0415
+    from station.people.staff import add_person, authenticate  # noqa: PLC0415
 
     path = folder / "pristine.sqlite"
     with Journal.open(path, clock=SystemClock(), station_id=STATION, create=True) as journal:
         add_person(journal, "ada", ActorRole.ADMIN, "739514", by=None)
         admin = authenticate(journal, "ada", "739514", purpose="enrol")
         add_person(journal, "flo", ActorRole.FLOOR, "482915", by=admin)
-        recorder = Recorder(journal)
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
         recorder.recover()
         events = nlhe_session(hands, seed=seed).events
         for i, item in enumerate(events):
@@ -256,7 +257,7 @@ def triggers_dropped(path: Path, scratch: Path) -> None:
 
 def pin_hash_replaced(path: Path, scratch: Path) -> None:
     """Set a PIN of the attacker's choosing for the admin, straight in the people table."""
-    from station.journal.pins import KDF, hash_pin  # noqa: PLC0415
+    from station.people.pins import KDF, hash_pin  # noqa: PLC0415
 
     salt = b"\x01" * 16
     _sql(
@@ -356,9 +357,9 @@ COPY_CASES: dict[str, Case] = {
 
 
 def judged_by_verify(path: Path) -> tuple[bool, str]:
-    from station.journal.verify import verify_file  # noqa: PLC0415
+    from station.people.check import verify_journal  # noqa: PLC0415
 
-    report = verify_file(path)
+    report = verify_journal(path)
     if report.cannot_read:
         return False, f"cannot read: {report.cannot_read}"
     return (not report.ok), (report.problems[0].text if report.problems else "ok")
@@ -368,11 +369,12 @@ def judged_at_start(path: Path, station_id: str) -> tuple[bool, str]:
     from station.journal import Journal, Recorder, SystemClock  # noqa: PLC0415
     from station.journal.codes import TiltCode  # noqa: PLC0415
     from station.journal.exc import JournalError  # noqa: PLC0415
+    from station.people.check import PEOPLE_CHECKS  # noqa: PLC0415
 
     alarms = {TiltCode.JOURNAL_INTEGRITY, TiltCode.REPLAY_MISMATCH}
     try:
         with Journal.open(path, clock=SystemClock(), station_id=station_id, create=True) as j:
-            recorder = Recorder(j)
+            recorder = Recorder(j, checks=PEOPLE_CHECKS)
             recorder.recover()
             recorder.check_history()
             tilts = [t for t in recorder.op_state().tilts.values() if t.code in alarms]
@@ -390,8 +392,8 @@ def judge_case(name: str, path: Path, station_id: str) -> Outcome:
 def out_of_reach(pristine: Path, scratch: Path) -> dict[str, object]:
     """The journal and its witness rewritten together: consistent locally; the head the fleet's
     central store acknowledged before the rewrite shows it."""
-    from station.journal.verify import verify_file  # noqa: PLC0415
     from station.journal.witness import FileWitness, Head, witness_path  # noqa: PLC0415
+    from station.people.check import verify_journal  # noqa: PLC0415
 
     path = scratch / "both.sqlite"
     _copy_all(pristine, path)
@@ -407,8 +409,8 @@ def out_of_reach(pristine: Path, scratch: Path) -> dict[str, object]:
     conn.close()
     witness = FileWitness(witness_path(path))
     witness.write(Head(int(new_seq), str(new_hash), int(hand), "", STATION), force=True)
-    local = not verify_file(path).ok
-    with_central = not verify_file(path, heads=[central]).ok
+    local = not verify_journal(path).ok
+    with_central = not verify_journal(path, heads=[central]).ok
     return {
         "rewrite journal and witness together": {
             "detected_locally": local,

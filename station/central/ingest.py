@@ -46,6 +46,7 @@ import psycopg
 from station.central.chain import Head, Outcome, judge, judge_hello, needs_lookup
 from station.central.config import CentralConfig
 from station.central.schema import migrate
+from station.fleet.factory import paho_factory
 from station.fleet.messages import (
     Ack,
     Command,
@@ -58,7 +59,7 @@ from station.fleet.messages import (
     decode_rows,
 )
 from station.fleet.topics import StationTopics, central_status, ingest_subscriptions, parse
-from station.fleet.transport import TransportFactory, TransportSettings, Will, paho_factory
+from station.fleet.transport import TransportFactory, TransportSettings, Will
 from station.journal.rows import GENESIS_HASH, LogRow
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,6 @@ class Ingest:
         self.ready = threading.Event()
         self._db_ok = False
         self._next_dispatch = 0.0
-        self.batches = 0
 
     # --- the transport's thread -------------------------------------------------------------
 
@@ -332,7 +332,6 @@ class Ingest:
                 [(v, k) for k, v in counts.items() if v],
             )
         self.heads.update(heads)
-        self.batches += 1
         for station, station_acks in acks.items():
             topic = StationTopics(self.cfg.site, station).acks
             for ack in station_acks:

@@ -24,7 +24,6 @@ journaled (`station.input_refused`).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,7 +57,7 @@ from hardware.inputs.events import (
 )
 from hardware.inputs.signals import Signal, SignalDriver
 from hardware.inputs.table import TableInputs
-from station.daemon.commands import DisplayCommands
+from station.daemon.display_requests import DisplayCommands
 from station.daemon.fleet_commands import carry_out
 from station.daemon.items import (
     Device,
@@ -84,7 +83,9 @@ from station.daemon.news import (
     Recorded,
 )
 from station.daemon.notify import Notifier
+from station.daemon.operations import STORAGE_RESERVE_BYTES, StationOps
 from station.daemon.sink import DisplaySink
+from station.daemon.storage_fault import StorageFault
 from station.daemon.translate import (
     Provenance,
     draw_event,
@@ -101,18 +102,17 @@ from station.diag.server import LiveStatus, StatusServer
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.events import InputEvent, Key, KeyPress, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
 from station.fleet.forwarder import FleetAlarm, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
-from station.journal import ActorRole, Recorder, StationOps
+from station.journal import ActorRole, Recorder
 from station.journal.clock import format_utc
 from station.journal.codes import STATION_ACTOR, Code, TiltCode
 from station.journal.exc import JournalStorageError
-from station.journal.operations import STORAGE_RESERVE_BYTES
 from station.journal.rows import Entry
 from station.journal.witness import Head
 
@@ -165,7 +165,25 @@ class CoreParts:
 
 class Core:
     def __init__(self, parts: CoreParts, devices: tuple[Device, ...]) -> None:
-        self.p = parts
+        # The collaborators the composition root built (CoreParts), each by its name.
+        self.inbox = parts.inbox
+        self.display = parts.display
+        self.notifier = parts.notifier
+        self.commands = parts.commands
+        self.settler = parts.settler
+        self.clock = parts.clock
+        self.inputs = parts.inputs
+        self.signals = parts.signals
+        self.links = parts.links
+        self.observers = parts.observers
+        self.on_item = parts.on_item
+        self.pending_setup = parts.pending_setup
+        self.initial_inputs = parts.initial_inputs
+        self.t_base = parts.t_base
+        self.gpio_pending = parts.gpio_pending
+        self.fleet = parts.fleet
+        self.storage_reserve_bytes = parts.storage_reserve_bytes
+        self.status_server = parts.status
         self.recorder = parts.recorder
         self.ops = StationOps(parts.recorder)
         self.devices = devices  # configured devices (a table may lack one)
@@ -176,14 +194,13 @@ class Core:
         self.zone_source: dict[int, Provenance] = {}
         self.enrolment: EnrolmentView | None = None
         self.floor = FloorViews(parts.recorder)
-        self.stop_reason = ""
         self._signals: frozenset[Signal] = frozenset()
         self._next_pet: float | None = None
         self._next_diag = self.started_at
         self._next_idle = self.started_at + IDLE_CHECK_S
         self._floor_dirty = True
         self._unhealthy = ""
-        self.storage_fault = ""  # why the journal cannot be written now ("" when it can)
+        self.storage_fault: StorageFault | None = None  # why the journal cannot be written now
         self._fault_since = ""  # wall time of the first write that failed
         self._unrecorded = 0  # items whose rows could not be written meanwhile
         self._next_retry = self.started_at
@@ -200,12 +217,12 @@ class Core:
     def run(self) -> str:
         """Serve until a `Stop` item; returns its reason. READY=1 goes out first."""
         snapshot = self.recorder.snapshot()
-        self.p.notifier.ready(self._status(snapshot))
+        self.notifier.ready(self._status(snapshot))
         self._publish(snapshot)
         self._publish_status()
-        self._refresh_diag(self.p.clock())
-        if self.p.notifier.watchdog_s is not None:
-            self._next_pet = self.p.clock()
+        self._refresh_diag(self.clock())
+        if self.notifier.watchdog_s is not None:
+            self._next_pet = self.clock()
         log.info("station ready (hand %d, %s)", snapshot.hand, snapshot.phase.value)
         if self.recorder.clock_warning:
             log.warning("diagnostics: %s", self.recorder.clock_warning)
@@ -215,20 +232,19 @@ class Core:
         except JournalStorageError as exc:
             self._journal_failed(exc, counts=True)
         while True:
-            now = self.p.clock()
-            item = self.p.inbox.get(max(0.0, min(self._deadline(now), now + MAX_WAIT_S) - now))
+            now = self.clock()
+            item = self.inbox.get(max(0.0, min(self._deadline(now), now + MAX_WAIT_S) - now))
             if item is not None:
-                if self.p.on_item is not None:
-                    self.p.on_item(item)
+                if self.on_item is not None:
+                    self.on_item(item)
                 if isinstance(item, Stop):
-                    self.stop_reason = item.reason
                     return item.reason
                 try:
                     self._handle(item)
                 except JournalStorageError as exc:
                     self._journal_failed(exc, counts=not isinstance(item, PinCheck))
             try:
-                self._timers(self.p.clock())
+                self._timers(self.clock())
             except JournalStorageError as exc:
                 self._journal_failed(exc, counts=False)
 
@@ -236,47 +252,47 @@ class Core:
         times = [now + MAX_WAIT_S, self._next_diag]
         if self._next_pet is not None:
             times.append(self._next_pet)
-        if self.p.inputs is not None:
-            due = self.p.inputs.next_deadline()
+        if self.inputs is not None:
+            due = self.inputs.next_deadline()
             if due is not None:
                 times.append(due)
-        due = self.p.settler.deadline()
+        due = self.settler.deadline()
         if due is not None:
             times.append(due)
-        if self.p.signals is not None:
-            due = self.p.signals.next_deadline(now)
+        if self.signals is not None:
+            due = self.signals.next_deadline(now)
             if due is not None:
                 times.append(due)
         return min(times)
 
     def _timers(self, now: float) -> None:
-        if self.p.inputs is not None:
-            due = self.p.inputs.next_deadline()
+        if self.inputs is not None:
+            due = self.inputs.next_deadline()
             if due is not None and now >= due:
-                self._table_inputs(self.p.inputs.poll())
-        self._zone_events(self.p.settler.advance(now))
-        if self.p.signals is not None:
-            self.p.signals.tick(now)
+                self._table_inputs(self.inputs.poll())
+        self._zone_events(self.settler.advance(now))
+        if self.signals is not None:
+            self.signals.tick(now)
         if now >= self._next_diag:
             self._link_grace(now)
             self._refresh_diag(now)
             self._next_diag = now + DIAG_EVERY_S
         if now >= self._next_idle:
             self._next_idle = now + IDLE_CHECK_S
-            dealers = self.p.commands.dealers()  # `station people` may have changed them
+            dealers = self.commands.dealers()  # `station people` may have changed them
             if self.ops.expire_idle() or dealers != self._dealers:
                 self._dealers = dealers
                 self._after_ops()
         if self._floor_dirty:
             self._floor_dirty = False
-            self.p.display.publish_floor(self.floor.build())
+            self.display.publish_floor(self.floor.build())
         self._pet(now)
         self._storage_timers(now)
 
     # --- the journal's storage --------------------------------------------------------------
 
     def _storage_timers(self, now: float) -> None:
-        if self.storage_fault:
+        if self.storage_fault is not None:
             if now >= self._next_retry:
                 self._next_retry = now + STORAGE_RETRY_S
                 self._storage_back()
@@ -284,21 +300,21 @@ class Core:
         if now >= self._next_touch:
             self._next_touch = now + WITNESS_TOUCH_S
             self.recorder.journal.touch_witness()
-        if now >= self._next_storage and self.p.storage_reserve_bytes > 0:
+        if now >= self._next_storage and self.storage_reserve_bytes > 0:
             self._next_storage = now + STORAGE_CHECK_S
-            if self.ops.check_storage(self.p.storage_reserve_bytes) is not None:
+            if self.ops.check_storage(self.storage_reserve_bytes) is not None:
                 log.error("journal disk low: new hands are refused until a technician clears it")
                 self._after_ops()
 
     def _journal_failed(self, exc: JournalStorageError, *, counts: bool) -> None:
         """A write failed: stay up for the display, refuse new hands, try again later."""
         self._unrecorded += counts
-        if self.storage_fault:
+        if self.storage_fault is not None:
             return
         journal = self.recorder.journal
-        self.storage_fault = "disk full" if _disk_full(exc, journal.path.parent) else str(exc)
+        self.storage_fault = StorageFault.of(exc, journal.path.parent)
         self._fault_since = format_utc(journal.clock.utc())
-        self._next_retry = self.p.clock() + STORAGE_RETRY_S
+        self._next_retry = self.clock() + STORAGE_RETRY_S
         try:
             kept = f"everything up to seq {journal.head()[0]} is kept"
         except Exception:
@@ -310,7 +326,7 @@ class Core:
             kept,
             journal.path,
         )
-        self._refresh_diag(self.p.clock())
+        self._refresh_diag(self.clock())
         self._after_ops()
 
     def _storage_back(self) -> None:
@@ -332,32 +348,34 @@ class Core:
             ]
         )[0]
         log.warning("journal written again at seq %d: %s", row.seq, detail)
-        self.storage_fault, self._fault_since, self._unrecorded = "", "", 0
-        self._refresh_diag(self.p.clock())
+        self.storage_fault, self._fault_since, self._unrecorded = None, "", 0
+        self._refresh_diag(self.clock())
         self._after_ops()
 
-    def play_blocked(self) -> tuple[str, ...]:
+    def why_no_new_hand(self) -> tuple[str, ...]:
         """Why a new hand may not start now (empty: it may): the journal cannot be written, or
         a critical tilt is open."""
         reasons = (
-            [f"journal cannot be written ({self.storage_fault})"] if self.storage_fault else []
+            [f"journal cannot be written ({self.storage_fault})"]
+            if self.storage_fault is not None
+            else []
         )
         tilts = self.recorder.op_state().tilts.values()
         reasons.extend(f"tilt {t.key}" for t in tilts if t.critical)
         return tuple(reasons)
 
     def _refuse(self, event: KeyPress, reasons: tuple[str, ...]) -> None:
-        if self.p.signals is not None:
-            self.p.signals.play(Signal.KEY_REJECT, self.p.clock())
+        if self.signals is not None:
+            self.signals.play(Signal.KEY_REJECT, self.clock())
         log.warning("%s refused: %s", event.key.value, "; ".join(reasons))
-        if not self.storage_fault:
+        if self.storage_fault is None:
             payload = {"key": event.key.value, "blocked": list(reasons)}
             entry = Entry(Code.INPUT_REFUSED, payload, "panel", ActorRole.DEVICE)
             self.recorder.journal.append([entry])
         self._after_ops()
 
     def _pet(self, now: float) -> None:
-        interval = self.p.notifier.watchdog_s
+        interval = self.notifier.watchdog_s
         if self._next_pet is None or interval is None or now < self._next_pet:
             return
         late_s = now - self._next_pet
@@ -370,15 +388,15 @@ class Core:
             self._unhealthy = problem
         else:
             self._unhealthy = ""
-            self.p.notifier.watchdog()
+            self.notifier.watchdog()
         self._next_pet = now + interval
 
     def health(self) -> str:
         """Empty when the station is sound; else what is wrong (a dead adapter thread)."""
-        for device, link in self.p.links.items():
+        for device, link in self.links.items():
             if not link.alive:
                 return f"the {device.value} link thread has stopped"
-        alive = getattr(self.p.display, "alive", True)
+        alive = getattr(self.display, "alive", True)
         if not alive:
             return "the display thread has stopped"
         return ""
@@ -392,24 +410,24 @@ class Core:
             case LinkChanged(device=device, change=change):
                 self._link_changed(device, change.state, change.reason, change.identity)
             case GpioEdges():
-                if self.p.gpio_pending is not None:
-                    self.p.gpio_pending.clear()  # edges after this point queue a new item
-                if self.p.inputs is not None:
-                    self._table_inputs(self.p.inputs.poll())
+                if self.gpio_pending is not None:
+                    self.gpio_pending.clear()  # edges after this point queue a new item
+                if self.inputs is not None:
+                    self._table_inputs(self.inputs.poll())
             case DisplayCommand(command=ScreenKey() as key):
                 self._screen_key(key)
             case DisplayCommand(command=command):
-                self.p.commands.handle(command)
+                self.commands.handle(command)
                 self._after_ops()
-            case PinCheck(role=Role.DEALER, pin=pin, reply=reply, person=person):
-                words = self.p.commands.sign_in_dealer(person or "", pin)
+            case PinCheck(role=PadAccess.DEALER, pin=pin, reply=reply, person=person):
+                words = self.commands.sign_in_dealer(person or "", pin)
                 reply.answer(not words, words)
                 if not words:
                     self._after_ops()  # the name on the status strip
             case PinCheck(role=role, pin=pin, reply=reply):
-                reply.answer(self.p.commands.check_pin(role, pin))
+                reply.answer(self.commands.check_pin(role, pin))
             case Reseat(setup=setup, actor=actor):
-                self.record(setup, actor, self.p.clock(), ActorRole.STATION)
+                self.record(setup, actor, self.clock(), ActorRole.STATION)
             case HistoryChecked(report=report):
                 self.recorder.journal_history(report)
                 self._after_ops()
@@ -418,8 +436,8 @@ class Core:
             case FleetCommandReceived(command=command):
                 # The floor console's rulings: journaled here, by the workflow's own code.
                 answer = carry_out(command, self.recorder.journal, self.ops)
-                if self.p.fleet is not None:
-                    self.p.fleet.reply(answer)
+                if self.fleet is not None:
+                    self.fleet.reply(answer)
                 if answer.status is ReplyStatus.DONE:
                     self._after_ops()
             case Stop():
@@ -448,11 +466,11 @@ class Core:
         self, event: InputEvent, actor: str, at: float, role: ActorRole = ActorRole.DEVICE
     ) -> list[Decision]:
         """Journal one input with its decisions, then show the result (never before)."""
-        t = max(self.last_t, round(self.p.t_base + (at - self.started_at), 3))
+        t = max(self.last_t, round(self.t_base + (at - self.started_at), 3))
         self.last_t = t
         decisions = self.recorder.record(event, actor=actor, role=role, at=t)
         self.ops.table_active()  # the dealer is dealing: not idle
-        if self.storage_fault:
+        if self.storage_fault is not None:
             self._storage_back()  # the journal takes rows again
         snapshot = self.recorder.snapshot()
         self._publish(snapshot)
@@ -468,7 +486,7 @@ class Core:
                     self.recorder.last_input_seq,
                 )
         news = Recorded(self.recorder.last_input_seq, event, actor, tuple(decisions), snapshot)
-        for observer in self.p.observers:
+        for observer in self.observers:
             observer(news)
         self._apply_pending_setup(snapshot)
         return decisions
@@ -476,39 +494,39 @@ class Core:
     def _screen_key(self, key: ScreenKey) -> None:
         """A key the floor entered on the screen (CHIP RACE, FORFEIT): an input like a panel
         key's, journaled with the signed-in person as its actor."""
-        who = self.p.commands.signed_in(key.role)
+        who = self.commands.signed_in(key.role)
         if who is None:
             return
         log.info("%s entered %s on the %s screen", who.person, key.key.value, key.role.value)
-        self.record(key.event(), who.person, self.p.clock(), who.role)
+        self.record(key.event(), who.person, self.clock(), who.role)
 
     def _apply_pending_setup(self, snapshot: TableSnapshot) -> None:
-        setup = self.p.pending_setup
+        setup = self.pending_setup
         if setup is not None and snapshot.phase in BETWEEN_HANDS:
-            self.p.pending_setup = None
+            self.pending_setup = None
             log.info("table set up from the config: %s %s", setup.game, setup.profile)
-            self.record(setup, "config", self.p.clock(), ActorRole.STATION)
+            self.record(setup, "config", self.clock(), ActorRole.STATION)
 
     def _publish(self, snapshot: TableSnapshot) -> None:
         self._shown = snapshot
-        self.p.display.publish(snapshot)
+        self.display.publish(snapshot)
         attention = bool(self.recorder.op_state().tilts) or any(
             up is False for up in self.link_up.values()
         )
         wanted = wanted_signals(snapshot, attention)
-        signals = self.p.signals
+        signals = self.signals
         if signals is not None and wanted != self._signals:
-            now = self.p.clock()
+            now = self.clock()
             for signal in sorted(wanted - self._signals):
                 signals.play(signal, now)
             for signal in sorted(self._signals - wanted):
                 signals.stop(signal, now)
         self._signals = wanted
-        self.p.notifier.status(self._status(snapshot))
+        self.notifier.status(self._status(snapshot))
 
     def _status(self, snapshot: TableSnapshot) -> str:
-        blocked = self.recorder.op_state().play_blocked
-        if self.storage_fault:
+        blocked = self.recorder.op_state().why_play_stops
+        if self.storage_fault is not None:
             blocked = (f"JOURNAL CANNOT BE WRITTEN ({self.storage_fault})", *blocked)
         return status_line(snapshot, self.link_up, blocked)
 
@@ -519,11 +537,11 @@ class Core:
         snapshot = self.recorder.snapshot()
         self._publish(snapshot)
         self._publish_status()
-        blocked = self.recorder.op_state().play_blocked
-        if self.storage_fault:
+        blocked = self.recorder.op_state().why_play_stops
+        if self.storage_fault is not None:
             blocked = (f"journal cannot be written ({self.storage_fault})", *blocked)
         news = OpsNews(snapshot, blocked)
-        for observer in self.p.observers:
+        for observer in self.observers:
             observer(news)
 
     # --- the links --------------------------------------------------------------------------
@@ -537,11 +555,11 @@ class Core:
             case BetZoneTotals():
                 self.zone_source[message.seat] = Provenance(device, serial, message.event_id)
                 self._zone_events(
-                    self.p.settler.reading(message.seat, message.amount, message.at, message.chips)
+                    self.settler.reading(message.seat, message.amount, message.at, message.chips)
                 )
             case Snapshot(zones=zones, at=at):
                 for z in zones:  # the board's state after a (re)connect: changes while away
-                    self._zone_events(self.p.settler.reading(z.seat, z.amount, at, z.chips))
+                    self._zone_events(self.settler.reading(z.seat, z.amount, at, z.chips))
             case DeckScan(tags=tags, complete=complete):
                 pairs = tuple((t, c.code) for t, c in zip(tags, STANDARD_DECK, strict=False))
                 self.enrolment = EnrolmentView("new deck", pairs, scanning=not complete)
@@ -584,9 +602,9 @@ class Core:
         if state is LinkState.REFUSED:
             log.error("%s refused: %s", device.value, reason)
         self._publish_status()
-        self._refresh_diag(self.p.clock())
+        self._refresh_diag(self.clock())
         self._after_ops()
-        for observer in self.p.observers:
+        for observer in self.observers:
             observer(LinkNews(device, up, reason))
 
     def _link_grace(self, now: float) -> None:
@@ -594,7 +612,7 @@ class Core:
             return
         for device in self.devices:
             if self.link_up.get(device) is None and not self._down_journaled[device]:
-                link = self.p.links.get(device)
+                link = self.links.get(device)
                 reason = link.stats().reason if link is not None else "not started"
                 self._link_changed(device, LinkState.DOWN, f"not found at start: {reason}", None)
 
@@ -602,7 +620,7 @@ class Core:
         shoe = self.link_up.get(Device.SHOE) if Device.SHOE in self.devices else None
         zones = self.link_up.get(Device.BETZONES) if Device.BETZONES in self.devices else None
         panel = self._panel
-        self.p.display.publish_status(
+        self.display.publish_status(
             StationStatus(
                 shoe_ok=shoe,
                 zones_ok=zones,
@@ -618,8 +636,8 @@ class Core:
     def _alert(self) -> str:
         """The few words the dealer screen's status strip shows instead of the links when play
         is blocked by the station itself."""
-        if self.storage_fault:
-            return "JOURNAL FULL" if self.storage_fault == "disk full" else "JOURNAL FAULT"
+        if self.storage_fault is not None:
+            return "JOURNAL FULL" if self.storage_fault.disk_full else "JOURNAL FAULT"
         tilts = [t for t in self.recorder.op_state().tilts.values() if t.critical]
         if not tilts:
             return ""
@@ -634,11 +652,11 @@ class Core:
         """The diagnostics screen's records, and the same data (with every link counter) for
         the status socket of `station diag`: one source for both."""
         views = []
-        stats = {d: link.stats() for d, link in self.p.links.items()}
+        stats = {d: link.stats() for d, link in self.links.items()}
         for device in (Device.SHOE, Device.BETZONES):
             found = stats.get(device)
             views.append(link_view(device, found, now) if found else absent_link(device))
-        levels = self.p.inputs.believed() if self.p.inputs is not None else {}
+        levels = self.inputs.believed() if self.inputs is not None else {}
         data = diagnostics(
             self.recorder,
             tuple(views),
@@ -647,10 +665,10 @@ class Core:
             self.fleet_view(),
             self._journal_words(),
         )
-        self.p.display.publish_diagnostics(data)
-        if self.p.status is not None:
+        self.display.publish_diagnostics(data)
+        if self.status_server is not None:
             snapshot = self._shown
-            self.p.status.publish(
+            self.status_server.publish(
                 LiveStatus(
                     at=now,
                     links={d.value: stats.get(d) for d in (Device.SHOE, Device.BETZONES)},
@@ -664,15 +682,15 @@ class Core:
 
     def fleet_view(self) -> FleetView | None:
         """Forwarding to the central store, for the screens (None: no `[fleet]`)."""
-        if self.p.fleet is None:
+        if self.fleet is None:
             return None
-        s = self.p.fleet.status()
+        s = self.fleet.status()
         return FleetView(s.state.value, s.outbox_rows, s.outbox_age_s, s.central_seq, s.detail)
 
     def _journal_words(self) -> str:
         """The journal's problem for the diagnostics page, in a few words."""
-        if self.storage_fault:
-            return "DISK FULL" if self.storage_fault == "disk full" else "CANNOT WRITE"
+        if self.storage_fault is not None:
+            return "DISK FULL" if self.storage_fault.disk_full else "CANNOT WRITE"
         if self.recorder.journal.witness_fault:
             return "HEAD WITNESS NOT WRITTEN"
         return ""
@@ -684,13 +702,13 @@ class Core:
         journal rebuilt (a player left while the station was down)."""
         occupied = {v.seat for v in snapshot.seats if v.status is not SeatStatus.EMPTY}
         puck = self.recorder.table.puck
-        for ev in self.p.initial_inputs:
+        for ev in self.initial_inputs:
             seat_moved = isinstance(ev, SeatChanged) and (ev.seat in occupied) != ev.occupied
             puck_moved = isinstance(ev, PuckMoved) and ev.seat != puck
             if seat_moved or puck_moved:
                 assert isinstance(ev, SeatChanged | PuckMoved)
                 self.record(sensor_event(ev), "sensors", ev.at)
-        self.p.initial_inputs = []
+        self.initial_inputs = []
 
     def _zone_events(self, events: list[ZoneEvent]) -> None:
         for ev in events:
@@ -708,34 +726,24 @@ class Core:
             match ev:
                 case KeyPressed():
                     event = key_event(ev, self.recorder.snapshot())
-                    blocked = self.play_blocked() if event.key is Key.NEW_HAND else ()
+                    blocked = self.why_no_new_hand() if event.key is Key.NEW_HAND else ()
                     if blocked:
                         self._refuse(event, blocked)
                         continue
-                    if self.p.signals is not None:
-                        self.p.signals.play(Signal.KEY_ACK, self.p.clock())
+                    if self.signals is not None:
+                        self.signals.play(Signal.KEY_ACK, self.clock())
                     self.record(event, "panel", ev.at)
                 case PuckMoved() | SeatChanged():
                     self.record(sensor_event(ev), "sensors", ev.at)
                 case PanelRejected():
-                    if self.p.signals is not None:
-                        self.p.signals.play(Signal.KEY_REJECT, self.p.clock())
+                    if self.signals is not None:
+                        self.signals.play(Signal.KEY_REJECT, self.clock())
                     log.info("panel: %s refused (%s)", ev.button, ev.reason.value)
                 case PanelStatus():
                     log.debug("panel: %s %s", ev.mode.value, ev.pending or "")
                     self._panel = ev  # the display shows it, and a seat key turns its pages
                     self._publish_status()
-                    for observer in self.p.observers:
+                    for observer in self.observers:
                         observer(PanelNews(ev))
                 case PuckConflict() | InputStuck() | LevelMismatch():
                     log.warning("table input: %s", ev)
-
-
-def _disk_full(exc: Exception, folder: object) -> bool:
-    if "full" in str(exc):
-        return True
-    try:
-        st = os.statvfs(str(folder))
-    except OSError:
-        return False
-    return st.f_bavail * st.f_frsize < 64 * 1024

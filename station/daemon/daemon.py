@@ -39,8 +39,8 @@ from hardware.inputs.table import TableInputs
 from station import __version__
 from station.config.model import DisplayDriver, GpioBackend
 from station.config.station_toml import LoadedConfig
-from station.daemon.commands import DisplayCommands
 from station.daemon.core import Core, CoreParts, FleetPort
+from station.daemon.display_requests import DisplayCommands
 from station.daemon.items import (
     Device,
     DisplayCommand,
@@ -59,18 +59,20 @@ from station.daemon.items import (
 from station.daemon.lock import DaemonLock
 from station.daemon.news import LinkPort, Observer
 from station.daemon.notify import Notifier
+from station.daemon.operations import StationOps
 from station.daemon.resume import device_cursors, last_input_t, setup_differs
 from station.daemon.sink import DisplaySink, FanOut, NullSink
 from station.diag.server import StatusServer, socket_path
 from station.display.nav import Command
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.fleet.forwarder import FleetState, FleetStatus, Forwarder
 from station.fleet.messages import Reply as FleetReply
 from station.fleet.outbox import outbox_status
 from station.fleet.transport import TransportFactory
-from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.journal import Journal, Recorder, SystemClock
 from station.journal.clock import Clock
 from station.journal.history import check_history
+from station.people.check import PEOPLE_CHECKS
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +137,7 @@ class Daemon:
         )
         stack.callback(journal.close)
         self.journal = journal
-        recorder = Recorder(journal, registry=self.loaded.registry)
+        recorder = Recorder(journal, registry=self.loaded.registry, checks=PEOPLE_CHECKS)
         _, head = recorder.recover()
         self.recorder = recorder
         self._check_history(recorder)
@@ -225,7 +227,7 @@ class Daemon:
                     "'.[fleet]'): the journal keeps every row until it is"
                 )
                 return UnsentOutbox(journal.path, "paho-mqtt is not installed")
-            from station.fleet.transport import paho_factory  # noqa: PLC0415
+            from station.fleet.factory import paho_factory  # noqa: PLC0415
 
             factory = paho_factory
         forwarder = Forwarder(
@@ -343,7 +345,7 @@ class Daemon:
 
     # --- the display thread's side ----------------------------------------------------------
 
-    def verify_pin(self, role: Role, pin: str) -> bool:
+    def verify_pin(self, role: PadAccess, pin: str) -> bool:
         """Called on the display thread: the core checks the PIN (it owns the journal)."""
         reply = Reply()
         self.inbox.put(PinCheck(role, pin, reply))
@@ -353,7 +355,7 @@ class Daemon:
         """Called on the display thread: the core signs `name` in as the table's dealer; ""
         when done, else why not in words."""
         reply = Reply()
-        self.inbox.put(PinCheck(Role.DEALER, pin, reply, person=name))
+        self.inbox.put(PinCheck(PadAccess.DEALER, pin, reply, person=name))
         if reply.wait(PIN_CHECK_S):
             return ""
         return reply.words or "NO ANSWER: TRY AGAIN"
@@ -379,7 +381,7 @@ class Daemon:
 
     def close(self) -> None:
         if self.core is not None:
-            self.core.p.notifier.stopping()
+            self.core.notifier.stopping()
         self._stack.close()
 
 

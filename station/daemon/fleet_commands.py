@@ -26,14 +26,15 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Final
 
+from station.daemon.operations import StationOps
 from station.fleet.messages import Command, Reply, ReplyStatus
+from station.incidents.exc import WorkflowError
+from station.incidents.workflow import close, review, rule
 from station.journal.codes import ActorRole, Code
-from station.journal.exc import AuthError, WorkflowError
-from station.journal.operations import StationOps
-from station.journal.people import Authenticated
-from station.journal.roster import valid_name
 from station.journal.store import Journal
-from station.journal.workflow import close, review, rule
+from station.people.exc import AuthError
+from station.people.roster import valid_name
+from station.people.staff import Authenticated
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from firmware_bridge import LinkStateChange, Message
 from station.display.nav import Command
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.engine.events import Setup
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class PinCheck:
     signs `person` in as the table's dealer. The PIN lives in memory only: it is never logged
     or journaled."""
 
-    role: Role
+    role: PadAccess
     pin: str = field(repr=False)
     reply: Reply = field(compare=False)
     person: str | None = None  # the name picked on the dealer sign-in

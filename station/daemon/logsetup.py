@@ -57,7 +57,7 @@ class JournaldFormatter(logging.Formatter):
 
 
 class TerminalFormatter(logging.Formatter):
-    """`WARNING station.journal.operations: link to shoe lost` for a person at a terminal."""
+    """`WARNING station.daemon.operations: link to shoe lost` for a person at a terminal."""
 
     def format(self, record: logging.LogRecord) -> str:
         text = f"{record.levelname} {record.name}: {record.getMessage()}"

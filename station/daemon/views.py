@@ -9,30 +9,28 @@ added since the last.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from firmware_bridge import LinkState as BridgeLinkState
-from firmware_bridge import LinkStats
+from firmware_bridge import LinkState, LinkStats
 from station.daemon.items import Device
 from station.display.dealer_view import part_word
 from station.display.diag_view import (
+    DiagLinkState,
     DiagnosticsData,
     EnrolmentView,
     FleetView,
     GpioLevelsView,
     JournalHealthView,
-    LinkState,
     LinkStatusView,
     PlatformView,
 )
 from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
 from station.engine.decisions import Ruling
-from station.journal import Recorder, load_hand, recent_hands
+from station.incidents.records import FOLD_CODES, IncidentFold
+from station.journal import Recorder
 from station.journal.clock import format_utc
-from station.journal.hands import RECALL_DEPTH
-from station.journal.incidents import FOLD_CODES, IncidentFold
+from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
 
 LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
@@ -43,7 +41,9 @@ def link_view(device: Device, stats: LinkStats, now: float) -> LinkStatusView:
     last = stats.last_frames[-1].at if stats.last_frames else None
     return LinkStatusView(
         name=LINK_NAMES[device],
-        state=LinkState.CONNECTED if stats.state is BridgeLinkState.UP else LinkState.DISCONNECTED,
+        state=DiagLinkState.CONNECTED
+        if stats.state is LinkState.UP
+        else DiagLinkState.DISCONNECTED,
         port=stats.port,
         firmware=stats.identity.firmware_version if stats.identity is not None else "",
         frames_rx=stats.frames_rx,
@@ -61,7 +61,7 @@ def link_view(device: Device, stats: LinkStats, now: float) -> LinkStatusView:
 
 
 def absent_link(device: Device) -> LinkStatusView:
-    return LinkStatusView(LINK_NAMES[device], LinkState.DISCONNECTED, port="NOT FITTED")
+    return LinkStatusView(LINK_NAMES[device], DiagLinkState.DISCONNECTED, port="NOT FITTED")
 
 
 def cpu_temp_c(path: Path = THERMAL) -> float | None:
@@ -144,7 +144,6 @@ class FloorViews:
         self._folded = 0
 
     def build(self) -> FloorData:
-        started = time.monotonic()
         journal = self.recorder.journal
         head = journal.head()[0]
         if head > self._folded:
@@ -180,7 +179,6 @@ class FloorViews:
         # Keep only the views still shown: a cache of every hand ever played grew without
         # bound (found by `station bench soak`).
         self._hands = {view.hand: view for view in hands}
-        self.build_s = time.monotonic() - started
         return FloorData(tuple(rows), tuple(hands))
 
     def _hand(self, number: int, void: bool) -> HandRecallView | None:

@@ -32,12 +32,3 @@ def phh_sample(prefix: str = "") -> Iterator[tuple[str, str]]:
             handle = tar.extractfile(m)
             if handle is not None:
                 yield name, handle.read().decode("utf-8")
-
-
-def phh_licence() -> str:
-    with (
-        files(__package__).joinpath(SAMPLE).open("rb") as raw,
-        tarfile.open(fileobj=raw, mode="r:xz") as tar,
-    ):
-        handle = tar.extractfile("phh/LICENSE")
-        return handle.read().decode("utf-8") if handle is not None else ""

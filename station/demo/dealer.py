@@ -47,7 +47,7 @@ from station.demo.steps import (
     expected_events,
 )
 from station.display.nav import ClearFloorCall, SignedIn, SignedOut
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.engine.decisions import HandEnd
 from station.engine.events import Draw, InputEvent, KeyPress, Puck, RakeZone, Setup, Zone
 
@@ -280,20 +280,20 @@ class Dealer:
         """The demo's dealer signs in as the table's dealer, as on the dealer screen: the name
         picked, the PIN checked by the core (which journals the LOGIN), then SignedIn."""
         reply = Reply()
-        self.inbox.put(PinCheck(Role.DEALER, self.rig.dealer_pin, reply, person=DEALER_NAME))
+        self.inbox.put(PinCheck(PadAccess.DEALER, self.rig.dealer_pin, reply, person=DEALER_NAME))
         if not reply.wait(STEP_TIMEOUT_S):
             raise DealerError(f"the dealer sign-in was refused: {reply.words or 'no answer'}")
-        self.inbox.put(DisplayCommand(SignedIn(Role.DEALER)))
+        self.inbox.put(DisplayCommand(SignedIn(PadAccess.DEALER)))
         self.log.line(f"  {DEALER_NAME} signs in as the dealer with a PIN")
 
     def _floor_clears(self) -> None:
         reply = Reply()
-        self.inbox.put(PinCheck(Role.FLOOR, self.rig.floor_pin, reply))
+        self.inbox.put(PinCheck(PadAccess.FLOOR, self.rig.floor_pin, reply))
         if not reply.wait(STEP_TIMEOUT_S):
             raise DealerError("the floor PIN was refused")
         start = len(self.watcher.news)
-        self.inbox.put(DisplayCommand(SignedIn(Role.FLOOR)))
-        self.inbox.put(DisplayCommand(ClearFloorCall(Role.FLOOR)))
+        self.inbox.put(DisplayCommand(SignedIn(PadAccess.FLOOR)))
+        self.inbox.put(DisplayCommand(ClearFloorCall(PadAccess.FLOOR)))
         self.cursor = self.watcher.wait(
             start,
             lambda news: next(
@@ -306,7 +306,7 @@ class Dealer:
             ),
             STEP_TIMEOUT_S,
         )
-        self.inbox.put(DisplayCommand(SignedOut(Role.FLOOR)))
+        self.inbox.put(DisplayCommand(SignedOut(PadAccess.FLOOR)))
         self.log.floor_cleared()
 
     def _drop_rake(self) -> None:

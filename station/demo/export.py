@@ -3,7 +3,7 @@ it replays to the decisions the journal holds. Edge adapter (reads the journal, 
 
 The session holds every hole and burn card, so writing it is a read of hidden cards like any
 other: the demo's floor supervisor signs in (`reader`) and the read is journaled
-(`station.journal.access`) before the file is written.
+(`station.people.access`) before the file is written.
 
 The journal keeps each draw as the tag the shoe read. The session written here resolves tags
 through the table's deck registry into cards (with `back` when the card's back is not the deck
@@ -23,10 +23,11 @@ from station.engine.cards import DeckRegistry
 from station.engine.table import Table
 from station.formats.decisions import decision_to_dict, is_public
 from station.formats.session import parse_session
-from station.journal import Code, Journal, SystemClock, authenticate
-from station.journal.access import REVEAL_ROLES, journal_reveal
+from station.journal import Code, Journal, SystemClock
 from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODES
 from station.journal.queries import ended_hands
+from station.people.access import REVEAL_ROLES, journal_reveal
+from station.people.staff import authenticate
 
 _PUBLIC = frozenset(DECISION_CODE_BY_TYPE[t] for t in ("incident", "prompt", "hand_end"))
 _IGNORED = frozenset({"event", "events", "citation"})  # line numbers differ from journal seqs

@@ -27,9 +27,10 @@ from station.config.station_toml import LoadedConfig, load_station
 from station.demo.steps import MAIN_DECK, SPARE_DECK
 from station.engine.events import Setup
 from station.engine.rake import schedule_to_dict
-from station.journal import ActorRole, Journal, SystemClock, add_person, authenticate
-from station.journal.exc import WeakPinError
-from station.journal.pins import check_pin_policy
+from station.journal import ActorRole, Journal, SystemClock
+from station.people.exc import WeakPinError
+from station.people.pins import check_pin_policy
+from station.people.staff import add_person, authenticate
 
 SHOE_SERIAL = "SHOE-DEMO1"
 ZONES_SERIAL = "ZONES-DEMO1"

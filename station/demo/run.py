@@ -25,7 +25,7 @@ from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
 from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
 from station.demo.steps import Reseat
-from station.journal import verify_file
+from station.people.check import verify_journal
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +170,7 @@ def _summary(
         what = hand.planned.injection.value if hand.planned.injection else "no injection"
         livelog.line(f"  hand {hand.planned.number} ({what}): {text}")
     config = rig.loaded.config
-    report = verify_file(config.journal)
+    report = verify_journal(config.journal)
     ok = ok and report.ok
     verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
     livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")

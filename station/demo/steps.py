@@ -9,7 +9,7 @@ those before the next step, as a dealer watches the screen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from station.engine.cards import Card, DeckRegistry, synthetic_deck, synthetic_tag
@@ -196,7 +196,3 @@ def demo_registry(base: DeckRegistry) -> DeckRegistry:
     """The embedded registry plus a second blue deck (the house's spare): the demo's source of
     a duplicate card."""
     return DeckRegistry((*base.decks, synthetic_deck(SPARE_DECK, "blue")))
-
-
-def count_deals(steps: Sequence[Step]) -> int:
-    return sum(1 for s in steps if isinstance(s, Deal))

@@ -22,7 +22,7 @@ from station.journal.codes import Code
 from station.journal.ops import OpState
 from station.journal.opstate import op_state
 from station.journal.rows import COLUMNS, LogRow
-from station.journal.verify import verify_file
+from station.people.check import verify_journal
 
 DEVICES: Final = ("shoe", "betzones")
 LAST_EVENTS: Final = 5
@@ -47,7 +47,6 @@ class JournalFacts:
     station_id: str
     head_seq: int
     head_hash: str
-    head_utc: str | None
     head_clock_ok: bool | None
     size_bytes: int
     last_hand: int
@@ -181,7 +180,6 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             station_id=str(meta[0]) if meta else "",
             head_seq=head[0].seq if head else 0,
             head_hash=head[0].hash if head else "",
-            head_utc=head[0].recorded_utc if head else None,
             head_clock_ok=head[0].clock_ok if head else None,
             size_bytes=size_bytes(path),
             last_hand=int(last_hand or 0),
@@ -196,7 +194,7 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
         )
     if not check_chain:
         return facts
-    report = verify_file(path)
+    report = verify_journal(path)
     if report.ok:
         chain, detail = "ok", f"{report.rows} rows checked"
     else:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import (
+    DiagLinkState,
     DiagnosticsData,
     EnrolmentView,
     GpioLevelsView,
     JournalHealthView,
-    LinkState,
     LinkStatusView,
     PlatformView,
 )
@@ -47,7 +47,7 @@ from station.display.nav import (
     Tap,
 )
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.screens import DisplayInputs, screen_model
 from station.display.theme import DEFAULT_THEME, Theme
 from station.display.thread import DisplayThread
@@ -83,7 +83,7 @@ __all__ = [
     "IncidentRow",
     "JournalHealthView",
     "KeyIn",
-    "LinkState",
+    "DiagLinkState",
     "LinkStatusView",
     "NavKey",
     "NavState",
@@ -92,7 +92,7 @@ __all__ = [
     "PinVerifier",
     "PlatformView",
     "RecallStep",
-    "Role",
+    "PadAccess",
     "RuleIncident",
     "SaveDeckRegistry",
     "Screen",

@@ -27,23 +27,23 @@ T, K = TextRole.TEXT, TextRole.KEY
 EN_DASH = "\u2013"
 
 
-class LinkState(StrEnum):
+class DiagLinkState(StrEnum):
     CONNECTED = "connected"
     HANDSHAKE = "handshake"  # port open, identity not yet confirmed
     DISCONNECTED = "disconnected"
 
 
 LINK_TEXT = {
-    LinkState.CONNECTED: "CONNECTED",
-    LinkState.HANDSHAKE: "HANDSHAKE",
-    LinkState.DISCONNECTED: "DISCONNECTED",
+    DiagLinkState.CONNECTED: "CONNECTED",
+    DiagLinkState.HANDSHAKE: "HANDSHAKE",
+    DiagLinkState.DISCONNECTED: "DISCONNECTED",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class LinkStatusView:
     name: str  # "SHOE", "BET ZONES"
-    state: LinkState
+    state: DiagLinkState
     port: str = ""
     firmware: str = ""  # "" = unknown (never identified)
     frames_rx: int = 0
@@ -95,7 +95,6 @@ class PlatformView:
     clock_synced: bool | None = None
     cpu_temp_c: float | None = None  # None where the platform does not report it
     undervoltage: bool | None = None
-    throttled: bool | None = None
     clock_warning: str = ""  # "BEHIND THE JOURNAL BY 3.2 H" (found at start)
 
 
@@ -142,7 +141,7 @@ def diagnostics_screen(
     data: DiagnosticsData, cur: DiagCursor, panel: PanelConfig, theme: Theme = DEFAULT_THEME
 ) -> ScreenModel:
     c = Canvas(f"diag-{cur.page}", panel, theme)
-    down = [link.name for link in data.links if link.state is not LinkState.CONNECTED]
+    down = [link.name for link in data.links if link.state is not DiagLinkState.CONNECTED]
     pages = {"links": "LINKS", "io": "I/O", "deck": "DECK", "sys": "SYSTEM"}
     page = pages.get(cur.page, "LINKS")
     title = f"{page} · {', '.join(down)} DOWN" if down else f"DIAGNOSTICS · {page}"
@@ -201,7 +200,7 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
     with_fw = need * row + len(data.links) * (p // 2) + row <= area.h
     y = area.y
     for link in data.links:
-        ok = link.state is LinkState.CONNECTED
+        ok = link.state is DiagLinkState.CONNECTED
         state = LINK_TEXT[link.state]
         style = Style.BASE if ok else Style.ALERT
         head = f"{link.name} {state}"

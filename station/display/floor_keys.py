@@ -23,7 +23,7 @@ from hardware.inputs import names
 from station.display.canvas import Canvas
 from station.display.floor_cursor import FloorCursor
 from station.display.model import Align, Rect
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.theme import Edge, Style, TextRole
 from station.display.widgets import (
     Button,
@@ -53,14 +53,14 @@ class ScreenKey:
     person's input (`KeyPress(key, seat=seat, amount=amount)`, role floor)."""
 
     key: Key
-    role: Role
+    role: PadAccess
     seat: int | None = None
     amount: int | None = None
 
     def __post_init__(self) -> None:
         if self.key not in SCREEN_KEYS:
             raise ValueError(f"{self.key.value} is a panel key, not a screen key")
-        if self.role is not Role.FLOOR:
+        if self.role is not PadAccess.FLOOR:
             raise ValueError("screen keys are the floor's")
         if self.key is Key.FORFEIT and self.seat is None:
             raise ValueError("a FORFEIT names the seat whose refund is forfeited")
@@ -82,14 +82,14 @@ def act(cur: FloorCursor, verb: str, arg: str) -> tuple[FloorCursor, tuple[Scree
         case "entry", _ if cur.page in ("race", "forfeit-amount"):
             return replace(cur, digits=edit(cur.digits, arg)), ()
         case "race", "start" if cur.page == "race":
-            key = ScreenKey(Key.CHIP_RACE, Role.FLOOR, amount=_amount(cur.digits))
+            key = ScreenKey(Key.CHIP_RACE, PadAccess.FLOOR, amount=_amount(cur.digits))
             return replace(cur, digits=""), (key,)
         case "forfeit", "up" | "down" if cur.page == "forfeit":
             return replace(cur, top=max(0, cur.top + (1 if arg == "down" else -1))), ()
         case "forfeit", _ if cur.page == "forfeit" and arg.startswith("seat:"):
             return replace(cur, page="forfeit-amount", seat=int(arg[5:]), digits=""), ()
         case "forfeit", "confirm" if cur.page == "forfeit-amount" and cur.seat is not None:
-            key = ScreenKey(Key.FORFEIT, Role.FLOOR, cur.seat, _amount(cur.digits))
+            key = ScreenKey(Key.FORFEIT, PadAccess.FLOOR, cur.seat, _amount(cur.digits))
             return open_page(cur, "forfeit"), (key,)
     return cur, ()
 

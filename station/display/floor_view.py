@@ -31,7 +31,6 @@ from station.engine.decisions import Ruling
 from station.engine.snapshot import TableSnapshot
 
 T, K = TextRole.TEXT, TextRole.KEY
-RECALL_HANDS = 100
 __all__ = [
     "FloorCursor",
     "FloorData",
@@ -78,7 +77,7 @@ class HandRecallView:
 @dataclass(frozen=True, slots=True)
 class FloorData:
     incidents: tuple[IncidentRow, ...] = ()  # newest first
-    hands: tuple[HandRecallView, ...] = ()  # newest first, the last RECALL_HANDS at most
+    hands: tuple[HandRecallView, ...] = ()  # newest first (at most `RECALL_DEPTH`)
 
 
 def ruling_text(code: str) -> str:

@@ -464,10 +464,6 @@ def size_for_cap(cap: float) -> int:
     raise ValueError(f"no font size reaches a {cap:.1f} px cap height")
 
 
-def has_glyph(ch: str) -> bool:
-    return ch in ADVANCE_PER_1000
-
-
 @lru_cache(maxsize=8192)  # a screen measures the same few hundred texts again and again
 def text_width(text: str, size: int) -> int:
     """A width in pixels never smaller than the rendered width of `text` at `size`."""

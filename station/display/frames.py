@@ -21,7 +21,7 @@ from station.display.floor_view import FloorCursor, FloorData
 from station.display.model import ScreenModel
 from station.display.nav import NavState, Screen
 from station.display.panel import PANEL_10_1, PanelConfig
-from station.display.pinpad import PinPadState, Role
+from station.display.pinpad import PadAccess, PinPadState
 from station.display.screens import DisplayInputs, screen_model
 from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.display.theme import DEFAULT_THEME, Theme
@@ -30,10 +30,10 @@ from station.engine.snapshot import TableSnapshot
 INDEX = "frames.jsonl"
 SCREENS: dict[str, NavState] = {
     "dealer": NavState(),
-    "floor": NavState(Screen.FLOOR, role=Role.FLOOR),
-    "recall": NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor(page="recall")),
-    "diagnostics": NavState(Screen.DIAG, role=Role.TECH),
-    "pin": NavState(Screen.PIN, pin=PinPadState(Role.FLOOR), pending=Screen.FLOOR),
+    "floor": NavState(Screen.FLOOR, role=PadAccess.FLOOR),
+    "recall": NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor(page="recall")),
+    "diagnostics": NavState(Screen.DIAG, role=PadAccess.TECHNICIAN),
+    "pin": NavState(Screen.PIN, pin=PinPadState(PadAccess.FLOOR), pending=Screen.FLOOR),
 }
 
 

@@ -26,7 +26,7 @@ from station.display.diag_view import IO_DOWN, IO_UP, DiagCursor, DiagnosticsDat
 from station.display.floor_keys import ScreenKey
 from station.display.floor_view import FloorCursor, FloorData
 from station.display.model import ScreenModel
-from station.display.pinpad import DIGITS, PinPadState, Role, press
+from station.display.pinpad import DIGITS, PadAccess, PinPadState, press
 from station.engine.decisions import Ruling
 
 IDLE_TIMEOUT_S = 120.0
@@ -49,7 +49,7 @@ class Screen(StrEnum):
     SIGNIN = "signin"  # the dealer's sign-in: the names to pick from
 
 
-SCREEN_ROLE = {Screen.FLOOR: Role.FLOOR, Screen.DIAG: Role.TECH}
+SCREEN_ROLE = {Screen.FLOOR: PadAccess.FLOOR, Screen.DIAG: PadAccess.TECHNICIAN}
 
 
 class NavKey(StrEnum):
@@ -87,17 +87,17 @@ NavInput = Tap | KeyIn | Tick
 # commands for the core ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SignedIn:
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
 class SignedOut:
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
 class PinRejected:
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,7 @@ class AcknowledgeIncident:
     hand: int
     event: int
     rule: str
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,24 +114,24 @@ class RuleIncident:
     event: int
     rule: str
     ruling: Ruling
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
 class ClearFloorCall:
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
 class StartDeckScan:
-    role: Role
+    role: PadAccess
 
 
 @dataclass(frozen=True, slots=True)
 class SaveDeckRegistry:
     deck: str
     cards: tuple[tuple[str, str], ...]  # (tag, card code), confirmed by the technician
-    role: Role
+    role: PadAccess
 
 
 Command = (
@@ -146,11 +146,11 @@ Command = (
     | SaveDeckRegistry
 )
 
-PinVerifier = Callable[[Role, str], bool]
+PinVerifier = Callable[[PadAccess, str], bool]
 DealerSignIn = Callable[[str, str], str]  # (name, PIN) -> "" signed in, else why not in words
 
 
-def deny_all(role: Role, pin: str) -> bool:
+def deny_all(role: PadAccess, pin: str) -> bool:
     """The verifier when none is configured: no credential opens anything."""
     return False
 
@@ -176,7 +176,7 @@ class NavState:
     screen: Screen = Screen.DEALER
     pin: PinPadState | None = None
     pending: Screen | None = None  # the screen the PIN pad opens
-    role: Role | None = None  # who is signed in
+    role: PadAccess | None = None  # who is signed in
     floor: FloorCursor = field(default_factory=FloorCursor)
     diag: DiagCursor = field(default_factory=DiagCursor)
     signin_top: int = 0  # the first row of names on the sign-in page
@@ -324,11 +324,11 @@ def act(state: NavState, action: str, ctx: NavContext) -> Outcome:
         case "signin" if state.screen is Screen.SIGNIN:
             return _signin(state, arg, ctx)
         case "floor" | "incident" | "ruling" | "recall" | "entry" | "race" | "forfeit":
-            if state.role is not Role.FLOOR or state.screen is not Screen.FLOOR:
+            if state.role is not PadAccess.FLOOR or state.screen is not Screen.FLOOR:
                 return state, ()
             return _floor(state, verb, arg, ctx)
         case "diag" | "enrol":
-            if state.role is not Role.TECH or state.screen is not Screen.DIAG:
+            if state.role is not PadAccess.TECHNICIAN or state.screen is not Screen.DIAG:
                 return state, ()
             return _diag(state, verb, arg, ctx)
     return state, ()
@@ -340,12 +340,12 @@ def _pin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
         return state, ()
     if arg == "cancel":
         return replace(state, screen=Screen.DEALER, pin=None, pending=None), ()
-    if arg == "ok" and pin.role is Role.DEALER:
+    if arg == "ok" and pin.role is PadAccess.DEALER:
         if not pin.digits:
             return replace(state, pin=replace(pin, message="ENTER YOUR PIN, THEN OK")), ()
         words = ctx.sign_in(pin.person, pin.digits)
         if not words:
-            return NavState(last_input_at=state.last_input_at), (SignedIn(Role.DEALER),)
+            return NavState(last_input_at=state.last_input_at), (SignedIn(PadAccess.DEALER),)
         refused = PinPadState(pin.role, "", words, pin.person)
         return replace(state, pin=refused), (PinRejected(pin.role),)
     if arg == "ok":
@@ -369,14 +369,14 @@ def _signin(state: NavState, arg: str, ctx: NavContext) -> Outcome:
             return replace(state, signin_top=max(0, state.signin_top + step)), ()
         case ["pick", index] if index.isdigit() and ctx.can_sign_in:
             if int(index) < len(ctx.dealers):
-                pad = PinPadState(Role.DEALER, person=ctx.dealers[int(index)])
+                pad = PinPadState(PadAccess.DEALER, person=ctx.dealers[int(index)])
                 return replace(state, screen=Screen.PIN, pin=pad, pending=Screen.DEALER), ()
     return state, ()
 
 
 def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
     cur, data = state.floor, ctx.floor
-    role = Role.FLOOR
+    role = PadAccess.FLOOR
     incidents, hands = data.incidents, data.hands
 
     def go(**changes: object) -> Outcome:
@@ -451,7 +451,7 @@ def _floor(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
 
 def _diag(state: NavState, verb: str, arg: str, ctx: NavContext) -> Outcome:
     cur = state.diag
-    role = Role.TECH
+    role = PadAccess.TECHNICIAN
     enrol = ctx.diag.enrolment
 
     def go(**changes: object) -> Outcome:

@@ -21,21 +21,27 @@ KEY_ROWS = (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("DEL", "0", "OK"
 PIN_KEY_MM = 14.0  # keys well above the 9 mm bar: the pad is used standing, one finger
 
 
-class Role(StrEnum):
-    """Who a credential is for: the floor's and technician's screens, and the table's dealer
-    signing in (the dealer screen itself needs none)."""
+class PadAccess(StrEnum):
+    """Whom a PIN pad admits: the floor's screen, the technician's (diagnostics) screen, the
+    table's dealer signing in (the dealer screen itself needs none). Not a journal role
+    (`ActorRole`): the technician's pad also admits an admin. The values appear in the
+    journal's `auth.*` purposes ("tech screen") and never change."""
 
     FLOOR = "floor"
-    TECH = "tech"
+    TECHNICIAN = "tech"
     DEALER = "dealer"
 
 
-ROLE_TITLE = {Role.FLOOR: "FLOOR PIN", Role.TECH: "TECHNICIAN PIN", Role.DEALER: "DEALER PIN"}
+ROLE_TITLE = {
+    PadAccess.FLOOR: "FLOOR PIN",
+    PadAccess.TECHNICIAN: "TECHNICIAN PIN",
+    PadAccess.DEALER: "DEALER PIN",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class PinPadState:
-    role: Role
+    role: PadAccess
     digits: str = ""
     message: str = ""
     person: str = ""  # whose PIN (the dealer picked their name); "" for the role's pad

@@ -9,11 +9,11 @@ the data for the floor's recall of a hand and for diagnostics with the shoe disc
 from __future__ import annotations
 
 from station.display.diag_view import (
+    DiagLinkState,
     DiagnosticsData,
     EnrolmentView,
     GpioLevelsView,
     JournalHealthView,
-    LinkState,
     LinkStatusView,
     PlatformView,
 )
@@ -22,7 +22,6 @@ from station.engine.decisions import Incident, Ruling
 from station.engine.snapshot import (
     Phase,
     PotView,
-    RecoveryView,
     SeatStatus,
     SeatView,
     StopView,
@@ -40,13 +39,6 @@ PREMATURE_FLOP_INCIDENT = Incident(
     seat=4,
     citation="001-RR11 §5 r7",
     events=(53, 54, 55, 56, 57),
-)
-
-PREMATURE_FLOP_STEPS = (
-    "Leave the burn card",
-    "Return the 3 flop cards to the stub",
-    "Reshuffle the stub (press STUB_RESHUFFLE)",
-    "Deal a new flop WITHOUT burning",
 )
 
 
@@ -93,38 +85,6 @@ def premature_flop_stop() -> TableSnapshot:
     )
 
 
-def premature_flop_recovery() -> TableSnapshot:
-    """The same hand after seat 4 called: the guided PREMATURE-FLOP recovery, step 3 due."""
-    seats = tuple(
-        SeatView(s.seat, s.status, s.stack, 0, s.cards, s.up, s.button, s.blind, False)
-        for s in _seats_premature({}, None)
-    )
-    seats = tuple(
-        SeatView(
-            s.seat, s.status, 194 if s.seat == 4 else s.stack, 0, s.cards, (), s.button, s.blind
-        )
-        for s in seats
-    )
-    return TableSnapshot(
-        hand=42,
-        game="nlhe",
-        profile="RR11",
-        phase=Phase.STREET,
-        street="preflop",
-        seats=seats,
-        board=(),
-        pots=(PotView("Main", 25, (1, 4, 5, 7)),),
-        to_act=None,
-        to_call=0,
-        min_raise_to=None,
-        max_raise_to=None,
-        next_step="RESHUFFLE THE STUB",
-        recovery=RecoveryView("PREMATURE-FLOP", PREMATURE_FLOP_STEPS, 2),
-        incidents=(PREMATURE_FLOP_INCIDENT,),
-        button=2,
-    )
-
-
 def three_way_allin() -> TableSnapshot:
     """NLHE 1/2, button 1. Preflop: 2, 5, 7, 9 put in 2 each, seat 1 (SB) folded 1 (pot 9).
     Flop: seat 2 all-in 48, seat 5 all-in 118, seat 7 all-in 198, seat 9 calls 198.
@@ -162,43 +122,6 @@ def three_way_allin() -> TableSnapshot:
         max_raise_to=None,
         next_step="BURN & TURN",
         button=1,
-    )
-
-
-def ten_handed_preflop() -> TableSnapshot:
-    """NLHE 5/10, ten-handed, button 10: seat 1 posted 5, seat 2 posted 10, seat 3 raised to 30,
-    seat 4 called, seat 5 moved in for 145; seat 6 to act, seats 7 to 10 not yet acted. Every
-    seat still in: the most a seat table has to hold. In front 5 + 10 + 30 + 30 + 145 = 220."""
-    stacks = {1: 995, 2: 1490, 3: 770, 4: 2210, 5: 0, 6: 1250, 7: 480, 8: 3315, 9: 905, 10: 1120}
-    bets = {1: 5, 2: 10, 3: 30, 4: 30, 5: 145}
-    seats = tuple(
-        SeatView(
-            seat=s,
-            status=AI if s == 5 else A,
-            stack=stack,
-            bet=bets.get(s, 0),
-            cards=2,
-            button=s == 10,
-            blind={1: "SB", 2: "BB"}.get(s, ""),
-            to_act=s == 6,
-        )
-        for s, stack in stacks.items()
-    )
-    return TableSnapshot(
-        hand=61,
-        game="nlhe",
-        profile="RR11",
-        phase=Phase.BETTING,
-        street="preflop",
-        seats=seats,
-        board=(),
-        pots=(),
-        to_act=6,
-        to_call=145,
-        min_raise_to=260,  # 145 + the last full raise, 115 (from 30 to 145)
-        max_raise_to=1250,
-        next_step="ACTION ON SEAT 6",
-        button=10,
     )
 
 
@@ -342,14 +265,14 @@ def floor_data() -> FloorData:
 def shoe_disconnected() -> DiagnosticsData:
     """The shoe's USB cable pulled 12.4 s ago; the bet-zone link still up."""
     shoe = LinkStatusView(
-        "SHOE", LinkState.DISCONNECTED, "/dev/dealer-shoe", "shoe-fw 1.3.0",
+        "SHOE", DiagLinkState.DISCONNECTED, "/dev/dealer-shoe", "shoe-fw 1.3.0",
         frames_rx=18233, frames_tx=18210, crc_errors=3, retransmits=12, duplicates=1, resyncs=2,
         last_frame_age_s=12.4,
         last_frames=("A5 0C 3F 02 card_drawn id=9121 tag=04A1B2C3", "A5 04 40 01 heartbeat",
                      "A5 04 41 01 heartbeat"),
     )  # fmt: skip
     zones = LinkStatusView(
-        "BET ZONES", LinkState.CONNECTED, "/dev/dealer-zones", "zones-fw 1.1.2",
+        "BET ZONES", DiagLinkState.CONNECTED, "/dev/dealer-zones", "zones-fw 1.1.2",
         frames_rx=90211, frames_tx=90198, last_frame_age_s=0.2,
         last_frames=("A5 08 10 07 zone seat=5 amount=20",),
     )  # fmt: skip
@@ -363,7 +286,7 @@ def shoe_disconnected() -> DiagnosticsData:
         links=(shoe, zones),
         gpio=gpio,
         journal=JournalHealthView(True, 108_422, 108_422, True, 14.2, 0),
-        platform=PlatformView("2026-09-02 21:14:15Z", True, 51.6, False, False),
+        platform=PlatformView("2026-09-02 21:14:15Z", True, 51.6, False),
     )
 
 
@@ -372,7 +295,7 @@ def enrolling() -> DiagnosticsData:
     order = [r + s for s in "shdc" for r in "A23456789TJQK"][:20]
     scanned = tuple((f"04A1{i:04X}", code) for i, code in enumerate(order))
     base = shoe_disconnected()
-    shoe = LinkStatusView("SHOE", LinkState.CONNECTED, "/dev/dealer-shoe", "shoe-fw 1.3.0")
+    shoe = LinkStatusView("SHOE", DiagLinkState.CONNECTED, "/dev/dealer-shoe", "shoe-fw 1.3.0")
     return DiagnosticsData(
         (shoe,), base.gpio, base.journal, base.platform, EnrolmentView("RED", scanned, True)
     )

@@ -108,14 +108,6 @@ def chip_width(c: Canvas, bet: str) -> int:
     return h + c.measure(bet, T) + h // 2
 
 
-def rows_needed(c: Canvas, seats: Sequence[SeatLabel], width: int) -> int:
-    """How many rows the whole table takes at `width` (none for no seats)."""
-    if not seats:
-        return 0
-    cols = columns(c, seats, width).count
-    return -(-len(seats) // cols)
-
-
 def seat_table(c: Canvas, seats: Sequence[SeatLabel], area: Rect, where_rest: str) -> int:
     """The table from the top of `area`, as many rows as fit; returns the height used.
     `where_rest` says where the seats left out can be seen (for `dropped`)."""

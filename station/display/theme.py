@@ -37,7 +37,6 @@ class TextRole(StrEnum):
 @dataclass(frozen=True, slots=True)
 class RoleSpec:
     design_cap_mm: float  # what the theme aims for (a little above the bar, for rounding)
-    bar_cap_mm: float  # the requirement
 
 
 class Style(StrEnum):
@@ -74,9 +73,9 @@ class Edge(StrEnum):
 def _roles() -> Mapping[TextRole, RoleSpec]:
     return MappingProxyType(
         {
-            TextRole.KEY: RoleSpec(7.05, KEY_BAR_MM),
-            TextRole.TEXT: RoleSpec(4.75, TEXT_BAR_MM),
-            TextRole.HEAD: RoleSpec(8.5, KEY_BAR_MM),
+            TextRole.KEY: RoleSpec(7.05),
+            TextRole.TEXT: RoleSpec(4.75),
+            TextRole.HEAD: RoleSpec(8.5),
         }
     )
 
@@ -129,9 +128,6 @@ class Theme:
     def cap_mm(self, role: TextRole, panel: PanelConfig) -> float:
         """The cap height `role` gets on `panel`, from the font's measured glyphs."""
         return cap_px(self.font_px(role, panel)) * panel.pitch_y_mm
-
-    def bar_mm(self, role: TextRole, panel: PanelConfig) -> float:
-        return panel.scaled_mm(self.roles[role].bar_cap_mm)
 
     def row_px(self, role: TextRole, panel: PanelConfig) -> int:
         """Row pitch for a line of `role` text."""

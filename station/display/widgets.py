@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from station.display.canvas import Canvas
-from station.display.model import Align, Rect, Shape
+from station.display.model import Rect, Shape
 from station.display.theme import Edge, Style, TextRole
 
 T = TextRole.TEXT
@@ -138,7 +138,3 @@ def label_value(c: Canvas, rect: Rect, label: str, value: str, style: Style = St
     lw = c.measure(label, T) + c.pad
     c.text(Rect(rect.x, rect.y, lw, rect.h), label, T, Style.DIM)
     c.text(Rect(rect.x + lw, rect.y, rect.w - lw, rect.h), value, T, style)
-
-
-def centred(c: Canvas, rect: Rect, text: str, style: Style = Style.BASE) -> None:
-    c.text(rect, text, T, style, Align.CENTER)

@@ -20,7 +20,7 @@ from station.engine import (
     stud,
     wagers,
 )
-from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
+from station.engine.decisions import Action, ActionKind, DealSlot, PromptCode, Ruling
 from station.engine.events import Key, KeyPress, VerbalAction
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -300,7 +300,7 @@ def _showdown_too_soon(hand: Hand, seq: int) -> None:
 def run_it(hand: Hand, count: int, seq: int) -> None:
     """RUN_IT n: deal the rest of the board n times (004-GN r203-r211; 001-RR11 §14 r17
     "deal twice"): allowed when a player is all-in and no action is pending."""
-    cards_out = any(role is not Role.BURN for _, role, _ in hand.deal.street_log)
+    cards_out = any(role is not DealSlot.BURN for _, role, _ in hand.deal.street_log)
     if (
         hand.spec.family is not Family.FLOP
         or count < 2
@@ -329,7 +329,7 @@ def run_it_undoable(hand: Hand) -> bool:
         and hand.result is None
         and hand.phase is Phase.STREET
         and hand.street == hand.show.run_from
-        and not any(role is not Role.BURN for _, role, _ in hand.deal.street_log)
+        and not any(role is not DealSlot.BURN for _, role, _ in hand.deal.street_log)
     )
 
 

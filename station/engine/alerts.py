@@ -34,7 +34,6 @@ from station.engine.snapshot import AlertOwner, AlertView, Phase, PromptView
 
 if TYPE_CHECKING:
     from station.engine.hand import Hand
-    from station.engine.table_state import TableState
 
 MAX_PROMPTS = 4  # the newest prompts kept to fall back on
 
@@ -70,9 +69,8 @@ class AlertBook:
     result: HandEnd | None = None
     result_deal: int = -1
 
-    def note(self, table: TableState, decisions: list[Decision]) -> None:
-        """The decisions of one input, with the table as that input left it."""
-        hand = table.hand
+    def note(self, hand: Hand | None, decisions: list[Decision]) -> None:
+        """The decisions of one input, with the table's hand as that input left it."""
         if hand is not None and hand is not self.hand:
             self.deal += 1
             self.hand = hand
@@ -112,9 +110,8 @@ class AlertBook:
         """The incidents whose owner still stands, oldest first."""
         return tuple(AlertView(r.incident, r.owner) for r in self.raised)
 
-    def prompt(self, table: TableState) -> PromptView | None:
-        """The prompt the screen shows: the newest one still in force."""
-        hand = table.hand
+    def prompt(self, hand: Hand | None) -> PromptView | None:
+        """The prompt the screen shows for the table's hand: the newest one still in force."""
         now = to_act(hand)
         for s in reversed(self.said):
             if s.deal != self.deal or s.to_act != now:

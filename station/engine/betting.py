@@ -105,7 +105,6 @@ class BettingRound:
     last_aggressor: int | None = None
     last_actor: int | None = None
     pl_blind_bonus: int = 0  # pot-limit: extra pot counted while the SB counts as a BB
-    big_blind_seat: int | None = None
     # Limit: when the highest wager is an all-in of less than half a bet, (that total, the
     # full level beneath it); otherwise None.
     short_level: tuple[int, int] | None = None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from station.engine import deal_plan
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.profiles import BurnErrorRule, FlopExtraCard
@@ -37,7 +37,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
     if len(hand.deal.slots) != 1 or hand.street == 0:
         return None
     street_cards = deal_plan.street_draws(hand)
-    if not street_cards or street_cards[0][1] is not Role.BURN:
+    if not street_cards or street_cards[0][1] is not DealSlot.BURN:
         return None
     first_card, _, first_seq = street_cards[0]
     rec = hand.repair.recovery
@@ -111,7 +111,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
         return NOTHING
     # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6). It is the
     # last card drawn (a street owing two burns may have had only one).
-    card, _, card_seq = [x for x in street_cards if x[1] is Role.BURN][-1]
+    card, _, card_seq = [x for x in street_cards if x[1] is DealSlot.BURN][-1]
     deal_plan.relabel_burn_as_board(hand, card_seq)
     hand.deal.slots.clear()
     # "subsequent cards dealt should be those that would have come if no error had occurred":
@@ -140,7 +140,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     # be put back on the deck and used for the burncard on the next round").
     if card is not None:
         hand.deal.burns.append(card)
-    hand.out.append(DrawRole(hand.number, seq, code, Role.BURN, None, hand.street + 1))
+    hand.out.append(DrawRole(hand.number, seq, code, DealSlot.BURN, None, hand.street + 1))
     hand.repair.skip_next_burn = True
     rule = Rule.BURN_ERROR_STUD if hand.spec.family is Family.STUD else Rule.BURN_ERROR_ANY_STREET
     hand.incident(
@@ -156,7 +156,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     board = list(hand.deal.board)
     if card is not None:
         board.append(card)
-    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BOARD, None, hand.street))
+    hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.BOARD, None, hand.street))
     cards = " ".join(c.code for c in board)
     if hand.profile.flop_extra_card is FlopExtraCard.GN_SELECT and len(board) == 4:
         hand.deal.board = board
@@ -205,7 +205,7 @@ def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:
     hand.deal.burns.append(card)
     hand.repair.skip_next_burn = True
     hand.alerts.stop_text = None
-    hand.out.append(DrawRole(hand.number, seq, card.code, Role.BURN, None, hand.street + 1))
+    hand.out.append(DrawRole(hand.number, seq, card.code, DealSlot.BURN, None, hand.street + 1))
     hand.incident(
         seq,
         Rule.FLOP_TOO_MANY_CARDS,

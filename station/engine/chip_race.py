@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Prompt, PromptCode, Role
+from station.engine.decisions import DealSlot, DrawRole, Prompt, PromptCode
 from station.engine.rule_ids import Rule
 from station.engine.table_state import Race, TableState
 
@@ -115,7 +115,7 @@ def card(table: TableState, drawn: Card | None, seq: int) -> None:
     assert race is not None
     seat = race.deal(drawn) if drawn is not None else None
     code = drawn.code if drawn is not None else "??"
-    table.out.append(DrawRole(table.hand_no, seq, code, Role.RACE, seat))
+    table.out.append(DrawRole(table.hand_no, seq, code, DealSlot.RACE, seat))
     if seat is None or race.next_seat() is not None:
         return
     assert table.profile is not None

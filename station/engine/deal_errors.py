@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from station.engine import deal_plan, settlement
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
 from station.engine.games import Family, HighEval, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import FaceUp, Slot
@@ -28,7 +28,7 @@ def _code(card: Card | None) -> str:
 def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
     """A draw that left the shoe face up. True when it was handled here (the caller places
     nothing); False when the caller should place it in `slot` as usual."""
-    if slot.up or slot.role in (Role.BURN, Role.BOARD):
+    if slot.up or slot.role in (DealSlot.BURN, DealSlot.BOARD):
         boxed(hand, slot, card, seq, immediate=True)
         return True
     if hand.profile.faceup_draw_policy is FaceUpPolicy.BOXED:
@@ -79,7 +79,7 @@ def settle_face_up(hand: Hand, seq: int) -> None:
 def boxed(hand: Hand, slot: Slot | None, card: Card | None, seq: int, *, immediate: bool) -> None:
     """DECK-BOXED-SINGLE / -LATE: a scrap of paper; the slot is filled by another card."""
     hand.faults.boxed.append((card, seq))
-    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.SCRAP))
+    hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.SCRAP))
     where = f"SEAT {slot.seat}" if slot is not None and slot.seat is not None else "THAT PLACE"
     if len(hand.faults.boxed) >= 2 and _two_boxed(hand, seq):
         return
@@ -174,7 +174,7 @@ def exposed(
     the card's own draw; `keyed_at` the key that reported it."""
     drawn_at, seq = seq, keyed_at if keyed_at is not None else seq  # incidents name the report
     hand.faults.exposed.append((seat, card, drawn_at))
-    if slot is not None and slot.role is Role.DRAW:
+    if slot is not None and slot.role is DealSlot.DRAW:
         _exposed_on_the_draw(hand, seat, card, seq)
         return
     if hand.spec.family is Family.STUD:
@@ -329,7 +329,7 @@ def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot
                     seat=seat,
                 )
                 return
-            first = hand.first_to_receive(4) == seat
+            first = hand.first_to_receive() == seat
             if hand.profile.stud_seventh_gn and first:
                 # 004-GN r228: the first player's card exposed: everyone's last card face up.
                 deal_plan.seventh_up(hand)
@@ -423,16 +423,16 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
     hand.deal.cards = {s: [] for s in hand.dealt}
     for i, (seat, _, up) in enumerate(plan):
         if i == before:
-            hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP, seat, 0))
+            hand.out.append(DrawRole(hand.number, seq, card.code, DealSlot.SCRAP, seat, 0))
             continue
         got = dealt[i if i < before else i - 1]
         assert got is not None
         hand.deal.cards[seat].append((got, up))
         if i > before:
-            role = Role.UP if up else (Role.DOWN if stud else Role.HOLE)
+            role = DealSlot.UP if up else (DealSlot.DOWN if stud else DealSlot.HOLE)
             hand.out.append(DrawRole(hand.number, seq, got.code, role, seat, 0))
     hand.deal.slots.clear()
-    hand.deal.slots.append(Slot(Role.REPLACEMENT, holder, 0, holder_up, 99))
+    hand.deal.slots.append(Slot(DealSlot.REPLACEMENT, holder, 0, holder_up, 99))
     hand.faults.holder = (holder, card)
     what = "JOKER" if card.is_joker else card.code
     hand.incident(
@@ -488,7 +488,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
     if len(hand.faults.extra) == 1:
         if card is not None:
             hand.deal.burns.append(card)
-        hand.out.append(DrawRole(hand.number, seq, _code(card), Role.BURN, None, 1))
+        hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.BURN, None, 1))
         hand.repair.skip_next_burn = True
         hand.incident(
             seq,
@@ -497,7 +497,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
             f"ONE EXTRA CARD ({_code(card)}): IT BECOMES THE BURN CARD. DO NOT BURN AGAIN",
         )
         return
-    hand.out.append(DrawRole(hand.number, seq, _code(card), Role.STRAY))
+    hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.STRAY))
     extra = len(hand.faults.extra)
     per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
     rule = Rule.MISDEAL_TWO_EXTRA_CARDS

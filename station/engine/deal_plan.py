@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from station.engine import stud
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.hand_state import Slot
@@ -24,11 +24,13 @@ def plan_initial_deal(hand: Hand) -> None:
     if hand.spec.family is Family.STUD:
         for k in range(3):
             for s in hand.dealt:
-                hand.deal.slots.append(Slot(Role.UP if k == 2 else Role.DOWN, s, 0, k == 2, k))
+                hand.deal.slots.append(
+                    Slot(DealSlot.UP if k == 2 else DealSlot.DOWN, s, 0, k == 2, k)
+                )
     else:
         for k in range(hand.spec.hole_cards):
             for s in hand.dealt:
-                hand.deal.slots.append(Slot(Role.HOLE, s, 0, False, k))
+                hand.deal.slots.append(Slot(DealSlot.HOLE, s, 0, False, k))
 
 
 def plan_street(hand: Hand, street: int) -> None:
@@ -40,32 +42,32 @@ def plan_street(hand: Hand, street: int) -> None:
     hand.repair.skip_next_burn = False
     if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
         for _ in range(rec.eliminate):
-            hand.deal.slots.append(Slot(Role.ELIMINATED, None, street))
+            hand.deal.slots.append(Slot(DealSlot.ELIMINATED, None, street))
     if hand.spec.family is Family.FLOP:
         if burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         for _ in range(hand.repair.extra_burns):  # BURN-ERROR-ANY-STREET
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         hand.repair.extra_burns = 0
         for _ in range(hand.spec.board[street - 1]):
-            hand.deal.slots.append(Slot(Role.BOARD, None, street, True))
+            hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True))
     elif hand.spec.family is Family.STUD:
         burn, seats, common = stud.street_plan(hand, street, burn)
         if burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         if common:  # STUD-CARD-SHORTAGE: one common card in the centre
-            hand.deal.slots.append(Slot(Role.BOARD, None, street, True))
+            hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True))
         up = street < 4
         for s in seats:
-            hand.deal.slots.append(Slot(Role.UP if up else Role.DOWN, s, street, up))
+            hand.deal.slots.append(Slot(DealSlot.UP if up else DealSlot.DOWN, s, street, up))
 
 
 def street_prompt(hand: Hand, street: int) -> str:
     """What the dealer is asked to deal for `street`, from the slots planned for it."""
     roles = [slot.role for slot in hand.deal.slots]
-    burn = Role.BURN in roles
-    if Role.ELIMINATED in roles:
-        n = roles.count(Role.ELIMINATED)
+    burn = DealSlot.BURN in roles
+    if DealSlot.ELIMINATED in roles:
+        n = roles.count(DealSlot.ELIMINATED)
         return f"ELIMINATE {n} CARDS, THEN BURN & DEAL {hand.street_name(street).upper()}"
     if hand.spec.family is Family.FLOP:
         what = ("FLOP", "TURN", "RIVER")[street - 1]
@@ -83,12 +85,12 @@ def owe_after_round(hand: Hand, slot: Slot) -> None:
         and hand.deal.slots[i].street == 0
     ):
         i += 1
-    hand.deal.slots.insert(i, Slot(Role.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
+    hand.deal.slots.insert(i, Slot(DealSlot.REPLACEMENT, slot.seat, slot.street, slot.up, slot.k))
 
 
 def owe_after_deal(hand: Hand, seat: int) -> None:
     """The seat gets a replacement card once the starting hands are dealt."""
-    hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, 0, False, 99))
+    hand.deal.slots.append(Slot(DealSlot.REPLACEMENT, seat, 0, False, 99))
     if hand.phase is Phase.BETTING and hand.street == 0:
         hand.phase = Phase.DEALING  # the replacement is due before the betting goes on
 
@@ -96,16 +98,16 @@ def owe_after_deal(hand: Hand, seat: int) -> None:
 def third_card_down(hand: Hand, seat: int) -> None:
     """EXPOSE-STUD-DOWNCARD-INITIAL: the seat's third-street up-card is dealt down."""
     for slot in hand.deal.slots:
-        if slot.seat == seat and slot.street == 0 and slot.role is Role.UP:
-            slot.role, slot.up = Role.DOWN, False
+        if slot.seat == seat and slot.street == 0 and slot.role is DealSlot.UP:
+            slot.role, slot.up = DealSlot.DOWN, False
             return
 
 
 def seventh_up(hand: Hand) -> None:
     """004-GN r228: the remaining seventh-street cards are dealt face up."""
     for slot in hand.deal.slots:
-        if slot.street == 4 and slot.role is Role.DOWN:
-            slot.role, slot.up = Role.UP, True
+        if slot.street == 4 and slot.role is DealSlot.DOWN:
+            slot.role, slot.up = DealSlot.UP, True
 
 
 # --- the cards drawn into the slots ------------------------------------------------------------
@@ -117,11 +119,11 @@ def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
     code = card.code if card is not None else "??"
     if card is not None:
         match slot.role:
-            case Role.BURN:
+            case DealSlot.BURN:
                 hand.deal.burns.append(card)
-            case Role.BOARD:
+            case DealSlot.BOARD:
                 hand.deal.board.append(card)
-            case Role.HOLE | Role.DOWN | Role.UP | Role.DRAW | Role.REPLACEMENT:
+            case DealSlot.HOLE | DealSlot.DOWN | DealSlot.UP | DealSlot.DRAW | DealSlot.REPLACEMENT:
                 if slot.seat is not None:
                     hand.deal.cards[slot.seat].append((card, slot.up))
             case _:
@@ -131,15 +133,17 @@ def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
         hand.deal.street_log.append((card, slot.role, seq))
 
 
-def street_draws(hand: Hand) -> list[tuple[Card | None, Role, int]]:
+def street_draws(hand: Hand) -> list[tuple[Card | None, DealSlot, int]]:
     """(card, role, seq) of the draws placed for the current street's cards."""
-    return [x for x in hand.deal.street_log if x[1] is not Role.ELIMINATED]
+    return [x for x in hand.deal.street_log if x[1] is not DealSlot.ELIMINATED]
 
 
 def relabel_burn_as_board(hand: Hand, seq: int) -> None:
     """BURN-ERROR-ANY-STREET: the card taken as the burn was turned up and stands."""
     for card, role, s in hand.deal.street_log:
-        if s == seq and role is Role.BURN and card is not None:
+        if s == seq and role is DealSlot.BURN and card is not None:
             hand.deal.burns.remove(card)
             hand.deal.board.append(card)
-            hand.out.append(DrawRole(hand.number, seq, card.code, Role.BOARD, None, hand.street))
+            hand.out.append(
+                DrawRole(hand.number, seq, card.code, DealSlot.BOARD, None, hand.street)
+            )

@@ -13,7 +13,7 @@ from typing import assert_never
 
 from station.engine import deal_errors, deal_plan, draw_round, irregular, rounds, stub, stud
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.snapshot import Phase
@@ -58,7 +58,7 @@ def on_draw(
     first = deal.last_draw_seq == 0
     deal.last_draw_seq = seq
     if first and deal.puck is not None and deal_errors.button_check(hand, seq):
-        hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", Role.STRAY))
+        hand.out.append(DrawRole(hand.number, seq, card.code if card else "??", DealSlot.STRAY))
         return NOTHING
     slots = deal.slots
     if hand.phase is Phase.MISDEAL or hand.result is not None or not slots:
@@ -70,7 +70,7 @@ def on_draw(
     slots.popleft()
     deal_plan.place(hand, slot, card, seq)
     holder = faults.holder
-    if holder is not None and slot.role is Role.REPLACEMENT and slot.seat == holder[0]:
+    if holder is not None and slot.role is DealSlot.REPLACEMENT and slot.seat == holder[0]:
         faults.holder = None  # the irregular card is replaced before he acted
     if slot.street == 0 and slot.role in _STARTING:
         deal.deal_draws.append(seq)
@@ -84,7 +84,7 @@ def on_draw(
     return NOTHING
 
 
-_STARTING = frozenset({Role.HOLE, Role.DOWN, Role.UP})
+_STARTING = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.UP})
 
 
 def _rit_check(hand: Hand, seq: int) -> Steps:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from station.engine import lineup
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family, HighEval, LowEval
 from station.engine.positions import button_layout
 from station.engine.rule_ids import Rule
@@ -27,7 +27,7 @@ def draw_for_button(table: TableState, card: Card, seq: int) -> bool:
     players = sorted(table.occupied)
     seat = players[len(table.lineup.button_draw) % len(players)]
     table.lineup.button_draw.append((seat, card))
-    table.out.append(DrawRole(table.hand_no, seq, card.code, Role.BUTTON_DRAW, seat))
+    table.out.append(DrawRole(table.hand_no, seq, card.code, DealSlot.BUTTON_DRAW, seat))
     if len(table.lineup.button_draw) < len(players):
         return True
     low = prof.button_draw_low_in_low_games and spec.high is HighEval.NONE

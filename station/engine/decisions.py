@@ -108,8 +108,9 @@ class HandEnd:
     carried: int = field(default=0, repr=False)
 
 
-class Role(StrEnum):
-    """The role of one draw in the dealing sequence (catalog section 1, deal sequence model)."""
+class DealSlot(StrEnum):
+    """The slot one draw fills in the dealing sequence (catalog section 1, deal sequence model).
+    Journaled and exported as the `role` of a `DrawRole` decision: the strings never change."""
 
     HOLE = "hole"  # flop and draw games: initial face-down card for a seat
     DOWN = "down"  # stud: face-down card for a seat
@@ -151,7 +152,7 @@ class DrawRole(NamedTuple):
     hand: int
     event: int
     card: str
-    role: Role
+    role: DealSlot
     seat: int | None = None
     street: int = 0  # betting round the card belongs to (0 = initial deal)
 

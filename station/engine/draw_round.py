@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from station.engine import irregular, stub
 from station.engine.cards import Card
-from station.engine.decisions import Action, ActionKind, PromptCode, Role, Ruling
+from station.engine.decisions import Action, ActionKind, DealSlot, PromptCode, Ruling
 from station.engine.events import Key
 from station.engine.hand import Hand
 from station.engine.hand_state import Refill, Slot
@@ -87,7 +87,7 @@ def plan_draws(hand: Hand, seq: int) -> Steps:
             return NOTHING
         hand.draws.refill = None
         if refill.burn:
-            hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
+            hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
         return _queue_draw(hand, refill.seat, refill.count, seq)
     if hand.spec.draw_after and not hand.draws.burned:
         return _turn_before_draw_cards(hand, seq)
@@ -120,7 +120,7 @@ def plan_draws(hand: Hand, seq: int) -> Steps:
     if not hand.draws.pending and not hand.deal.slots and hand.draws.owed:
         # EXPOSE-DRAW-ON-THE-DRAW: replacements once everyone has drawn.
         for seat in hand.draws.owed:
-            hand.deal.slots.append(Slot(Role.REPLACEMENT, seat, hand.street))
+            hand.deal.slots.append(Slot(DealSlot.REPLACEMENT, seat, hand.street))
         hand.draws.owed = []
         return NOTHING
     if not hand.draws.pending and not hand.deal.slots:
@@ -147,9 +147,9 @@ def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = Fal
         stub.draw_shortage(hand, seat, count, now, seq)
         burn, count = burn_now, now
     if burn:
-        hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
+        hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
     for _ in range(count):
-        hand.deal.slots.append(Slot(Role.DRAW, seat, hand.street))
+        hand.deal.slots.append(Slot(DealSlot.DRAW, seat, hand.street))
     if count:
         hand.draws.last_seat = seat
     if not hand.deal.slots:
@@ -169,10 +169,10 @@ def _turn_before_draw_cards(hand: Hand, seq: int) -> Steps:
     if hand.repair.skip_next_burn:
         hand.repair.skip_next_burn = False  # an exposed card already is the burn
     else:
-        hand.deal.slots.append(Slot(Role.BURN, None, hand.street))
+        hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
     burn = bool(hand.deal.slots)
     for _ in range(hand.spec.board[hand.street - 1]):
-        hand.deal.slots.append(Slot(Role.BOARD, None, hand.street, True))
+        hand.deal.slots.append(Slot(DealSlot.BOARD, None, hand.street, True))
     draws = sum(hand.draws.requests.values())
     then = f", THEN {draws} DRAW CARDS" if draws else ""
     what = "BURN & TURN" if burn else "TURN (NO BURN)"

@@ -102,10 +102,6 @@ class GameSpec:
             return 5
         return 1 + self.draws
 
-    @property
-    def hi_lo(self) -> bool:
-        return self.high is not HighEval.NONE and self.low is not LowEval.NONE
-
     def uses_joker(self, a5_joker: bool) -> bool:
         """Whether the deck holds a joker: draw high's as the game says, A-5 lowball's as the
         profile's switch says (D60: RR/USPA in use unless posted, GN not unless posted)."""

@@ -41,7 +41,7 @@ from station.engine.hand_state import (
     StudState,
     Terms,
 )
-from station.engine.positions import ButtonLayout, clockwise_after
+from station.engine.positions import ButtonLayout
 from station.engine.profiles import MisdealCutoff, Profile
 from station.engine.rule_ids import Rule
 from station.engine.rulebook import citation
@@ -147,8 +147,9 @@ class Hand:
         self.deal.slots = deque(slot for slot in self.deal.slots if slot.seat != seat)
         self.out.append(Action(self.number, seq, seat, ActionKind.FOLD, s.bet))
 
-    def first_to_receive(self, street: int) -> int | None:
-        """Stud: the seat dealt first on `street` (the lowest seat still in)."""
+    def first_to_receive(self) -> int | None:
+        """Stud: the seat dealt first on every street (the lowest seat still in: dealing starts
+        at the dealer's left)."""
         live = self.in_hand()
         return live[0] if live else None
 
@@ -244,9 +245,6 @@ class Hand:
 
     def hands_for_showdown(self) -> dict[int, list[Card]]:
         return {s: [c for c, _ in self.deal.cards[s]] for s in self.dealt}
-
-    def seats_clockwise_from_button(self, seats: list[int]) -> list[int]:
-        return clockwise_after(seats, self.button if self.button is not None else 0)
 
     def return_to_stub(self, card: Card) -> None:
         """A card went back into the stub (a recovery's reshuffle): it, and its tag, may

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from station.engine.betting import BettingRound, RoundMark
 from station.engine.cards import Card
-from station.engine.decisions import ActionKind, Incident, Role
+from station.engine.decisions import ActionKind, DealSlot, Incident
 from station.engine.events import Key, Stakes
 from station.engine.rake import RakeSchedule
 from station.engine.recovery import Recovery
@@ -47,7 +47,7 @@ class Terms(NamedTuple):
 class Slot:
     """One expected draw: its role, the seat it goes to, its street, face up or down."""
 
-    role: Role
+    role: DealSlot
     seat: int | None = None
     street: int = 0
     up: bool = False
@@ -66,7 +66,7 @@ class Deal:
     tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw
     card_tags: dict[Card, str] = field(default_factory=dict)  # card -> the tag it was read by
     deal_draws: list[int] = field(default_factory=list)  # seq of each starting-hand card
-    street_log: list[tuple[Card | None, Role, int]] = field(default_factory=list)
+    street_log: list[tuple[Card | None, DealSlot, int]] = field(default_factory=list)
     last_draw_seq: int = 0
     puck: int | None = None  # where the button puck physically sits (None: no puck sensor)
 

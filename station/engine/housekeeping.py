@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from station.engine import collection, deck_audit
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, Prompt, PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, Prompt, PromptCode, Ruling
 from station.engine.positions import TABLE_SEATS
 from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
@@ -47,7 +47,7 @@ def deck_check_card(table: TableState, card: Card | None, seq: int) -> None:
     """A card scanned for the deck check."""
     assert table.deck.check is not None
     code = card.code if card is not None else "??"
-    table.out.append(DrawRole(table.hand_no, seq, code, Role.AUDIT))
+    table.out.append(DrawRole(table.hand_no, seq, code, DealSlot.AUDIT))
     if card is not None:
         table.deck.check.append(card)
 

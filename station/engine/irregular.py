@@ -12,7 +12,7 @@ from typing import assert_never
 
 from station.engine import burn_errors, deal_errors, recovery, settlement
 from station.engine.cards import Card
-from station.engine.decisions import DrawRole, PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
 from station.engine.events import Key, KeyPress
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -50,7 +50,7 @@ def after_hand(hand: Hand, card: Card | None, seq: int, *, back_ok: bool = True)
     stub (NO-STUB-PEEK, r23). A foreign back found there leaves the result standing
     (DECK-FOREIGN-BACK, 001-RR11 §3 r3: "discovered in the stub, all action stands")."""
     code = card.code if card is not None else "??"
-    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    hand.out.append(DrawRole(hand.number, seq, code, DealSlot.STRAY))
     hand.alerts.after_hand_draws += 1
     if not back_ok:
         _foreign_back_in_stub(hand, code, seq)
@@ -120,13 +120,13 @@ def joker_not_in_use(hand: Hand, card: Card, seq: int) -> None:
     """DECK-JOKER-NOT-IN-USE: a scrap of paper, replaced by the next card (001-RR11 §3 r8;
     the same for a card the deck does not hold, r9)."""
     slot = hand.deal.slots[0] if hand.deal.slots else None
-    hand.out.append(DrawRole(hand.number, seq, card.code, Role.SCRAP))
+    hand.out.append(DrawRole(hand.number, seq, card.code, DealSlot.SCRAP))
     where = _slot_text(slot) if slot is not None else "NOTHING"
     what = "JOKER IS NOT IN USE" if card.is_joker else f"{card.code} IS NOT IN THIS DECK"
     if (
         slot is not None
         and slot.street == 0
-        and slot.role in (Role.HOLE, Role.DOWN, Role.UP)
+        and slot.role in (DealSlot.HOLE, DealSlot.DOWN, DealSlot.UP)
         and hand.phase is Phase.DEALING
         and hand.bets.round is None
     ):
@@ -199,7 +199,7 @@ def _premature_rule(hand: Hand) -> Rule:
 def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> None:
     code = card.code if card is not None else "??"
     if hand.phase is Phase.MISDEAL:
-        hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+        hand.out.append(DrawRole(hand.number, seq, code, DealSlot.STRAY))
         hand.incident(
             seq,
             Rule.MISDEAL_PROCEDURE,
@@ -216,7 +216,7 @@ def unexpected_draw(hand: Hand, card: Card | None, face_up: bool, seq: int) -> N
             return
         premature(hand, card, seq)
         return
-    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    hand.out.append(DrawRole(hand.number, seq, code, DealSlot.STRAY))
     if hand.phase is Phase.DRAWING:
         hand.incident(
             seq,
@@ -248,9 +248,9 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
         # burncard stays on the table as the burn"; 004-GN r225 "leave the burn as is").
         if card is not None:
             hand.deal.burns.append(card)
-        role = Role.BURN
+        role = DealSlot.BURN
     else:
-        role = Role.ELIMINATED if eliminated else Role.PREMATURE
+        role = DealSlot.ELIMINATED if eliminated else DealSlot.PREMATURE
     hand.out.append(DrawRole(hand.number, seq, code, role, None, hand.street + 1))
     skip = 0 if family is Family.DRAW or eliminated else 1
     exposed = [c for c, _ in hand.repair.premature[skip:] if c is not None]
@@ -287,7 +287,7 @@ def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:
     rec = hand.repair.recovery
     assert rec is not None
     code = card.code if card is not None else "??"
-    hand.out.append(DrawRole(hand.number, seq, code, Role.STRAY))
+    hand.out.append(DrawRole(hand.number, seq, code, DealSlot.STRAY))
     if card is not None:
         rec.reshuffle.append(card)  # it goes back into the stub with the reshuffle
     step = rec.current.text if rec.current is not None else "FOLLOW THE STEPS"
@@ -554,7 +554,7 @@ def clock_tick(hand: Hand, seq: int) -> Steps:
 def _eliminate_due(hand: Hand) -> bool:
     """PREMATURE-STUD-STREET (RR): the ELIMINATE key confirms the cards taken out of play; it
     applies once the betting is over and those cards are due."""
-    return any(slot.role is Role.ELIMINATED for slot in hand.deal.slots)
+    return any(slot.role is DealSlot.ELIMINATED for slot in hand.deal.slots)
 
 
 def round_complete(hand: Hand, seq: int) -> None:

@@ -169,7 +169,6 @@ def _post_blinds(hand: Hand, rnd: BettingRound) -> None:
             and hand.layout.small_blind in hand.chips.posts
         ):
             rnd.pl_blind_bonus = max(0, bb - hand.chips.posts[hand.layout.small_blind])
-            rnd.big_blind_seat = hand.layout.big_blind
 
 
 def _zone_for_round(hand: Hand, seat: int) -> None:

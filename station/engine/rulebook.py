@@ -28,18 +28,10 @@ STATION_RULES: dict[str, str] = {
 }
 
 
-def is_known(rule_id: str) -> bool:
-    return rule_id in RULES or rule_id in STATION_RULES
-
-
 def title(rule_id: str) -> str:
     if rule_id in RULES:
         return RULES[rule_id][0]
     return STATION_RULES.get(rule_id, rule_id)
-
-
-def observability(rule_id: str) -> str:
-    return RULES[rule_id][2] if rule_id in RULES else ""
 
 
 @cache

@@ -16,7 +16,7 @@ The shoe reads every card that leaves it, so the engine knows the stub: the deck
 from __future__ import annotations
 
 from station.engine.cards import Card
-from station.engine.decisions import PromptCode, Role, Ruling
+from station.engine.decisions import DealSlot, PromptCode, Ruling
 from station.engine.hand import Hand
 from station.engine.recovery import Expect, Recovery, Step
 from station.engine.rule_ids import Rule
@@ -104,7 +104,7 @@ def rit_needed(hand: Hand) -> tuple[int, int]:
     board = hand.spec.board
     rounds = hand.spec.rounds
     cards = len(hand.deal.slots)
-    burns = sum(1 for s in hand.deal.slots if s.role is Role.BURN)
+    burns = sum(1 for s in hand.deal.slots if s.role is DealSlot.BURN)
     later = range(hand.street + 1, rounds)
     cards += sum(1 + board[st - 1] for st in later)
     burns += len(later)
@@ -140,10 +140,10 @@ def rit_check(hand: Hand, seq: int) -> None:
     need, burns = rit_needed(hand)
     if need <= 1:
         return
-    if need - burns == 1 and burns == sum(1 for s in hand.deal.slots if s.role is Role.BURN):
+    if need - burns == 1 and burns == sum(1 for s in hand.deal.slots if s.role is DealSlot.BURN):
         # 004-GN r209: the one card left going into the last board card is used, unburned.
         hand.deal.slots = type(hand.deal.slots)(
-            s for s in hand.deal.slots if s.role is not Role.BURN
+            s for s in hand.deal.slots if s.role is not DealSlot.BURN
         )
         hand.incident(
             seq,

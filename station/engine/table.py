@@ -30,7 +30,7 @@ from station.engine import (
     lineup,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
-from station.engine.decisions import Decision, DrawRole, Role, Ruling
+from station.engine.decisions import DealSlot, Decision, DrawRole, Ruling
 from station.engine.events import (
     Draw,
     InputEvent,
@@ -106,7 +106,7 @@ class Table(TableState):
         if self.hand is not None and self.hand.out:
             hand_cycle.absorb(self)
         out, self.out = self.out, []
-        self.screen.note(self, out)
+        self.screen.note(self.hand, out)
         return out
 
     # --- between hands ------------------------------------------------------------------------
@@ -180,7 +180,7 @@ class Table(TableState):
             return
         if hand is None:
             code = card.code if card is not None else "??"
-            self.out.append(DrawRole(self.hand_no, seq, code, Role.STRAY))
+            self.out.append(DrawRole(self.hand_no, seq, code, DealSlot.STRAY))
             self.out.append(
                 self.incident(
                     seq, Rule.STATION_UNEXPECTED_KEY, "NO HAND IN PROGRESS: PRESS NEW HAND"

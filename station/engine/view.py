@@ -67,7 +67,7 @@ def _pots(hand: Hand) -> tuple[PotView, ...]:
 def _next_step(t: TableState, hand: Hand, to_act: int | None) -> str:
     if hand.alerts.stop_text:
         return hand.alerts.stop_text
-    said = t.screen.prompt(t)
+    said = t.screen.prompt(t.hand)
     if said is not None and said.code is PromptCode.DEAL and hand.deal.deal_draws:
         slots = hand.deal.slots
         slot = slots[0] if hand.phase is Phase.DEALING and slots else None
@@ -140,7 +140,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     hand = t.hand
     seat_numbers = sorted(set(t.stacks) | t.occupied | (set(hand.seats) if hand else set()))
     if hand is None:
-        said = t.screen.prompt(t)
+        said = t.screen.prompt(t.hand)
         seats = tuple(
             SeatView(
                 seat=s,
@@ -244,7 +244,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         chip_race=t.race.new_chip if t.race is not None else None,
         drop=_drop(t, hand),
         alerts=t.screen.open_alerts(),
-        prompt=t.screen.prompt(t),
+        prompt=t.screen.prompt(t.hand),
         result=t.screen.last_result(),
         next_hand=_next_hand(t) if hand.result is not None else None,
         waiting=_waiting(t),

@@ -100,7 +100,6 @@ class FleetStatus:
     acked_seq: int = 0
     central_seq: int | None = None  # the centre's head as last reported
     central_online: bool | None = None  # the ingest's presence message
-    last_ack_utc: str | None = None
     reconnects: int = 0
     detail: str = ""
 
@@ -509,7 +508,6 @@ class Forwarder:
             acked_seq=box.acked_seq,
             central_seq=self._central_seq,
             central_online=self._central_online,
-            last_ack_utc=self._last_ack_utc,
             reconnects=self._reconnects,
             detail=self._detail,
         )

@@ -63,10 +63,3 @@ class Transport(Protocol):
 
 
 TransportFactory = Callable[[TransportSettings, TransportEvents], Transport]
-
-
-def paho_factory(settings: TransportSettings, events: TransportEvents) -> Transport:
-    """The paho-mqtt transport (imported here, lazily: it is an optional extra)."""
-    from station.fleet.paho_transport import PahoTransport  # noqa: PLC0415
-
-    return PahoTransport(settings, events)

@@ -16,8 +16,6 @@ from station.engine.decisions import (
 )
 from station.engine.rake import RakeResult
 
-PUBLIC_TYPES = ("incident", "prompt", "hand_end")
-
 
 def decision_to_dict(d: Decision) -> dict[str, Any]:
     """The public object for one decision. Keys beyond the documented ones are extensions."""

@@ -14,6 +14,7 @@ from typing import Any
 from station.engine.decisions import (
     Action,
     ActionKind,
+    DealSlot,
     Decision,
     DrawRole,
     HandEnd,
@@ -22,7 +23,6 @@ from station.engine.decisions import (
     PotResult,
     Prompt,
     PromptCode,
-    Role,
     Ruling,
 )
 from station.engine.events import InputEvent
@@ -107,7 +107,7 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             hand=int(d["hand"]),
             event=int(d["event"]),
             card=str(d["card"]),
-            role=Role(d["role"]),
+            role=DealSlot(d["role"]),
             seat=_opt_int(d.get("seat")),
             street=int(d.get("street", 0)),
         )

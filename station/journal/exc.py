@@ -1,9 +1,10 @@
-"""Exceptions of the journal package, one root per family. Pure.
+"""Exceptions of the journal (the log): one family, rooted at `JournalError`. Pure.
 
-Irregularities at the table are data (incidents), never exceptions. These are for a broken or
-tampered journal, refused credentials, workflow steps that are not allowed, and bad input to the
-command line. Each leaf also inherits the builtin it refines, so callers that only know the
-builtins still catch the right thing.
+Irregularities at the table are data (incidents), never exceptions. These are for a journal that
+cannot be used as asked: missing, another station's, of an unknown schema, broken or tampered,
+or a commit that failed. Refused credentials are `station.people.exc`, workflow steps that are
+not allowed `station.incidents.exc`. Each leaf also inherits the builtin it refines, so callers
+that only know the builtins still catch the right thing.
 """
 
 from __future__ import annotations
@@ -25,10 +26,6 @@ class SchemaError(JournalError, RuntimeError):
     """The database schema is not one this code knows (a newer station, or tampering)."""
 
 
-class ForeignWriterError(JournalError, RuntimeError):
-    """Another process fed input events into the journal this recorder owns."""
-
-
 class IntegrityError(JournalError, RuntimeError):
     """The journal failed a check: hash chain, sequence, anchor or SQLite integrity."""
 
@@ -39,46 +36,6 @@ class IntegrityError(JournalError, RuntimeError):
 
 class RecoveryMismatchError(IntegrityError):
     """Replaying the journal did not re-derive the decisions it holds (a bug, or tampering)."""
-
-
-class AuthError(Exception):
-    """Root of the credential family: a person could not be authenticated or authorised."""
-
-
-class BadCredentialError(AuthError, PermissionError):
-    """Unknown person, disabled person or wrong PIN (deliberately not told apart)."""
-
-
-class LockedOutError(AuthError, PermissionError):
-    """Too many failed PINs: the person is locked out for a while."""
-
-    def __init__(self, message: str, remaining_s: float) -> None:
-        super().__init__(message)
-        self.remaining_s = remaining_s
-
-
-class RoleRefusedError(AuthError, PermissionError):
-    """The person is authenticated but their role may not do this."""
-
-
-class WeakPinError(AuthError, ValueError):
-    """A new PIN does not meet the policy (at least 6 digits, not trivially guessable)."""
-
-
-class PeopleError(AuthError, ValueError):
-    """A people-management request that cannot be done (duplicate name, bad name, last admin)."""
-
-
-class WorkflowError(Exception):
-    """Root of the incident-workflow family."""
-
-
-class UnknownIncidentError(WorkflowError, LookupError):
-    """No incident has this id."""
-
-
-class TransitionError(WorkflowError, ValueError):
-    """The step is not allowed from the incident's state, or by this person."""
 
 
 class JournalWriteError(JournalError, OSError):

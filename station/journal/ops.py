@@ -63,7 +63,7 @@ class OpState:
         return None
 
     @property
-    def play_blocked(self) -> tuple[str, ...]:
+    def why_play_stops(self) -> tuple[str, ...]:
         """Why hand play must not go on now (empty when it may)."""
         reasons: list[str] = []
         if self.mode is Mode.TECHNICIAN:

@@ -11,7 +11,9 @@ what the live run saw.
 it re-derives equals the one in the journal, rebuilds the operational state (CALL FLOOR, tilts,
 mode, sessions) by folding every row, and checks the hash chain on the way; then it journals the
 boot and the recovery. A mismatch or a chain problem is logged as an error and journaled as a
-critical tilt; `strict=True` also raises.
+critical tilt; `strict=True` also raises. The tables the higher layers keep in the same file
+are checked against their rows by the `checks` they pass in (the people table:
+`station.people.check.PEOPLE_CHECKS`), each problem a critical tilt too.
 
 Checkpoints (`station.journal.checkpoint`) keep a restart short on a long journal: at the start
 of every `checkpoint_every`-th hand the recorder saves its state beside the chain, and
@@ -27,7 +29,7 @@ from __future__ import annotations
 import logging
 import pickle
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,10 +55,9 @@ from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMisma
 from station.journal.history import HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
 from station.journal.replay import Mismatch, Replay, derive
-from station.journal.roster import PEOPLE_CODES
 from station.journal.rows import Entry, LogRow
 from station.journal.store import CLOCK_STEP_S, Journal
-from station.journal.verify import Problem, people_problems
+from station.journal.verify import Problem, TableCheck
 from station.version import VERSION
 
 log = logging.getLogger(__name__)
@@ -93,8 +94,10 @@ class Recorder:
         *,
         registry: DeckRegistry | None = None,
         checkpoint_every: int = checkpoint.EVERY_HANDS,
+        checks: Sequence[TableCheck] = (),
     ) -> None:
         self.journal = journal
+        self.checks = tuple(checks)  # the higher layers' table checks, run at each recovery
         self.registry = registry
         self.checkpoint_every = checkpoint_every  # hands between checkpoints; 0: none
         self.history: Checkpoint | None = None  # recovery started here: check what it skipped
@@ -305,7 +308,7 @@ class Recorder:
             log.error("JOURNAL INTEGRITY: %s", text)
             seq = walk_problem.seq if walk_problem else None
             entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], seq))
-        for problem in self._people_problems():
+        for problem in self._table_problems():
             log.error("JOURNAL INTEGRITY: %s", problem.text)
             entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
         entries.append(
@@ -367,14 +370,12 @@ class Recorder:
         }
         return Entry(Code.CLOCK_STEP, payload, STATION_ACTOR, ActorRole.STATION)
 
-    def _people_problems(self) -> list[Problem]:
-        """Credentials in the people table that their journal rows do not vouch for (a PIN hash
-        swapped in behind the journal's back), each said once while its tilt stays open."""
-        rows = list(self.journal.rows(codes=PEOPLE_CODES))
+    def _table_problems(self) -> list[Problem]:
+        """What the `checks` find (the people table's credentials that their journal rows do
+        not vouch for: `station.people.check`), each said once while its tilt stays open."""
         open_details = {t.detail for t in self.ops.tilts.values()}
-        return [
-            p for p in people_problems(self.journal.conn, rows) if p.text[:300] not in open_details
-        ]
+        found = [p for check in self.checks for p in check(self.journal.conn)]
+        return [p for p in found if p.text[:300] not in open_details]
 
     def _checkpoint_start(
         self, head_seq: int

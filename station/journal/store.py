@@ -531,10 +531,6 @@ class Journal:
         """`PRAGMA quick_check`: empty when sound."""
         return self._check("quick_check")
 
-    def integrity_check(self) -> list[str]:
-        """`PRAGMA integrity_check`: empty when sound."""
-        return self._check("integrity_check")
-
     def _check(self, pragma: str) -> list[str]:
         try:
             return _problems(self.conn.execute(f"PRAGMA {pragma}").fetchall())

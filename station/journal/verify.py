@@ -1,7 +1,9 @@
 """Verifying a journal: gap-free sequence, hash chain, anchored head, the head witness (and any
-other known head), protective triggers, the people table and SQLite's own integrity check.
-`ChainChecker` is pure; `verify_file` is the edge adapter behind `station journal verify` and
-never writes to the file it checks: it opens it read-only (`mode=ro`, so the WAL is read but
+other known head), protective triggers and SQLite's own integrity check, plus any table checks
+a higher layer passes in (`checks`: the people table against its rows is
+`station.people.check`, which composes `verify_journal`, what `station journal verify` runs).
+`ChainChecker` is pure; `verify_file` is the edge adapter and never writes to the file it
+checks: it opens it read-only (`mode=ro`, so the WAL is read but
 never merged into the main file; `immutable=1` when there is no WAL, so nothing is created
 beside it), and a file that cannot be read (disk full, I/O error, no permission) is reported as
 such (`cannot_read`), never as tampering.
@@ -29,15 +31,12 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from station.journal.codes import Code, TiltCode
 from station.journal.files import WAL, companion
-from station.journal.pins import credential_digest
-from station.journal.roster import PEOPLE_CODES, fold_people
 from station.journal.rows import COLUMNS, GENESIS_HASH, LogRow
 from station.journal.schema import tampered_triggers
 from station.journal.store import witness_since
@@ -48,6 +47,11 @@ from station.journal.witness import FileWitness, Head, WitnessError, judge, witn
 class Problem:
     seq: int | None  # the first bad sequence number, when the problem has one
     text: str
+
+
+# A check of a table the journal file holds beside the log, against the log's own rows: given the
+# (read-only) connection, the problems found. Run only when the chain is intact.
+TableCheck = Callable[[sqlite3.Connection], list[Problem]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,25 +145,17 @@ class ChainChecker:
         return self.problem
 
 
-def verify_rows(
-    rows: Iterable[LogRow], station_id: str, anchor: tuple[int, str] | None
-) -> VerifyReport:
-    """Pure verification of rows already read (used by tests and by recovery)."""
-    checker = ChainChecker(station_id)
-    for row in rows:
-        if checker.check(row) is not None:
-            break
-    problem = checker.finish(anchor)
-    head = anchor if anchor is not None else (0, GENESIS_HASH)
-    return VerifyReport(checker.count, head[0], head[1], (problem,) if problem else ())
-
-
 def verify_file(
-    path: str | Path, *, witness: Path | None = None, heads: Sequence[Head] = ()
+    path: str | Path,
+    *,
+    witness: Path | None = None,
+    heads: Sequence[Head] = (),
+    checks: Sequence[TableCheck] = (),
 ) -> VerifyReport:
-    """Everything `station journal verify` checks. Opens the file read-only, never migrates or
-    writes. `witness`: the head witness file (default: beside the journal); `heads`: other
-    heads of this journal known elsewhere (the fleet's central store, an earlier export)."""
+    """The log's checks, and `checks`. Opens the file read-only, never migrates or writes.
+    `witness`: the head witness file (default: beside the journal); `heads`: other heads of this
+    journal known elsewhere (the fleet's central store, an earlier export); `checks`: the
+    higher layers' checks of their tables (run when the chain holds)."""
     p = Path(path)
     if not p.is_file():
         return VerifyReport(0, 0, GENESIS_HASH, (Problem(None, f"no journal at {p}"),))
@@ -176,7 +172,7 @@ def verify_file(
             return _cannot_read(p, exc)
         known, unreadable_witness = None, str(exc.strerror or exc)
     try:
-        report = _verify_read_only(p, known, source, unreadable_witness, heads)
+        report = _verify_read_only(p, known, source, unreadable_witness, heads, checks)
     except sqlite3.DatabaseError as exc:
         why = _read_failure(exc, p.parent)
         if why:
@@ -236,6 +232,7 @@ def _verify_read_only(
     source: FileWitness,
     unreadable_witness: str,
     heads: Sequence[Head],
+    checks: Sequence[TableCheck],
 ) -> VerifyReport:
     wal = companion(p, WAL)
     had_wal = wal.exists()
@@ -245,11 +242,11 @@ def _verify_read_only(
     conn = sqlite3.connect(uri, uri=True, isolation_level=None)
     try:
         conn.execute("PRAGMA query_only = ON")
-        report = _verify(conn, known, source, unreadable_witness, heads)
+        report = _verify(conn, known, source, unreadable_witness, heads, checks)
     finally:
         conn.close()
     if not had_wal and wal.exists():  # a station opened it meanwhile: read it through its WAL
-        return _verify_read_only(p, known, source, unreadable_witness, heads)
+        return _verify_read_only(p, known, source, unreadable_witness, heads, checks)
     return report
 
 
@@ -259,6 +256,7 @@ def _verify(
     source: FileWitness | None = None,
     unreadable_witness: str = "",
     heads: Sequence[Head] = (),
+    checks: Sequence[TableCheck] = (),
 ) -> VerifyReport:
     problems: list[Problem] = []
     notes: list[str] = []
@@ -272,7 +270,6 @@ def _verify(
     anchor_row = conn.execute("SELECT head_seq, head_hash FROM anchor WHERE id = 1").fetchone()
     anchor = None if anchor_row is None else (int(anchor_row[0]), str(anchor_row[1]))
     checker = ChainChecker(station_id)
-    people_rows: list[LogRow] = []
     recorded: list[Problem] = []
     cursor = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM log ORDER BY seq")
     for raw in cursor:
@@ -283,9 +280,7 @@ def _verify(
             break
         if checker.check(row) is not None:
             break
-        if row.code in PEOPLE_CODES:
-            people_rows.append(row)
-        elif row.code == Code.TILT_RAISED:
+        if row.code == Code.TILT_RAISED:
             found_by_station = _recorded_tampering(row)
             if found_by_station is not None:
                 recorded.append(found_by_station)
@@ -304,7 +299,8 @@ def _verify(
     for name in tampered_triggers(conn):
         problems.append(Problem(None, f"protective trigger {name} is missing or altered"))
     if chain_problem is None:
-        problems.extend(people_problems(conn, people_rows))
+        for check in checks:
+            problems.extend(check(conn))
     head = anchor if anchor is not None else (0, GENESIS_HASH)
     return VerifyReport(
         checker.count, head[0], head[1], tuple(problems), witness=known, notes=tuple(notes)
@@ -362,40 +358,3 @@ def _recorded_tampering(row: LogRow) -> Problem | None:
     seq = d.get("seq")
     where = seq if isinstance(seq, int) else None
     return Problem(where, f"the station recorded at seq {row.seq}: {d['tilt']}: {d.get('detail')}")
-
-
-def people_problems(conn: sqlite3.Connection, rows: list[LogRow]) -> list[Problem]:
-    journaled = fold_people(rows)
-    table: dict[str, tuple[Any, ...]] = {
-        str(r[0]): r
-        for r in conn.execute(
-            "SELECT name, role, active, kdf, salt, pin_hash, changed_seq FROM people"
-        )
-    }
-    problems: list[Problem] = []
-    for name in sorted(set(journaled) | set(table)):
-        record, found = journaled.get(name), table.get(name)
-        if record is None:
-            problems.append(
-                Problem(None, f"people table holds {name}, whom the journal never enrolled")
-            )
-            continue
-        if found is None:
-            text = f"{name} is enrolled in the journal but missing from the people table"
-            problems.append(Problem(record.added_seq, text))
-            continue
-        _, role, active, kdf, salt, pin_hash, changed_seq = found
-        digest = credential_digest(str(kdf), bytes(salt), bytes(pin_hash))
-        if (str(role), bool(active), digest, int(changed_seq)) != (
-            record.role,
-            record.active,
-            record.credential,
-            record.changed_seq,
-        ):
-            problems.append(
-                Problem(
-                    record.changed_seq,
-                    f"people table entry of {name} does not match its journal row",
-                )
-            )
-    return problems

@@ -28,15 +28,15 @@ from typing import Final
 from station.engine.decisions import (
     Action,
     ActionKind,
+    DealSlot,
     DrawRole,
     HandEnd,
     Incident,
-    Role,
     Ruling,
 )
-from station.journal.phh_deal import UNKNOWN_CARD, played_deal
-from station.journal.recall import HandRecall, RecallStep, StepKind
 from station.phh.reader import VARIANT_GAMES
+from station.recall.phh_deal import UNKNOWN_CARD, played_deal
+from station.recall.steps import HandRecall, RecallStep, StepKind
 
 # Our game name -> PHH variant code: the reader's table (one to one) read the other way.
 VARIANTS: Final = {game: code for code, game in VARIANT_GAMES.items()}
@@ -207,9 +207,9 @@ def _actions(
                 emit.comment(f"{d.card} kept in seat {d.seat}'s hand (a scrap): shown as ??")
             elif step.seq in deal.moved:
                 continue  # the engine put this card elsewhere: it is dealt where it ended
-            elif d.role is Role.BOARD:
+            elif d.role is DealSlot.BOARD:
                 emit.board_card(d.card, d.street)
-            elif step.seq in deal.not_kept or d.role is Role.SCRAP:
+            elif step.seq in deal.not_kept or d.role is DealSlot.SCRAP:
                 emit.comment(f"{d.role.value} card {d.card}{_at(d.seat)} not kept")
             else:
                 emit.comment(f"{d.role.value} card {d.card}{_at(d.seat)}")

@@ -23,11 +23,12 @@ from typing import Any
 from hardware.inputs.emulator import InputEmulator
 from hardware.inputs.factories import close_factories, mock_factories
 from hardware.inputs.pinmap_load import default_pinmap
+from station.bench.scripted import nlhe_session
 from station.daemon.daemon import Overrides
+from station.daemon.operations import StationOps
 from station.formats.session import read_session
-from station.journal import ActorRole, Journal, ManualClock, Recorder, StationOps, SystemClock
-from station.journal.people import add_person, authenticate
-from station.journal.scripted import nlhe_session
+from station.journal import ActorRole, Journal, ManualClock, Recorder, SystemClock
+from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import Running, start_daemon
 from tests.fleet.conftest import SITE, RunningIngest, start_ingest, wait_until
 

@@ -24,10 +24,11 @@ from typing import Any
 
 import pytest
 
-from station.journal import Journal, SystemClock, load_hand
+from station.incidents.export import CSV_COLUMNS
+from station.journal import Journal, SystemClock
 from station.journal.codes import Code
-from station.journal.incident_export import CSV_COLUMNS
 from station.phh.export import hand_to_phh
+from station.recall.hands import load_hand
 from tests.console.fleet import Fleet
 from tests.fleet.conftest import wait_until
 

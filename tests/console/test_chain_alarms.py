@@ -25,7 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from station.journal import Journal, Recorder, StationOps, SystemClock
+from station.daemon.operations import StationOps
+from station.journal import Journal, Recorder, SystemClock
 from tests.console.fleet import Fleet, fill_journal
 from tests.console.test_http import sign_in
 from tests.fleet.conftest import forwarder, wait_until

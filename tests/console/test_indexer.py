@@ -11,10 +11,11 @@ from typing import Any
 
 from station.central.console.indexer import Indexer
 from station.central.console.records import ops_from_json, record_from_json
-from station.journal import ActorRole, Journal, Recorder, StationOps, SystemClock
+from station.daemon.operations import StationOps
+from station.incidents.workflow import incidents, review, rule
+from station.journal import ActorRole, Journal, Recorder, SystemClock
 from station.journal.ops import OpsTracker
-from station.journal.people import authenticate
-from station.journal.workflow import incidents, review, rule
+from station.people.staff import authenticate
 from tests.console.fleet import PINS, TABLES, Fleet, fill_journal
 from tests.fleet.conftest import wait_until
 
@@ -95,7 +96,7 @@ def test_the_central_recall_of_every_hand_is_the_station_s_own(fleet: Fleet) -> 
     import psycopg
 
     from station.central.console.views import load_hand as central_hand
-    from station.journal import load_hand
+    from station.recall.hands import load_hand
 
     for station in ("T01", "T02", "T03"):
         wait_until(lambda s=station: fleet.delivered(s), what=f"{station} delivered")

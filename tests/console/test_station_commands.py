@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from station.daemon.fleet_commands import carry_out, done_row
+from station.daemon.operations import StationOps
 from station.fleet.messages import Command, ReplyStatus
-from station.journal import Journal, Recorder, StationOps
+from station.incidents.workflow import incident, incidents
+from station.journal import Journal, Recorder
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry
-from station.journal.workflow import incident, incidents
 
 
 def _incident(journal: Journal) -> int:

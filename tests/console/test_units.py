@@ -25,10 +25,10 @@ from station.central.console.records import (
     record_to_json,
     severity,
 )
-from station.journal.incidents import IncidentFold, fold_incidents
+from station.incidents.records import IncidentFold, fold_incidents
+from station.incidents.workflow import incidents as station_incidents
 from station.journal.ops import OpsTracker
 from station.journal.store import Journal
-from station.journal.workflow import incidents as station_incidents
 from tests.console.fleet import TABLES, fill_journal
 
 
@@ -53,7 +53,7 @@ def test_the_fold_resumed_from_json_in_pieces_gives_what_one_pass_gives(journal:
     """The indexer stores the fold's context and keeps only live incidents between pieces."""
     import json
 
-    from station.journal.incidents import FOLD_CODES
+    from station.incidents.records import FOLD_CODES
 
     rows = list(journal.rows(codes=FOLD_CODES))
     whole = fold_incidents(rows)

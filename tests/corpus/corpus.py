@@ -66,7 +66,7 @@ def part_path(part: str) -> Path:
 
 def replay_output(path: Path) -> list[str]:
     """Output lines of `station replay --json --trace PATH`, through the command itself."""
-    from station.commands import replay
+    from station.cli import replay
 
     buf = io.StringIO()
     args = argparse.Namespace(session=str(path), json=True, trace=True)

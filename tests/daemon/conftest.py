@@ -16,13 +16,14 @@ from hardware.betzone.settling import ZoneSettler
 from hardware.inputs.clock import FakeClock
 from station.config.model import PeopleConfig
 from station.config.station_toml import load_station
-from station.daemon.commands import DisplayCommands
 from station.daemon.core import Core, CoreParts
 from station.daemon.daemon import Daemon, Overrides
+from station.daemon.display_requests import DisplayCommands
 from station.daemon.items import Inbox
 from station.daemon.notify import Notifier
+from station.daemon.operations import StationOps
 from station.daemon.sink import NullSink
-from station.journal import Recorder, StationOps
+from station.journal import Recorder
 
 TINY = """\
 station_id = "T07"

@@ -20,9 +20,10 @@ from station.daemon.news import OpsNews, PanelNews, Recorded
 from station.daemon.sink import NullSink
 from station.demo.dealer import Watcher
 from station.display.nav import ClearFloorCall, SignedIn
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.engine.events import Key, KeyPress
-from station.journal import ActorRole, Code, Journal, SystemClock, add_person, authenticate
+from station.journal import ActorRole, Code, Journal, SystemClock
+from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import Running, start_daemon, write_config
 
 ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"
@@ -73,17 +74,17 @@ def test_call_floor_from_the_panel_is_cleared_only_by_a_floor_pin(
             5.0,
         )  # fmt: skip
         assert sink.snapshot.floor_call
-        assert core.p.signals is not None and Signal.CALL_FLOOR in core.p.signals.playing()
+        assert core.signals is not None and Signal.CALL_FLOOR in core.signals.playing()
 
         wrong = Reply()
-        running.daemon.inbox.put(PinCheck(Role.FLOOR, "11223344", wrong))
+        running.daemon.inbox.put(PinCheck(PadAccess.FLOOR, "11223344", wrong))
         assert not wrong.wait(5.0)
         right = Reply()
-        running.daemon.inbox.put(PinCheck(Role.FLOOR, FLOOR_PIN, right))
+        running.daemon.inbox.put(PinCheck(PadAccess.FLOOR, FLOOR_PIN, right))
         assert right.wait(5.0)
         start = len(watcher.news)
-        running.daemon.inbox.put(DisplayCommand(SignedIn(Role.FLOOR)))
-        running.daemon.inbox.put(DisplayCommand(ClearFloorCall(Role.FLOOR)))
+        running.daemon.inbox.put(DisplayCommand(SignedIn(PadAccess.FLOOR)))
+        running.daemon.inbox.put(DisplayCommand(ClearFloorCall(PadAccess.FLOOR)))
         watcher.wait(
             start,
             lambda news: next(
@@ -93,7 +94,7 @@ def test_call_floor_from_the_panel_is_cleared_only_by_a_floor_pin(
             5.0,
         )  # fmt: skip
         assert not sink.snapshot.floor_call
-        assert Signal.CALL_FLOOR not in core.p.signals.playing()
+        assert Signal.CALL_FLOOR not in core.signals.playing()
         assert running.stop() == "test over"
     finally:
         for running in daemons:

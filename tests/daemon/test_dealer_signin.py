@@ -24,20 +24,21 @@ from station.cli import main as station_main
 from station.daemon.core import IDLE_CHECK_S, Core
 from station.daemon.daemon import Overrides
 from station.daemon.items import GpioEdges, Inbox, PinCheck, Reply, Stop
+from station.daemon.operations import IDLE_LOGOUT_S, StationOps
 from station.daemon.sink import NullSink
 from station.display.dealer_signin import AFTER_THIS_HAND, SIGN_IN, WRONG_PIN, pick_action
 from station.display.model import ScreenModel
 from station.display.nav import KeyIn, NavKey, Screen, Tap
 from station.display.panel import PANEL_7
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.thread import DisplayThread
 from station.engine.events import InputEvent
 from station.formats.session import read_session
-from station.journal import ActorRole, Code, Journal, Recorder, StationOps, add_person
-from station.journal import authenticate as auth
+from station.journal import ActorRole, Code, Journal, Recorder
 from station.journal.clock import ManualClock
-from station.journal.operations import IDLE_LOGOUT_S
 from station.journal.rows import LogRow
+from station.people.staff import add_person
+from station.people.staff import authenticate as auth
 from tests.daemon.conftest import Running, offline_core, start_daemon, write_config
 from tests.display.screen_check import problems, reads
 
@@ -199,7 +200,7 @@ class Station:
 
     def sign_in(self, name: str, pin: str) -> Reply:
         reply = Reply()
-        self.serve(PinCheck(Role.DEALER, pin, reply, person=name))
+        self.serve(PinCheck(PadAccess.DEALER, pin, reply, person=name))
         return reply
 
 

@@ -20,20 +20,13 @@ from station.daemon.items import DisplayCommand, Inbox, PinCheck, Reply, Stop
 from station.daemon.sink import NullSink
 from station.display.floor_keys import ScreenKey
 from station.display.nav import SignedIn, SignedOut
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.engine.events import Key, KeyPress
 from station.engine.snapshot import TableSnapshot
 from station.formats.session import read_session
-from station.journal import (
-    ActorRole,
-    Code,
-    Journal,
-    Recorder,
-    SystemClock,
-    add_person,
-    authenticate,
-)
+from station.journal import ActorRole, Code, Journal, Recorder, SystemClock
 from station.journal.rows import LogRow
+from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import offline_core
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +89,10 @@ def station(tmp_path: Path) -> Iterator[Station]:
 
 def _sign_in() -> tuple[Reply, list[object]]:
     reply = Reply()
-    return reply, [PinCheck(Role.FLOOR, FLOOR_PIN, reply), DisplayCommand(SignedIn(Role.FLOOR))]
+    return reply, [
+        PinCheck(PadAccess.FLOOR, FLOOR_PIN, reply),
+        DisplayCommand(SignedIn(PadAccess.FLOOR)),
+    ]
 
 
 def test_DECK_DEFECT_FREEROLL_a_forfeit_from_the_floor_screen_keeps_the_refund_in_the_next_pot(
@@ -108,11 +104,11 @@ def test_DECK_DEFECT_FREEROLL_a_forfeit_from_the_floor_screen_keeps_the_refund_i
     station.table(lines[:at])
     assert station.snap().refunds == ((1, 1), (2, 6), (3, 6), (4, 6))
 
-    forfeit = DisplayCommand(ScreenKey(Key.FORFEIT, Role.FLOOR, seat=3))
+    forfeit = DisplayCommand(ScreenKey(Key.FORFEIT, PadAccess.FLOOR, seat=3))
     station.serve(forfeit)  # nobody signed in: refused, nothing journaled
     assert station.rows(Code.INPUT_KEY)[-1].data()["key"] != "FORFEIT"
     reply, sign_in = _sign_in()
-    station.serve(*sign_in, forfeit, DisplayCommand(SignedOut(Role.FLOOR)))
+    station.serve(*sign_in, forfeit, DisplayCommand(SignedOut(PadAccess.FLOOR)))
     assert reply.ok
 
     (row,) = [r for r in station.rows(Code.INPUT_KEY) if r.data()["key"] == "FORFEIT"]
@@ -149,7 +145,7 @@ def test_TOURN_CHIP_RACE_the_new_chip_keyed_on_the_floor_screen_starts_the_race(
     at = lines.index(KeyPress(Key.CHIP_RACE, amount=100))
     station.table(lines[:at])
     reply, sign_in = _sign_in()
-    station.serve(*sign_in, DisplayCommand(ScreenKey(Key.CHIP_RACE, Role.FLOOR, amount=100)))
+    station.serve(*sign_in, DisplayCommand(ScreenKey(Key.CHIP_RACE, PadAccess.FLOOR, amount=100)))
     assert reply.ok
 
     row = station.rows(Code.INPUT_KEY)[-1]

@@ -20,7 +20,7 @@ import pytest
 from hardware.emulator.shoe import EmulatedShoe
 from hardware.emulator.zones import EmulatedBetZones
 from station.daemon.daemon import Overrides
-from station.daemon.news import News, Recorded
+from station.daemon.news import Recorded
 from station.daemon.sink import NullSink
 from station.demo.dealer import Dealer, Watcher
 from station.demo.livelog import LiveLog
@@ -144,10 +144,6 @@ def _wait_for_row(path: Path, code: Code, timeout_s: float) -> dict[str, object]
     raise AssertionError(f"no {code.value} row within {timeout_s} s")
 
 
-def _news_kinds(news: list[News]) -> list[str]:
-    return [type(n).__name__ for n in news]
-
-
 def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> None:
     shoe = EmulatedShoe(tmp_path / "shoe", serial="SHOE-0007")
     zones = EmulatedBetZones(tmp_path / "zones", serial="ZONES-0007")
@@ -196,7 +192,7 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
     assert lines and all(re.match(r"<[0-7]>", line) for line in lines), err
     assert not any(re.search(r"\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d", line) for line in lines)
     assert "<6>station.daemon: stopped (SIGTERM)" in lines
-    assert "<6>station.journal.operations: link to shoe up" in lines
+    assert "<6>station.daemon.operations: link to shoe up" in lines
     report = verify_file(tmp_path / "journal.sqlite")
     assert report.ok
     codes = [c for _, (c, _) in _journal_rows(tmp_path / "journal.sqlite")[0].items()]

@@ -55,11 +55,11 @@ def test_the_priority_prefix_only_goes_to_journald(tmp_path: Path) -> None:
     stream = io.StringIO()  # no file descriptor: a terminal's stand-in
     handler = configure(LogLevel.WARNING, stream)
     try:
-        logging.getLogger("station.journal.operations").warning("link to %s lost", "shoe")
+        logging.getLogger("station.daemon.operations").warning("link to %s lost", "shoe")
     finally:
         logging.getLogger().removeHandler(handler)
         logging.getLogger().setLevel(logging.WARNING)
-    assert stream.getvalue() == "WARNING station.journal.operations: link to shoe lost\n"
+    assert stream.getvalue() == "WARNING station.daemon.operations: link to shoe lost\n"
 
 
 def test_device_provenance_round_trips_and_people_are_not_devices() -> None:

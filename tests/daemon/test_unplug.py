@@ -16,7 +16,7 @@ from station.demo.livelog import LiveLog
 from station.demo.plan import Injection, plan_hands
 from station.demo.rig import Rig
 from station.demo.steps import Deal, Replug, Reseat, Unplug
-from station.engine.decisions import DrawRole, Role
+from station.engine.decisions import DealSlot, DrawRole
 from station.engine.events import Draw
 from station.journal import Code, Journal, Recorder, SystemClock
 from tests.daemon.conftest import Running, start_daemon
@@ -88,7 +88,7 @@ def test_a_shoe_pulled_mid_hand_is_reported_and_loses_no_draw(
     assert tags[:4] == [d.tag for d in blind], "delivered in the order drawn"
     assert all(tags.count(d.tag) == 1 for d in blind), "exactly once"
     roles = [d.role for n in recorded[:4] for d in n.decisions if isinstance(d, DrawRole)]
-    assert roles == [Role.BURN, Role.BOARD, Role.BOARD, Role.BOARD]
+    assert roles == [DealSlot.BURN, DealSlot.BOARD, DealSlot.BOARD, DealSlot.BOARD]
 
     journal = Journal.open(rig.loaded.config.journal, clock=SystemClock())
     try:

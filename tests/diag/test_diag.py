@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from station.cli import main
+from station.daemon.operations import StationOps
 from station.diag.server import NoDaemonError, StatusServer, fetch, socket_path
 from station.journal.clock import ManualClock
-from station.journal.operations import StationOps
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
 from station.journal.verify import verify_file

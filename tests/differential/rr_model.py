@@ -51,7 +51,6 @@ class Wager:
 
     seat: int
     total: int  # street total after the wager
-    increment: int  # over the highest wager before it
     allin: bool
     full: bool  # a full bet or raise (or, limit, an all-in of half a bet or more)
     half: bool  # limit: an all-in of at least half a bet but less than a full bet
@@ -217,7 +216,7 @@ class RRRound:
         else:
             full = inc >= self.step()
             half = False
-        self.wagers.append(Wager(seat, total, inc, allin, full, half))
+        self.wagers.append(Wager(seat, total, allin, full, half))
         if full:
             if self.structure is Structure.FIXED_LIMIT:
                 if self.opened:

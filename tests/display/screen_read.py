@@ -4,26 +4,6 @@ from __future__ import annotations
 
 from station.display import fontmetrics
 from station.display.model import Align, Box, Rect, ScreenModel, Text
-from station.display.panel import PANEL_7, PanelConfig
-from station.display.theme import DEFAULT_THEME, TextRole
-
-
-def seat_cells(model: ScreenModel, panel: PanelConfig = PANEL_7) -> dict[str, tuple[str, Box]]:
-    """The seat table as read off the screen model: each one-row box whose first text is a seat
-    number (or the MORE cell), keyed by that number, with its texts joined left to right."""
-    row = DEFAULT_THEME.row_px(TextRole.TEXT, panel)
-    cells: dict[str, tuple[str, Box]] = {}
-    for box in model.items:
-        if not isinstance(box, Box) or box.rect.h != row or box.fill is None:
-            continue
-        inside = sorted(
-            (t for t in model.texts() if box.rect.contains(*t.rect.center)), key=lambda t: t.rect.x
-        )
-        words = " ".join(t.text for t in inside)
-        first = words.removeprefix("> ").split(" ")[0]
-        if first.isdigit() or first == "MORE":
-            cells[first] = (words, box)
-    return cells
 
 
 def glyph_extent(t: Text) -> Rect:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from station.demo.shots import drawmaha_hand, side_pot_showdown
 from station.display import felt
 from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_view import (
@@ -21,7 +22,6 @@ from station.display.dealer_view import (
 )
 from station.display.model import Box, CardFace, ScreenModel, Shape
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.shots import drawmaha_hand, side_pot_showdown
 from station.display.table_shape import TableShape, table_for
 from station.display.theme import DEFAULT_THEME, Edge, Style
 from station.engine.decisions import Prompt, PromptCode

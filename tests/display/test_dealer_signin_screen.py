@@ -16,7 +16,7 @@ from station.display.dealer_signin import (
 from station.display.dealer_view import StationStatus, dealer_view
 from station.display.nav import NavContext, NavState, PinRejected, Screen, SignedIn, act
 from station.display.panel import PANEL_7, PANEL_10_1
-from station.display.pinpad import PinPadState, Role, pinpad_screen
+from station.display.pinpad import PadAccess, PinPadState, pinpad_screen
 from station.display.table_shape import table_for
 from station.engine.snapshot import Phase
 from tests.display.real_tables import first, steps
@@ -77,7 +77,9 @@ def test_the_page_offers_every_dealer_between_hands_and_no_name_during_a_hand() 
         during = signin_screen(status, in_hand.phase, 0, panel)
         assert reads(during, AFTER_THIS_HAND) and problems(during, panel) == []
         assert not [a for a in during.actions() if a.startswith("signin:pick:")]
-        pad = pinpad_screen(PinPadState(Role.DEALER, "", "LOCKED OUT · TRY IN 30 S", "ED"), panel)
+        pad = pinpad_screen(
+            PinPadState(PadAccess.DEALER, "", "LOCKED OUT · TRY IN 30 S", "ED"), panel
+        )
         assert reads(pad, "DEALER PIN · ED") and reads(pad, "LOCKED OUT · TRY IN 30 S")
         assert problems(pad, panel) == []
 
@@ -93,16 +95,16 @@ def test_name_then_pin_signs_in_and_a_refusal_stays_on_the_pad_in_words() -> Non
     state, out = act(NavState(), ACTION_OPEN, ctx)
     assert state.screen is Screen.SIGNIN and out == ()
     state, _ = act(state, pick_action(1), ctx)
-    assert state.screen is Screen.PIN and state.pin == PinPadState(Role.DEALER, person="ED")
+    assert state.screen is Screen.PIN and state.pin == PinPadState(PadAccess.DEALER, person="ED")
     for digit in "1234":
         state, _ = act(state, f"pin:{digit}", ctx)
     state, out = act(state, "pin:ok", ctx)
-    assert out == (PinRejected(Role.DEALER),) and state.pin is not None
+    assert out == (PinRejected(PadAccess.DEALER),) and state.pin is not None
     assert (state.pin.message, state.pin.digits, state.pin.person) == ("WRONG PIN", "", "ED")
     for digit in "27182818":
         state, _ = act(state, f"pin:{digit}", ctx)
     state, out = act(state, "pin:ok", ctx)
-    assert out == (SignedIn(Role.DEALER),) and state.screen is Screen.DEALER
+    assert out == (SignedIn(PadAccess.DEALER),) and state.screen is Screen.DEALER
     assert state.role is None  # the dealer screen itself needs no credential
     assert said == [("ED", "1234"), ("ED", "27182818")]
     # During a hand a name cannot be picked (the core refuses it too).

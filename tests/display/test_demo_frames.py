@@ -1,7 +1,7 @@
 """`station demo --headless --out DIR`: its frames show the board on every street of every hand
 and the winners at every hand's end, checked against the snapshots the frames were drawn from
 (`DIR/frames.jsonl`) and against the session the demo recorded, replayed through the engine. The
-README's screenshots are picked from the same kind of run (`station.display.shots`): each is
+README's screenshots are picked from the same kind of run (`station.demo.shots`): each is
 checked here as every screen is, at both panel sizes."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from station.demo import shots
 from station.demo.run import DemoOptions, run_demo
-from station.display import shots
 from station.display.panel import PANEL_7, PANEL_10_1
 from station.display.table_shape import table_for
 from station.engine.decisions import HandEnd

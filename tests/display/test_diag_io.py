@@ -9,18 +9,14 @@ from station.display import scenes
 from station.display.diag_view import DiagCursor, diagnostics_screen
 from station.display.nav import KeyIn, NavContext, NavKey, NavState, Screen, Tap, handle
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 
 DATA = scenes.shoe_disconnected()
 CTX = NavContext(diag=DATA)
 
 
 def io_state(top: int = 0) -> NavState:
-    return NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor("io", top=top))
-
-
-def page_texts(state: NavState, panel: PanelConfig) -> list[str]:
-    return [t.text for t in diagnostics_screen(DATA, state.diag, panel).texts()]
+    return NavState(Screen.DIAG, role=PadAccess.TECHNICIAN, diag=DiagCursor("io", top=top))
 
 
 def expected_lines() -> list[str]:

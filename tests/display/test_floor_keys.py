@@ -14,7 +14,7 @@ from station.display.floor_view import FloorCursor, FloorData, IncidentRow
 from station.display.model import ScreenModel
 from station.display.nav import KeyIn, NavContext, NavKey, NavState, Screen, Tap, handle
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.pinpad import Role
+from station.display.pinpad import PadAccess
 from station.display.screens import DisplayInputs, screen_model
 from station.display.theme import TOUCH_GAP_MM
 from station.engine.events import Key
@@ -23,7 +23,7 @@ from station.engine.snapshot import TableSnapshot
 PANELS = [PANEL_10_1, PANEL_7]
 IDS = ["10in", "7in"]
 CTX = NavContext(lambda role, pin: pin == "482193", scenes.floor_data())
-FLOOR = NavState(Screen.FLOOR, role=Role.FLOOR)
+FLOOR = NavState(Screen.FLOOR, role=PadAccess.FLOOR)
 
 
 class Floor:
@@ -69,7 +69,7 @@ def test_both_floor_lists_end_with_chip_race_and_forfeit(panel: PanelConfig) -> 
     )
     floors = (scenes.floor_data(), FloorData(many, scenes.floor_data().hands))
     for data, page in itertools.product(floors, ("incidents", "hands")):
-        state = NavState(Screen.FLOOR, role=Role.FLOOR, floor=FloorCursor(page))
+        state = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor(page))
         inputs = DisplayInputs(scenes.floor_call_betting(), data)
         model = screen_model(state, inputs, panel)
         assert model.dropped == ()
@@ -97,7 +97,7 @@ def test_DECK_DEFECT_FREEROLL_the_floor_forfeits_a_whole_refund(panel: PanelConf
     text = floor.model().all_text()
     assert "FORFEIT · SEAT 5" in text and "12" in text and "FORFEIT ALL" in text
     floor.tap("forfeit:confirm")  # no amount: the whole refund (the engine's reading)
-    assert floor.sent == [ScreenKey(Key.FORFEIT, Role.FLOOR, seat=5, amount=None)]
+    assert floor.sent == [ScreenKey(Key.FORFEIT, PadAccess.FLOOR, seat=5, amount=None)]
     assert floor.state.floor == dataclasses.replace(FloorCursor("forfeit"))
 
 
@@ -113,7 +113,7 @@ def test_DECK_DEFECT_FREEROLL_part_of_a_refund_by_touch_or_by_keys() -> None:
     assert "FORFEIT 1" in floor.model().all_text()
     floor.key("8")
     floor.key(NavKey.SELECT)
-    assert floor.sent == [ScreenKey(Key.FORFEIT, Role.FLOOR, seat=4, amount=18)]
+    assert floor.sent == [ScreenKey(Key.FORFEIT, PadAccess.FLOOR, seat=4, amount=18)]
     floor.key(NavKey.BACK)  # the seat picker, then the list
     assert floor.state.floor.page == "incidents"
 
@@ -163,7 +163,7 @@ def test_TOURN_CHIP_RACE_the_floor_keys_the_new_chip_and_starts_the_race(
         floor.tap(f"entry:{digit}")
     assert "100" in {t.text for t in floor.model().texts()}
     floor.tap("race:start")
-    assert floor.sent == [ScreenKey(Key.CHIP_RACE, Role.FLOOR, amount=100)]
+    assert floor.sent == [ScreenKey(Key.CHIP_RACE, PadAccess.FLOOR, amount=100)]
     assert floor.state.floor.page == "race" and floor.state.floor.digits == ""
     # The engine's race under way comes back in the snapshot and is shown.
     floor.inputs = dataclasses.replace(
@@ -186,8 +186,8 @@ def test_screen_keys_need_the_floor_signed_in() -> None:
     _, out = handle(stale, KeyIn(NavKey.SELECT), None, CTX)
     assert out == ()
     with pytest.raises(ValueError, match="panel key"):
-        ScreenKey(Key.FOLD, Role.FLOOR, seat=3)
+        ScreenKey(Key.FOLD, PadAccess.FLOOR, seat=3)
     with pytest.raises(ValueError, match="floor"):
-        ScreenKey(Key.FORFEIT, Role.TECH, seat=3)
+        ScreenKey(Key.FORFEIT, PadAccess.TECHNICIAN, seat=3)
     with pytest.raises(ValueError, match="seat"):
-        ScreenKey(Key.FORFEIT, Role.FLOOR)  # the session format needs it too
+        ScreenKey(Key.FORFEIT, PadAccess.FLOOR)  # the session format needs it too

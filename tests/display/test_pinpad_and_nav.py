@@ -26,14 +26,14 @@ from station.display.nav import (
     handle,
 )
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.pinpad import PinPadState, Role, pinpad_screen, press
+from station.display.pinpad import PadAccess, PinPadState, pinpad_screen, press
 from station.display.screens import DisplayInputs, screen_model
 from station.engine.decisions import Ruling
 
-PINS = {(Role.FLOOR, "482193"), (Role.TECH, "771100")}
+PINS = {(PadAccess.FLOOR, "482193"), (PadAccess.TECHNICIAN, "771100")}
 
 
-def verify(role: Role, pin: str) -> bool:
+def verify(role: PadAccess, pin: str) -> bool:
     return (role, pin) in PINS
 
 
@@ -52,17 +52,17 @@ def tap_action(state: NavState, action: str) -> tuple[NavState, tuple[object, ..
 
 def test_tap_on_the_centre_of_7_registers_7() -> None:
     for panel in (PANEL_10_1, PANEL_7):
-        model = pinpad_screen(PinPadState(Role.FLOOR), panel)
+        model = pinpad_screen(PinPadState(PadAccess.FLOOR), panel)
         x, y = model.target("pin:7").rect.center
         assert model.hit(x, y) == "pin:7"
-        state = NavState(Screen.PIN, pin=PinPadState(Role.FLOOR), pending=Screen.FLOOR)
+        state = NavState(Screen.PIN, pin=PinPadState(PadAccess.FLOOR), pending=Screen.FLOOR)
         state, out = handle(state, Tap(x, y), model, CTX)
         assert state.pin is not None and state.pin.digits == "7"
         assert out == ()
 
 
 def test_keys_edit_the_pin() -> None:
-    s = PinPadState(Role.TECH)
+    s = PinPadState(PadAccess.TECHNICIAN)
     for k in "123":
         s = press(s, k)
     assert press(s, "DEL").digits == "12"
@@ -82,8 +82,8 @@ def _sign_in(role_key: str, pin: str) -> tuple[NavState, tuple[object, ...]]:
 
 def test_the_floor_pin_opens_floor_review() -> None:
     state, out = _sign_in(NavKey.FLOOR, "482193")
-    assert state.screen is Screen.FLOOR and state.role is Role.FLOOR
-    assert out == (SignedIn(Role.FLOOR),)
+    assert state.screen is Screen.FLOOR and state.role is PadAccess.FLOOR
+    assert out == (SignedIn(PadAccess.FLOOR),)
 
 
 def test_a_wrong_pin_or_the_technician_pin_does_not_open_floor_review() -> None:
@@ -91,7 +91,7 @@ def test_a_wrong_pin_or_the_technician_pin_does_not_open_floor_review() -> None:
         state, out = _sign_in(NavKey.FLOOR, pin)
         assert state.screen is Screen.PIN and state.pin is not None
         assert state.pin.message == "WRONG PIN" and state.pin.digits == ""
-        assert out == (PinRejected(Role.FLOOR),)
+        assert out == (PinRejected(PadAccess.FLOOR),)
 
 
 def test_the_review_button_on_the_dealer_screen_asks_for_the_floor_pin() -> None:
@@ -104,16 +104,16 @@ def test_the_review_button_on_the_dealer_screen_asks_for_the_floor_pin() -> None
 def test_floor_acknowledges_rules_and_clears_the_call() -> None:
     state, _ = _sign_in(NavKey.FLOOR, "482193")
     state, out = tap_action(state, "floor:clear_call")
-    assert out == (ClearFloorCall(Role.FLOOR),)
+    assert out == (ClearFloorCall(PadAccess.FLOOR),)
     state, _ = tap_action(state, "floor:incident:0")
     assert state.floor.page == "incident"
     _, out = tap_action(state, "incident:ack")
-    assert out == (AcknowledgeIncident(42, 57, "PREMATURE-FLOP", Role.FLOOR),)
+    assert out == (AcknowledgeIncident(42, 57, "PREMATURE-FLOP", PadAccess.FLOOR),)
     _, out = tap_action(state, "incident:uphold")
-    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.REDEAL, Role.FLOOR),)
+    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.REDEAL, PadAccess.FLOOR),)
     state, _ = tap_action(state, "incident:change")
     state, out = tap_action(state, "ruling:misdeal")
-    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.MISDEAL, Role.FLOOR),)
+    assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", Ruling.MISDEAL, PadAccess.FLOOR),)
     assert state.floor.page == "incident"
 
 
@@ -140,7 +140,7 @@ def test_every_ruling_can_be_chosen_on_either_panel(panel: PanelConfig) -> None:
                 break
             state, _ = tap(state, "floor:down")
         state, out = tap(state, f"ruling:{ruling.value}")
-        assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", ruling, Role.FLOOR),)
+        assert out == (RuleIncident(42, 57, "PREMATURE-FLOP", ruling, PadAccess.FLOOR),)
         chosen.add(ruling)
     assert chosen == set(Ruling)
 
@@ -188,7 +188,7 @@ def test_idle_signed_in_screens_fall_back_to_the_dealer_screen() -> None:
     state, out = handle(state, Tick(IDLE_TIMEOUT_S - 1), None, CTX)
     assert state.screen is Screen.DIAG and out == ()
     state, out = handle(state, Tick(IDLE_TIMEOUT_S + 1), None, CTX)
-    assert state.screen is Screen.DEALER and out == (SignedOut(Role.TECH),)
+    assert state.screen is Screen.DEALER and out == (SignedOut(PadAccess.TECHNICIAN),)
 
 
 def test_deck_enrolment_confirms_each_card_then_saves() -> None:
@@ -209,4 +209,4 @@ def test_deck_enrolment_confirms_each_card_then_saves() -> None:
     from station.display.nav import act
 
     _, out = act(state, "enrol:save", done)
-    assert out == (SaveDeckRegistry("RED", enrol.scanned, Role.TECH),)
+    assert out == (SaveDeckRegistry("RED", enrol.scanned, PadAccess.TECHNICIAN),)

@@ -22,7 +22,7 @@ from station.display.model import Rect, ScreenModel
 from station.display.nav import NavState, Screen
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.pgrender import font_path
-from station.display.pinpad import PinPadState, Role
+from station.display.pinpad import PadAccess, PinPadState
 from station.display.screens import DisplayInputs, screen_model
 from station.display.theme import (
     DEFAULT_THEME,
@@ -116,14 +116,14 @@ def all_models(panel: PanelConfig) -> dict[str, ScreenModel]:
     floor = [FloorCursor(page) for page in ("incidents", "incident", "ruling", "hands")]
     floor += [FloorCursor("recall", hand=0, step=12), FloorCursor("race", digits="100")]
     for cur in floor:
-        out[f"floor-{cur.page}"] = screen_model(NavState(Screen.FLOOR, role=Role.FLOOR, floor=cur),
-                                                inputs, panel)  # fmt: skip
+        nav = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=cur)
+        out[f"floor-{cur.page}"] = screen_model(nav, inputs, panel)
     for page in ("links", "io", "deck", "sys"):
         diag = DisplayInputs(inputs.snapshot, inputs.floor, scenes.enrolling()
                              if page == "deck" else inputs.diag, OK)  # fmt: skip
-        nav = NavState(Screen.DIAG, role=Role.TECH, diag=DiagCursor(page))
+        nav = NavState(Screen.DIAG, role=PadAccess.TECHNICIAN, diag=DiagCursor(page))
         out[f"diag-{page}"] = screen_model(nav, diag, panel)
-    pin = NavState(Screen.PIN, pin=PinPadState(Role.FLOOR, "4821"), pending=Screen.FLOOR)
+    pin = NavState(Screen.PIN, pin=PinPadState(PadAccess.FLOOR, "4821"), pending=Screen.FLOOR)
     out["pin"] = screen_model(pin, inputs, panel)
     return out
 

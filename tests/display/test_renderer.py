@@ -21,7 +21,7 @@ from station.display.nav import KeyIn, NavKey, NavState, Screen, Tap
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.pgevents import translate
 from station.display.pgrender import render_png
-from station.display.pinpad import PinPadState, Role, pinpad_screen
+from station.display.pinpad import PadAccess, PinPadState, pinpad_screen
 from station.display.screens import DisplayInputs, inputs_used, screen_model
 from station.display.theme import Theme
 from station.display.thread import (
@@ -56,7 +56,7 @@ def test_the_stop_band_is_painted_where_the_model_says(tmp_path: Path) -> None:
 
 
 def _pin_model(panel: PanelConfig) -> ScreenModel:
-    return pinpad_screen(PinPadState(Role.FLOOR), panel)
+    return pinpad_screen(PinPadState(PadAccess.FLOOR), panel)
 
 
 def test_a_finger_on_the_centre_of_7_becomes_a_tap_on_7() -> None:

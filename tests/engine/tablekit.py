@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from station.engine.cards import STANDARD_DECK, Card
-from station.engine.decisions import Decision
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
 from station.formats.decisions import decision_to_dict
@@ -86,10 +85,6 @@ class Run:
         ends = [d for d in self.out if d["type"] == "hand_end"]
         assert ends, "the hand did not end"
         return ends[-1]
-
-
-def decisions_of(items: list[Decision]) -> list[dict[str, Any]]:
-    return [decision_to_dict(d) for d in items]
 
 
 def to_the_flop(

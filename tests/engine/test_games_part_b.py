@@ -50,7 +50,7 @@ def test_a_session_naming_a_chinese_game_is_refused_in_words() -> None:
 
 def test_the_parts_of_a_split_pot_survive_the_journal_round_trip() -> None:
     # hand_end pots[].parts (extension): what the floor's hand recall reads back.
-    from station.display.shots import drawmaha_hand
+    from station.demo.shots import drawmaha_hand
     from station.formats.decisions import decision_to_dict
     from station.formats.payload import decision_from_dict
 

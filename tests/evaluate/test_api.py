@@ -22,8 +22,6 @@ from station.engine.games import GAMES
 
 from .helpers import ev
 
-ALL_KINDS = list(HandKind)
-
 
 def test_kind_values_are_the_stable_strings() -> None:
     assert [k.value for k in HandKind] == [

@@ -116,8 +116,8 @@ def fleet_config(services: Any, station: str, **kw: Any) -> Any:
 
 
 def forwarder(services: Any, path: Path, station: str, **kw: Any) -> Any:
+    from station.fleet.factory import paho_factory
     from station.fleet.forwarder import Forwarder
-    from station.fleet.transport import paho_factory
 
     cfg_kw = {k: kw.pop(k) for k in ("window", "batch", "resend_s") if k in kw}
     return Forwarder(path, station, fleet_config(services, station, **cfg_kw), paho_factory, **kw)

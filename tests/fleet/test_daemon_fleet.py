@@ -98,7 +98,7 @@ def test_a_journal_rolled_back_under_the_daemon_is_a_critical_tilt_at_its_next_s
     wait_until(
         lambda: (v := core.fleet_view()) is not None and v.state == "forked", what="the fork"
     )
-    wait_until(lambda: recorder.op_state().play_blocked, what="play blocked")
+    wait_until(lambda: recorder.op_state().why_play_stops, what="play blocked")
     r.stop()
     # The restart journals its boot before the forwarder connects, so the older copy already
     # holds new rows at seqs the centre has: another history from the copy's end on. The

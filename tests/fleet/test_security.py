@@ -132,8 +132,8 @@ def test_a_forwarder_with_a_foreign_certificate_never_delivers(
     services: Any, tmp_path: Path
 ) -> None:
     from station.config.model import FleetConfig
+    from station.fleet.factory import paho_factory
     from station.fleet.forwarder import Forwarder
-    from station.fleet.transport import paho_factory
 
     path = tmp_path / "j.sqlite"
     journal = new_journal(path, "TC")

@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 from station.config.model import FleetConfig
+from station.fleet.factory import paho_factory
 from station.fleet.forwarder import Forwarder
-from station.fleet.transport import paho_factory
 from station.journal.clock import SystemClock
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry

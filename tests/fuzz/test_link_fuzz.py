@@ -136,7 +136,6 @@ class ScriptedLine:
     the middle of a frame, bytes of garbage (which may look like a sync and a length)."""
 
     script: list[tuple[int, bytes]]  # (where in the frame, garbage)
-    garbled: int = 0
     _i: int = field(default=0, init=False)
 
     def _next(self) -> tuple[int, bytes] | None:
@@ -149,7 +148,6 @@ class ScriptedLine:
         step = self._next()
         if step is None or not step[1]:
             return [frame]
-        self.garbled += 1
         cut = step[0] % (len(frame) + 1)
         return [frame[:cut] + step[1] + frame[cut:]]
 

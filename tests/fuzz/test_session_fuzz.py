@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from station.commands.replay import replay_lines
+from station.formats.replay import replay_lines
 from station.formats.session import SessionFormatError, parse_session, read_session
 from tests.fuzz.budget import budget, hang_guard
 

@@ -53,9 +53,6 @@ class Rig:
         self.emu.run_until(at, self.clock.set)
         return self.table.poll()
 
-    def run_for(self, seconds: float) -> list[TableInputEvent]:
-        return self.run_until(self.clock.now + seconds)
-
 
 @pytest.fixture
 def clock() -> FakeClock:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from station.cli import config as config_cli
 from station.cli import main
-from station.config import cli as config_cli
 from station.config.checks import CHECKS, CheckInputs, CheckResult, Problem, run_checks
 from tests.inputs.conftest import rev_a_text
 

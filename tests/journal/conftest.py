@@ -9,9 +9,9 @@ import pytest
 
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
-from station.journal.people import Authenticated, add_person, authenticate
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
+from station.people.staff import Authenticated, add_person, authenticate
 
 STATION = "T01"
 PINS = {
@@ -72,10 +72,10 @@ def staffed(journal: Journal) -> Journal:
 
 
 COMMAND_MODULES = {
-    "journal": "station.journal.cli_journal",
-    "incidents": "station.journal.cli_incidents",
-    "hands": "station.journal.cli_hands",
-    "crashtest": "station.bench.crashtest",
+    "journal": "station.cli.journal",
+    "incidents": "station.cli.incidents",
+    "hands": "station.cli.hands",
+    "crashtest": "station.cli.crashtest",
 }
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pokerkit import HandHistory
 from pokerkit.notation import parse_action
 
-from station.journal.recall import HandRecall
+from station.recall.steps import HandRecall
 from tests.differential.allowlist import NOT_GENERATED, ODD_CHIPS, SHORT_BIG_BLIND, Difference
 
 ODD_CHIP_STUD = next(d for d in NOT_GENERATED if d.key == "CHIP-ODD-STUD")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from station.commands.replay import replay_lines
 from station.engine.cards import default_registry
 from station.engine.decisions import HandEnd
+from station.formats.replay import replay_lines
 from station.formats.session import read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole

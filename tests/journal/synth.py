@@ -12,6 +12,7 @@ from station.engine.cards import Card
 from station.engine.decisions import (
     Action,
     ActionKind,
+    DealSlot,
     Decision,
     DrawRole,
     HandEnd,
@@ -19,7 +20,6 @@ from station.engine.decisions import (
     PotResult,
     Prompt,
     PromptCode,
-    Role,
     Ruling,
 )
 from station.engine.events import Draw, InputEvent, Key, KeyPress, Setup, Stakes, Zone
@@ -80,7 +80,7 @@ def act(hand: int, seat: int, kind: ActionKind, amount: int = 0) -> Any:
     return lambda seq: Action(hand, seq, seat, kind, amount)
 
 
-def role(hand: int, card: str, r: Role, seat: int | None = None, street: int = 0) -> Any:
+def role(hand: int, card: str, r: DealSlot, seat: int | None = None, street: int = 0) -> Any:
     return lambda seq: DrawRole(hand, seq, card, r, seat, street)
 
 
@@ -98,7 +98,7 @@ def write_hand(w: Writer, hand: int, *, setup: bool, incident: bool = True) -> d
     for i in range(2):
         for seat in (2, 5, 7):
             card = HOLE[seat][i]
-            w.step(Draw(Card.parse(card)), [role(hand, card, Role.HOLE, seat)], hand=hand)
+            w.step(Draw(Card.parse(card)), [role(hand, card, DealSlot.HOLE, seat)], hand=hand)
     w.step(Zone(7, 6), [act(hand, 7, A.RAISE, 6)], hand=hand)
     w.step(Zone(2, 6), [act(hand, 2, A.CALL, 6)], hand=hand)
     w.step(KeyPress(Key.FOLD, seat=5), [act(hand, 5, A.FOLD)], hand=hand)
@@ -107,11 +107,11 @@ def write_hand(w: Writer, hand: int, *, setup: bool, incident: bool = True) -> d
     prompt = [lambda seq: Prompt(hand, "BURN & FLOP", seq, PromptCode.BURN_AND_DEAL)]
     notes["burn"] = w.step(
         Draw(Card.parse(BURNS[0])),
-        [role(hand, BURNS[0], Role.BURN, street=1), *prompt],
+        [role(hand, BURNS[0], DealSlot.BURN, street=1), *prompt],
         hand=hand,
     )
     for card in BOARD[:3]:
-        makers = [role(hand, card, Role.BOARD, street=1)]
+        makers = [role(hand, card, DealSlot.BOARD, street=1)]
         if incident and card == "8s":
             makers.append(
                 lambda seq: Incident(
@@ -135,10 +135,10 @@ def write_hand(w: Writer, hand: int, *, setup: bool, incident: bool = True) -> d
     for seat in (2, 7):
         w.step(Zone(seat, 0), hand=hand)
     for street, (burn, card) in enumerate(zip(BURNS[1:], BOARD[3:], strict=True), start=2):
-        w.step(Draw(Card.parse(burn)), [role(hand, burn, Role.BURN, street=street)], hand=hand)
+        w.step(Draw(Card.parse(burn)), [role(hand, burn, DealSlot.BURN, street=street)], hand=hand)
         w.step(
             Draw(Card.parse(card)),
-            [role(hand, card, Role.BOARD, street=street)],
+            [role(hand, card, DealSlot.BOARD, street=street)],
             hand=hand,
         )
         if street == 2:

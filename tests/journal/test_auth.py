@@ -7,14 +7,17 @@ import pytest
 
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code
-from station.journal.exc import (
+from station.journal.recorder import Recorder
+from station.journal.store import Journal
+from station.people.exc import (
     BadCredentialError,
     LockedOutError,
     PeopleError,
     RoleRefusedError,
     WeakPinError,
 )
-from station.journal.people import (
+from station.people.pins import check_pin_policy, lockout_s
+from station.people.staff import (
     add_person,
     authenticate,
     change_pin,
@@ -22,9 +25,6 @@ from station.journal.people import (
     get_person,
     set_role,
 )
-from station.journal.pins import check_pin_policy, lockout_s
-from station.journal.recorder import Recorder
-from station.journal.store import Journal
 
 from .conftest import PINS, STATION, enrol
 

@@ -185,7 +185,7 @@ def test_the_first_admin_can_get_a_generated_pin_shown_once(
 ) -> None:
     """install.sh on a table with nobody to type a PIN: the first admin gets a random PIN the
     policy accepts, printed once, and it signs in."""
-    from station.journal.people import authenticate
+    from station.people.staff import authenticate
 
     path = tmp_path / "new.sqlite"
     assert station("journal", "init", "--station", "T07", "--journal", str(path)) == 0

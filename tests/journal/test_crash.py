@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.crashcheck import snapshot_digest
 from station.bench.crashtest import CrashResult, _check_journal, crashtest
+from station.bench.scripted import nlhe_session
 from station.formats.session import event_to_dict
 from station.journal.clock import SystemClock
 from station.journal.codes import INPUT_CODES, ActorRole
-from station.journal.crashcheck import snapshot_digest
 from station.journal.recorder import Recorder
 from station.journal.rows import canonical_json
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 
@@ -33,10 +33,10 @@ CHILD = textwrap.dedent(
     from station.engine.events import Draw, Key, KeyPress
     from station.journal.clock import SystemClock
     from station.journal.codes import ActorRole, INPUT_CODES
-    from station.journal.crashcheck import snapshot_digest
-    from station.journal.operations import StationOps
+    from station.bench.crashcheck import snapshot_digest
+    from station.daemon.operations import StationOps
     from station.journal.recorder import Recorder
-    from station.journal.scripted import nlhe_session
+    from station.bench.scripted import nlhe_session
     from station.journal.store import Journal
 
     journal = Journal.open(sys.argv[1], clock=SystemClock(), station_id="T09", create=True)

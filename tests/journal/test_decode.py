@@ -9,13 +9,13 @@ from station.engine.cards import STANDARD_DECK, Card
 from station.engine.decisions import (
     Action,
     ActionKind,
+    DealSlot,
     DrawRole,
     HandEnd,
     Incident,
     PotResult,
     Prompt,
     PromptCode,
-    Role,
     Ruling,
 )
 from station.engine.events import (
@@ -121,7 +121,7 @@ decisions = st.one_of(
         st.integers(1, 500),
         st.integers(1, 10**6),
         card_codes,
-        st.sampled_from(list(Role)),
+        st.sampled_from(list(DealSlot)),
         opt() | seats,
         st.integers(0, 4),
     ),

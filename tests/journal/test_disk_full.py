@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.crashcheck import snapshot_digest
+from station.bench.scripted import nlhe_session
 from station.journal.clock import ManualClock
 from station.journal.codes import INPUT_CODES, ActorRole
-from station.journal.crashcheck import snapshot_digest
 from station.journal.exc import JournalWriteError
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 from tests.smallfs import fill, small_fs
@@ -26,7 +26,7 @@ from .conftest import STATION, station
 CHILD = """
 import os, sys
 from station.journal import ActorRole, Journal, ManualClock, Recorder
-from station.journal.scripted import nlhe_session
+from station.bench.scripted import nlhe_session
 journal = Journal.open(sys.argv[1], clock=ManualClock(), station_id="T01", create=True)
 recorder = Recorder(journal)
 recorder.recover()

@@ -1,4 +1,4 @@
-"""One definition of a hand's rows (station/journal/hand_rows.py), used by every view: the
+"""One definition of a hand's rows (station/recall/hand_rows.py), used by every view: the
 incident list, the hand list, `hands show` and the floor screen's recall agree on which hand
 each incident belongs to, every journal row belongs to exactly one hand, and a recall starts
 with its own preparation, not the previous hand's leftovers."""
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from station.incidents.workflow import incidents
 from station.journal.clock import ManualClock
 from station.journal.codes import Code
-from station.journal.hand_rows import candidates, owners, rows_of_hand
-from station.journal.hands import load_hand, recent_hands
 from station.journal.queries import rows_of_hands
-from station.journal.recall import StepKind
 from station.journal.store import Journal
-from station.journal.workflow import incidents
+from station.recall.hand_rows import candidates, owners, rows_of_hand
+from station.recall.hands import load_hand, recent_hands
+from station.recall.steps import StepKind
 
 from .conftest import station
 from .sessions import journal_session, sessions_with_a_finished_hand

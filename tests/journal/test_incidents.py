@@ -11,17 +11,17 @@ from datetime import timedelta
 
 import pytest
 
+from station.bench.scripted import nlhe_session
+from station.daemon.operations import StationOps
 from station.engine.events import Key, KeyPress
+from station.incidents.exc import TransitionError, UnknownIncidentError
+from station.incidents.export import CSV_COLUMNS, to_csv, to_json
+from station.incidents.workflow import close, incident, incidents, review, rule
 from station.journal.clock import ManualClock, format_utc, parse_utc
 from station.journal.codes import ActorRole, IncidentState
-from station.journal.exc import TransitionError, UnknownIncidentError
-from station.journal.incident_export import CSV_COLUMNS, to_csv, to_json
-from station.journal.operations import StationOps
-from station.journal.people import Authenticated, authenticate, set_role
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
-from station.journal.workflow import close, incident, incidents, review, rule
+from station.people.staff import Authenticated, authenticate, set_role
 
 from .conftest import PINS
 from .synth import Writer, write_hand

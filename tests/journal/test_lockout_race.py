@@ -13,10 +13,10 @@ from pathlib import Path
 
 from station.journal.clock import SystemClock
 from station.journal.codes import Code
-from station.journal.exc import AuthError, LockedOutError
-from station.journal.people import authenticate, locked_for
-from station.journal.pins import LOCKOUT_AFTER
 from station.journal.store import Journal
+from station.people.exc import AuthError, LockedOutError
+from station.people.pins import LOCKOUT_AFTER
+from station.people.staff import authenticate, locked_for
 
 from .conftest import PINS, STATION, enrol
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.scripted import nlhe_session
+from station.daemon.operations import StationOps
 from station.engine.cards import synthetic_tag
 from station.engine.events import Draw, Key, KeyPress
 from station.journal.clock import SystemClock
 from station.journal.codes import ActorRole
-from station.journal.exc import AuthError
-from station.journal.operations import StationOps
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
+from station.people.exc import AuthError
 
 from .conftest import PINS, ROLES, station
 

@@ -7,17 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.scripted import nlhe_session
+from station.daemon.operations import StationOps
 from station.engine.events import Key, KeyPress
+from station.incidents.exc import TransitionError
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, Mode, TiltCode
-from station.journal.exc import IntegrityError, RoleRefusedError, TransitionError
-from station.journal.operations import StationOps
+from station.journal.exc import IntegrityError
 from station.journal.ops import OpState
-from station.journal.people import add_person, authenticate
 from station.journal.recorder import Recorder
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
+from station.people.exc import RoleRefusedError
+from station.people.staff import add_person, authenticate
 
 from .conftest import PINS, STATION
 
@@ -46,7 +48,7 @@ def test_a_floor_key_raises_call_floor_that_only_a_floor_credential_clears(
         recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
     recorder.record(KeyPress(Key.FLOOR), actor="panel", role=ActorRole.DEVICE, at=30.0)
     assert recorder.snapshot().floor_call is True
-    assert "CALL FLOOR" in recorder.op_state().play_blocked
+    assert "CALL FLOOR" in recorder.op_state().why_play_stops
     with pytest.raises(RoleRefusedError):
         ops.clear_floor_call("dan", PINS["dan"])
     with pytest.raises(RoleRefusedError):
@@ -78,7 +80,7 @@ def test_tilts_survive_a_restart_and_need_a_credential(
     ops.raise_tilt(TiltCode.TAMPER, "enclosure switch open")
     state = ops.recorder.op_state()
     assert set(state.tilts) == {"link_lost:shoe", "tamper"}
-    assert state.play_blocked == ("tilt tamper",)  # a lost link is shown, not blocking
+    assert state.why_play_stops == ("tilt tamper",)  # a lost link is shown, not blocking
     after = _restart(path, clock)
     assert set(after.tilts) == {"link_lost:shoe", "tamper"}
     with Journal.open(path, clock=clock) as journal:
@@ -101,7 +103,7 @@ def test_logins_modes_and_idle_logout_are_journaled_and_rebuilt(
     ops.login("dan", PINS["dan"])
     ops.login("flo", PINS["flo"])
     ops.set_mode(Mode.TECHNICIAN, "tom", PINS["tom"])
-    assert ops.recorder.op_state().play_blocked == ("technician mode",)
+    assert ops.recorder.op_state().why_play_stops == ("technician mode",)
     with pytest.raises(RoleRefusedError):
         ops.set_mode(Mode.PLAY, "dan", PINS["dan"])
     state = _restart(path, clock)
@@ -148,7 +150,7 @@ def test_a_full_disk_is_a_critical_tilt_raised_once(ops: StationOps) -> None:
     row = ops.check_storage(tilt_at=0.0)
     assert row is not None and row.data()["tilt"] == "storage_full"
     assert ops.check_storage(tilt_at=0.0) is None
-    assert ops.recorder.op_state().play_blocked == ("tilt storage_full",)
+    assert ops.recorder.op_state().why_play_stops == ("tilt storage_full",)
 
 
 def test_a_damaged_file_is_never_taken_for_a_sound_one(
@@ -173,7 +175,7 @@ def test_a_damaged_file_is_never_taken_for_a_sound_one(
         else:
             report = recorder.last_recovery
             assert report is not None and report.quick_check
-            assert "tilt journal_integrity" in recorder.op_state().play_blocked
+            assert "tilt journal_integrity" in recorder.op_state().why_play_stops
 
 
 def test_each_devices_last_event_id_is_folded_and_comes_back_after_a_restart(

@@ -11,9 +11,9 @@ import pytest
 from pokerkit import HandHistory
 
 from station.journal.clock import ManualClock
-from station.journal.hands import load_hand
 from station.journal.store import Journal
 from station.phh.export import VARIANTS, hand_to_phh, phh_document, phh_order
+from station.recall.hands import load_hand
 
 from .conftest import PINS, enrol, station
 from .synth import Writer, write_hand

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from station.engine.decisions import Ruling
 from station.journal.clock import ManualClock
-from station.journal.hands import load_hand
 from station.journal.queries import ended_hands
 from station.journal.store import Journal
 from station.phh.export import VARIANTS, NotInPhh, VoidHand, hand_to_phh
+from station.recall.hands import load_hand
 
 from .phh_oracle import allowed_difference, rake_explains, strict_replay
 from .sessions import journal_session, sessions_with_a_finished_hand

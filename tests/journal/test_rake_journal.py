@@ -9,10 +9,10 @@ from pathlib import Path
 from station.formats.session import read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
-from station.journal.hands import load_hand
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
 from station.phh.export import hand_to_phh
+from station.recall.hands import load_hand
 
 from .conftest import STATION
 

@@ -13,14 +13,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from station.cli import main
+from station.daemon.operations import StationOps
 from station.engine.events import Key, KeyPress
 from station.formats.session import SessionLine, read_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
-from station.journal.operations import StationOps
-from station.journal.rake_report import Calendar, Window, parse_shifts, report, takes
 from station.journal.recorder import Recorder
 from station.journal.store import Journal
+from station.recall.rake_report import Calendar, Window, parse_shifts, report, takes
 
 from .conftest import PINS, STATION
 

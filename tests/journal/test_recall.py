@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from station.journal.clock import ManualClock
-from station.journal.hands import RECALL_DEPTH, load_hand, recent_hands
-from station.journal.recall import StepKind
-from station.journal.recall_text import render_hand
 from station.journal.store import Journal
+from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
+from station.recall.steps import StepKind
+from station.recall.text import render_hand
 
 from .synth import BOARD, BURNS, HOLE, Writer, write_hand
 

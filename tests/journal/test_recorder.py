@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from station.bench.crashcheck import derived_by_input, snapshot_digest
+from station.bench.scripted import ScriptedEvent, ScriptedSession, nlhe_session
 from station.engine.cards import Card
 from station.engine.decisions import Decision, Incident
 from station.engine.events import Draw, Key, KeyPress, Zone
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
-from station.journal.crashcheck import derived_by_input, snapshot_digest
 from station.journal.exc import JournalWriteError, RecoveryMismatchError
 from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, Entry, LogRow
-from station.journal.scripted import ScriptedEvent, ScriptedSession, nlhe_session
 from station.journal.store import Journal
 
 from .conftest import STATION
@@ -80,7 +80,7 @@ def _inputs() -> list[str]:
 
 
 def test_the_irregular_session_makes_the_engine_work() -> None:
-    from station.commands.replay import replay_lines
+    from station.formats.replay import replay_lines
     from station.formats.session import SessionLine
 
     lines = [SessionLine(i + 1, e.t, e.event) for i, e in enumerate(SESSION.events)]
@@ -225,7 +225,7 @@ def test_a_rewritten_decision_is_caught_by_replay(path: Path, clock: ManualClock
     with Journal.open(path, clock=clock) as journal:  # still blocked after another restart
         recorder = Recorder(journal)
         recorder.recover()
-        assert "tilt replay_mismatch" in recorder.op_state().play_blocked
+        assert "tilt replay_mismatch" in recorder.op_state().why_play_stops
 
 
 def test_a_broken_chain_raises_the_integrity_tilt(path: Path, clock: ManualClock) -> None:

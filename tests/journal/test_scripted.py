@@ -3,11 +3,11 @@ clean multi-hand game for the rules engine (every hand ends, no irregularity).""
 
 from __future__ import annotations
 
-from station.commands.replay import replay_lines
+from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd, Incident
 from station.formats.decisions import decision_to_dict
+from station.formats.replay import replay_lines
 from station.formats.session import SessionLine, format_session, parse_session
-from station.journal.scripted import nlhe_session
 
 
 def test_the_same_seed_gives_the_same_session() -> None:

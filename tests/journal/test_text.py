@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from station.incidents.workflow import incidents
 from station.journal.clock import ManualClock
 from station.journal.store import Journal
 from station.journal.text import TextError, clean_text
-from station.journal.workflow import incidents
 
 from .conftest import PINS, enrol
 from .synth import Writer, write_hand

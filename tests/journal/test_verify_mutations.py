@@ -15,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from station.bench.scripted import nlhe_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code
+from station.journal.recorder import Recorder
 from station.journal.rows import COLUMNS, Entry, LogRow
 from station.journal.schema import PROTECTIVE_TRIGGERS, expected_trigger_sql, tampered_triggers
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 from station.journal.witness import witness_path
+from station.people.check import PEOPLE_CHECKS, verify_journal
 
 from .conftest import STATION, enrol, station
 
@@ -34,8 +36,6 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("pristine") / "journal.sqlite3"
     clock = ManualClock()
     with Journal.open(path, clock=clock, station_id=STATION, create=True) as journal:
-        from station.journal.recorder import Recorder
-
         enrol(journal, "flo")
         recorder = Recorder(journal)
         recorder.recover()
@@ -240,9 +240,25 @@ def test_a_replaced_pin_hash_is_detected(pristine: Path, tmp_path: Path) -> None
     changed_seq = conn.execute("SELECT changed_seq FROM people WHERE name = 'flo'").fetchone()[0]
     conn.execute("UPDATE people SET pin_hash = zeroblob(32) WHERE name = 'flo'")
     conn.close()
-    report = verify_file(target)
+    report = verify_journal(target)
     assert report.first_bad_seq == changed_seq
     assert "people table entry of flo" in report.problems[0].text
+    # The log's own checks know nothing of people: the people room passes its check in.
+    assert verify_file(target).ok
+
+
+def test_a_replaced_pin_hash_tilts_at_recovery_with_the_people_check(
+    pristine: Path, tmp_path: Path
+) -> None:
+    target = _copy(pristine, tmp_path)
+    conn = sqlite3.connect(target, isolation_level=None)
+    conn.execute("UPDATE people SET pin_hash = zeroblob(32) WHERE name = 'flo'")
+    conn.close()
+    with Journal.open(target, clock=ManualClock(), station_id=STATION) as journal:
+        recorder = Recorder(journal, checks=PEOPLE_CHECKS)
+        recorder.recover()
+        tilts = [t.detail for t in recorder.op_state().tilts.values()]
+    assert tilts == ["people table entry of flo does not match its journal row"]
 
 
 def test_station_journal_verify_exit_codes_and_first_bad_seq(

@@ -15,11 +15,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from station.bench.scripted import nlhe_session
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole, Code, TiltCode
 from station.journal.recorder import Recorder
 from station.journal.rows import GENESIS_HASH, Entry
-from station.journal.scripted import nlhe_session
 from station.journal.store import Journal
 from station.journal.verify import verify_file
 from station.journal.witness import SLOT, FileWitness, Head, judge, witness_path
@@ -109,7 +109,7 @@ def test_an_older_copy_restored_is_a_critical_tilt_naming_what_was_lost(
         recorder.recover()
         state = recorder.op_state()
         tilt = state.tilts[TiltCode.JOURNAL_INTEGRITY.value]
-        assert tilt.critical and state.play_blocked
+        assert tilt.critical and state.why_play_stops
         assert f"{head - old_head} row(s) lost, seq {old_head + 1}-{head}" in tilt.detail
         assert tilt.detail.startswith("journal shorter than it was")
         rows_after = journal.head()[0]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from station.cli import COMMANDS
+from station.cli import import_phh as cli
 from station.formats.session import read_session
-from station.phh import cli
 
 from .helpers import sample
 
@@ -25,7 +25,7 @@ def main(argv: list[str]) -> int:
 
 
 def test_the_command_is_registered() -> None:
-    assert COMMANDS["import-phh"][0] == "station.phh.cli"
+    assert COMMANDS["import-phh"][0] == "station.cli.import_phh"
 
 
 def _tree(tmp_path: Path) -> Path:

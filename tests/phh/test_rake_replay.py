@@ -19,10 +19,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from station.commands.replay import replay_lines
 from station.data import phh_sample
 from station.engine.games import Family, game_spec
 from station.formats.decisions import decision_to_dict
+from station.formats.replay import replay_lines
 from station.formats.session import parse_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh

@@ -6,7 +6,7 @@ Every page needs a signed-in session (cookie); every form carries the session's 
 is refused without it (and from another origin). What a role may do is
 `accounts.may(role, action)`; the pages only offer what the role may do, and the handlers check
 it again. Rulings are not written here: they are queued in `commands` for the ingest to send
-to the station, which journals them with its own workflow code and answers (`commands.py`).
+to the station, which journals them with its own workflow code and answers (`command_queue.py`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from station.central import alarms
 from station.central.config import CentralConfig
-from station.central.console import accounts, commands, exports, views
+from station.central.console import accounts, command_queue, exports, views
 from station.central.console.accounts import Action, Role, Session, SignInError, may
 from station.central.console.live import Hub, Listener
 from station.central.console.passwords import WeakPasswordError
@@ -190,16 +190,6 @@ def _int(text: str | None, default: int = 0) -> int:
         return default
 
 
-def _dt(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        found = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return found if found.tzinfo else found.astimezone()
-
-
 def queue_filter(params: Mapping[str, str]) -> views.QueueFilter:
     state = params.get("state", "active")
     return views.QueueFilter(
@@ -207,8 +197,8 @@ def queue_filter(params: Mapping[str, str]) -> views.QueueFilter:
         rule=params.get("rule", "").strip(),
         ruling=params.get("ruling", "").strip(),
         state=state if state in (*views.STATES, "active", "") else "active",
-        since=_dt(params.get("since")),
-        until=_dt(params.get("until")),
+        since=views.parse_time(params.get("since"), local=True),
+        until=views.parse_time(params.get("until"), local=True),
         person=params.get("person", "").strip(),
         sort=params.get("sort", "severity"),
         offset=max(0, _int(params.get("offset"))),
@@ -470,7 +460,7 @@ def _clear_call(console: Console, request: Request) -> Response:
     _check_csrf(request, form, current)
     station = request.path_params["station"]
     with console.conn() as conn:
-        commands.clear_call(
+        command_queue.clear_call(
             conn,
             current,
             station,
@@ -602,7 +592,7 @@ def _incident_context(console: Console, request: Request, current: Session) -> d
         if page is None:
             raise HTTPException(404, f"no incident {incident} at table {station}")
         recall = views.load_hand(conn, station, page.record.hand)
-    offers = commands.offers(page, current)
+    offers = command_queue.offers(page, current)
     return {
         "page": page,
         "rec": page.record,
@@ -642,7 +632,7 @@ def _incident_step(console: Console, request: Request) -> Response:
         if page is None:
             raise HTTPException(404, f"no incident {incident} at table {station}")
         try:
-            commands.step(
+            command_queue.step(
                 conn,
                 current,
                 page,
@@ -650,7 +640,7 @@ def _incident_step(console: Console, request: Request) -> Response:
                 {k: str(v) for k, v in form.items()},
                 address=_address(request),
             )
-        except commands.StepRefusedError as exc:
+        except command_queue.StepRefusedError as exc:
             raise HTTPException(409, str(exc)) from None
     return RedirectResponse(f"/incidents/{station}/{incident}", 303)
 
@@ -663,7 +653,7 @@ def _hands(console: Console, request: Request) -> Response:
     params = request.query_params
     station = params.get("table", "")
     hand = _int(params.get("hand"), 0)
-    at = _dt(params.get("at"))
+    at = views.parse_time(params.get("at"), local=True)
     with console.conn() as conn:
         tables = views.station_ids(conn)
         if station and at is not None and not hand:

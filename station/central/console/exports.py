@@ -1,14 +1,14 @@
 """The console's downloads, made by the station's own exporters: incidents as CSV or JSON
-(`station.journal.incident_export`), hands as PHH (`station.phh.export`). Pure."""
+(`station.incidents.export`), hands as PHH (`station.phh.export`). Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from station.journal.incident_export import fleet_to_csv, fleet_to_json
-from station.journal.incidents import IncidentRecord
-from station.journal.recall import HandRecall
+from station.incidents.export import fleet_to_csv, fleet_to_json
+from station.incidents.records import IncidentRecord
 from station.phh.export import exportable, hand_to_phh, phh_document
+from station.recall.steps import HandRecall
 
 
 def incidents_csv(items: Iterable[tuple[str, IncidentRecord]]) -> str:

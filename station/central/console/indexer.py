@@ -3,7 +3,7 @@
 table's operational state for the map: CALL FLOOR, tilts, links, who is signed in). Edge
 adapter (PostgreSQL through psycopg 3).
 
-The folds are `station.journal.incidents.IncidentFold` and `station.journal.ops.OpsTracker`,
+The folds are `station.incidents.records.IncidentFold` and `station.journal.ops.OpsTracker`,
 the code the station itself runs, fed the same rows in the same order, so the console shows
 the incidents and the CALL FLOOR the table shows. The indexer reads only the rows after its
 cursor (`console_fold.seq`); the fold's context and the incidents that a later row can still
@@ -36,9 +36,9 @@ from station.central.console.records import (
     record_to_json,
     severity,
 )
+from station.incidents.records import FOLD_CODES, IncidentFold, IncidentRecord
 from station.journal import opstate
 from station.journal.codes import Code
-from station.journal.incidents import FOLD_CODES, IncidentFold, IncidentRecord
 from station.journal.ops import OpsTracker
 from station.journal.rows import COLUMNS, LogRow
 

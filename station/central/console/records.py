@@ -2,7 +2,7 @@
 incident fold's context and the operational state of a table; and an incident's severity.
 Pure.
 
-The records are the station's own (`station.journal.incidents.IncidentRecord`, folded by the
+The records are the station's own (`station.incidents.records.IncidentRecord`, folded by the
 station's `IncidentFold` from the stored rows); this only stores them and brings them back
 exactly (a round trip gives an equal record).
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Final
 
+from station.incidents.records import IncidentFold, IncidentRecord, RulingStep, Step
 from station.journal.codes import Mode
-from station.journal.incidents import IncidentFold, IncidentRecord, RulingStep, Step
 from station.journal.ops import FloorCall, OpenTilt, OpsTracker, SessionInfo
 
 # Severity, for sorting the queue: 3 the game stopped or the floor is needed, 2 the station

@@ -21,11 +21,11 @@ from station.central.console.records import SEVERITY_NAMES, ops_from_json, recor
 from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
 from station.engine.rulebook_text import RULE_TEXT
+from station.incidents.records import IncidentRecord
 from station.journal.codes import INPUT_CODES, Code, TiltCode
-from station.journal.hands import recall_from
-from station.journal.incidents import IncidentRecord
-from station.journal.recall import HandRecall
 from station.journal.rows import COLUMNS, LogRow
+from station.recall.hands import recall_from
+from station.recall.steps import HandRecall
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -38,14 +38,19 @@ def _age_s(at: datetime | None, now: datetime) -> float | None:
     return None if at is None else max(0.0, (now - at).total_seconds())
 
 
-def _parse_utc(text: str | None) -> datetime | None:
+def parse_time(text: str | None, *, local: bool = False) -> datetime | None:
+    """An ISO 8601 time; None for none or a bad one. A time without a zone is UTC (what the
+    stations store), or with `local` the console's own zone (what a floor supervisor types in
+    a form: the console shows every time in that zone)."""
     if not text:
         return None
     try:
         found = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return found if found.tzinfo else found.replace(tzinfo=UTC)
+    if found.tzinfo:
+        return found
+    return found.astimezone() if local else found.replace(tzinfo=UTC)
 
 
 def age_text(seconds: float | None) -> str:
@@ -156,7 +161,7 @@ def floor_map(conn: Conn) -> list[Tile]:
         # Rows the station held at its last status that the centre has not stored yet (the
         # status comes every 10 s: rows stored since then are not waiting any more).
         waiting = max(0, int(status.get("head_seq") or 0) - int(head_seq))
-        oldest = _parse_utc(status.get("oldest_unacked_utc")) if waiting else None
+        oldest = parse_time(status.get("oldest_unacked_utc")) if waiting else None
         tiles.append(
             Tile(
                 station=str(station),
@@ -173,7 +178,7 @@ def floor_map(conn: Conn) -> list[Tile]:
                 status_age_s=_age_s(status_at, now),
                 floor_call_seq=None if call is None else call.seq,
                 floor_call_reason="" if call is None else call.reason,
-                floor_call_age_s=None if call is None else _age_s(_parse_utc(call.raised_utc), now),
+                floor_call_age_s=None if call is None else _age_s(parse_time(call.raised_utc), now),
                 links_down=tuple(
                     t.detail or t.key for t in ops.tilts.values() if t.code == TiltCode.LINK_LOST
                 ),
@@ -498,7 +503,7 @@ def event_text(row: LogRow) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CentralRows:
-    """One station's rows in the central store, as `station.journal.hands.RowSource`: the
+    """One station's rows in the central store, as `station.recall.hands.RowSource`: the
     journal's own recall code (`recall_from`) reads them exactly as it reads the journal."""
 
     conn: Conn
@@ -528,7 +533,7 @@ class CentralRows:
 
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
     """A hand's recall from the central rows, by the station's own code
-    (`station.journal.hands.recall_from`): the same rows, setup and starting stacks as
+    (`station.recall.hands.recall_from`): the same rows, setup and starting stacks as
     `station hands show` gives from the journal."""
     return recall_from(CentralRows(conn, station), hand)
 

@@ -1,1 +1,0 @@
-"""Small CLI commands that need no package of their own."""
