@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from station.engine.cards import Card
-from station.engine.evaluate.codes import CAT_CODE, RANK_FIELD, RANK_KEY, Cat, Mode, pack, unpack
+from station.engine.evaluate.codes import CAT_CODE, RANK_FIELD, RANK_KEY, Cat, Mode, pack
 from station.engine.evaluate.high import high_value, pick_five
 from station.engine.evaluate.rankvalue import flush_value, nonflush_value
 
@@ -81,7 +81,3 @@ def joker_high_cards(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
             ordered = sorted(four, key=lambda c: c.rank, reverse=True)
             return (*ordered, joker)
     raise AssertionError("joker hand not found")  # pragma: no cover
-
-
-def is_five_aces(value: int) -> bool:
-    return unpack(value)[0] == FIVE_ACES_CODE
