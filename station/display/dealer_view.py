@@ -209,7 +209,9 @@ class NextLine:
 class PaidLine:
     """One pot of a finished hand and who it went to."""
 
-    label: str  # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand)
+    # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand), "CARRIED"
+    # (a hand nobody opened: the antes stay in the pot for the next deal)
+    label: str
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
     # A pot split between two hands judged two ways: each part's name ("OMAHA", "DRAW 49",
@@ -486,6 +488,8 @@ def _result(snap: TableSnapshot) -> ResultView | None:
         )
         for i, p in enumerate(end.pots)
     ]
+    if end.carried and not end.pots:  # JACKS-OR-BETTER: nobody opened
+        lines.append(PaidLine("CARRIED", end.carried, ()))
     won: dict[int, int] = {}
     for p in end.pots:
         for seat, chips in p.won.items():

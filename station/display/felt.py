@@ -235,6 +235,8 @@ def paid_text(line: PaidLine) -> str:
     split two ways, each part: "OMAHA SEAT 3 2 · DRAW HIGH SEAT 2 3"."""
     if line.parts:
         return " · ".join(part_texts(line))
+    if line.label == "CARRIED":
+        return "TO THE NEXT DEAL"
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
@@ -260,6 +262,8 @@ def result_head(view: DealerView) -> str:
     assert view.result is not None
     if view.result.void:
         return f"HAND {view.result.hand} VOID: EVERY WAGER RETURNED"
+    if [pl.label for pl in view.result.pots] == ["CARRIED"]:
+        return f"HAND {view.result.hand}: NOBODY OPENED"
     return f"HAND {view.result.hand} PAID"
 
 

@@ -596,3 +596,17 @@ def test_each_seat_says_how_many_it_drew_until_the_action_after_the_draw(
     assert {s.seat: s.drew for s in after_draw.seats} == {1: None, 2: 2, 3: 1}
     assert says(pages(after_draw, panel), "DREW 1")
     assert_readable(pages(after_draw, panel), panel)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_hand_nobody_opened_says_so_and_where_the_antes_go(panel: PanelConfig) -> None:
+    # JACKS-OR-BETTER r1: "If no player opens the pot, the button moves forward and each player
+    # must ante again": the antes stay in the pot for the next deal.
+    _, snap = first(
+        "JACKS-OR-BETTER/rrpg_nobody_opens_the_antes_stay_for_the_next_deal.jsonl",
+        lambda s: s.result is not None,
+    )
+    models = pages(snap, panel)
+    assert says(models, f"HAND {snap.hand}: NOBODY OPENED")
+    assert says(models, "TO THE NEXT DEAL")
+    assert_readable(models, panel)
