@@ -90,7 +90,7 @@ ROOMS: dict[str, frozenset[str]] = {
         "formats": ("engine",),
         "journal": ("engine", "formats", "native", "version"),
         "people": ("journal",),
-        "incidents": ("journal", "people"),
+        "incidents": ("formats", "journal", "people"),
         "recall": ("engine", "formats", "journal"),
         "phh": ("engine", "formats", "recall"),
         "display": ("engine", "hardware"),

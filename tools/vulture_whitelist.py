@@ -53,6 +53,10 @@ _.observability
 _.created_at
 _.created_by
 _.replied_at
+_.centre_text  # a table's link, forwarding and pending commands in words (floor.Tile)
+_.forwarding_text
+_.pending_text
+_.not_heard  # the map's summary (floor.Room)
 # The console's records mirror their database rows (station/central/console): these columns
 # are read into the record but not shown yet.
 _.expires_at

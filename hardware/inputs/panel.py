@@ -145,10 +145,12 @@ class Panel:
         action: str | None = None,
         amount: int | None = None,
     ) -> list[PanelEvent]:
-        """Emit an entry and return to idle; the selection is used up when the key took it."""
+        """Emit an entry and return to idle; the selection is used up when the key took it.
+        The panel's new state goes out before the key, so that nothing shows the entry still
+        pending ("MISDEAL: CONFIRM?") beside what the key has done (a MISDEAL ruled)."""
         keep = self._state.selected if key not in SEAT_KEYS else None
         press = KeyPressed(key, at, seat=seat, action=action, amount=amount, long=long)
-        return [press, *self._set(_State(selected=keep), at)]
+        return [*self._set(_State(selected=keep), at), press]
 
     def _idle(self, button: str, seat: int | None, long: bool, at: float) -> list[PanelEvent]:
         s = self._state
@@ -204,7 +206,7 @@ class Panel:
         if not low <= count <= high:
             return [PanelRejected(button, RejectReason.OUT_OF_RANGE, at)]
         press = KeyPressed(s.pending, at, seat=s.seat, count=count, long=long)
-        return [press, *self._set(_State(selected=s.selected), at)]
+        return [*self._set(_State(selected=s.selected), at), press]
 
     def _seat_change(
         self, button: str, seat: int | None, long: bool, at: float
@@ -219,7 +221,7 @@ class Panel:
         if seat == s.seat:
             return [PanelRejected(button, RejectReason.OUT_OF_RANGE, at)]
         press = KeyPressed("SEAT_CHANGE", at, seat=s.seat, to_seat=seat, long=long)
-        return [press, *self._set(_State(), at)]
+        return [*self._set(_State(), at), press]
 
     def _armed(self, button: str, long: bool, at: float) -> list[PanelEvent]:
         s = self._state
@@ -227,4 +229,4 @@ class Panel:
             return [PanelRejected(button, RejectReason.NOT_NOW, at)]
         assert s.pending is not None
         press = KeyPressed(s.pending, at, long=long)
-        return [press, *self._set(_State(selected=s.selected), at)]
+        return [*self._set(_State(selected=s.selected), at), press]  # idle first, as `_emit`

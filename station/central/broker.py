@@ -1,9 +1,10 @@
 """The mosquitto configuration and ACL for a site: TLS with client certificates, no anonymous
 clients, persistence, and each station confined to its own topics. Pure (text out).
 
-`mosquitto_conf(...)` and `acl_text(site)` return file contents; `station central
-broker-config` writes them for a real broker, and the throw-away broker of the tests and the
-bench (`station.central.services`) uses the very same text.
+`mosquitto_conf(...)` (a whole broker: the throw-away one of the tests and the bench,
+`station.central.services`, and `station central broker-config`), `mosquitto_dropin(...)` (the
+site's part of Debian's broker, written by `station central setup`) and `acl_text(site)` return
+file contents; the listener's lines are the same in both.
 
 The ACL (mosquitto `acl_file`): with `use_identity_as_username true` the user name is the
 client certificate's CN, which is the station id for a station (`station.central.certs`).
@@ -14,6 +15,12 @@ client certificate's CN, which is the station id for a station (`station.central
   not another station's topics, not the wildcards;
 - the ingest (`svc.ingest`) reads every station's events, hello, status and replies, writes
   their acks and commands, and writes `_central/status`.
+
+The client id is bound to the identity as well (`use_username_as_clientid`): whatever client id
+a client asks for, the broker names it by its certificate's CN, so station T01's certificate
+cannot take over `station-T02`'s session or the ingest's (an MQTT broker drops the older
+connection of a client id). Two clients with the same certificate (a station's forwarder
+restarted) replace each other, as before.
 """
 
 from __future__ import annotations
@@ -48,6 +55,51 @@ def acl_text(site: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def mosquitto_dropin(
+    *,
+    port: int,
+    bind: str,
+    tls: BrokerTls,
+    acl_file: Path,
+    persistence_dir: Path | None = None,
+    autosave_s: int = 10,
+) -> str:
+    """The site's part of a distribution's mosquitto (`/etc/mosquitto/conf.d/`, included by
+    Debian's `mosquitto.conf`, which already sets the pid file, the log file and persistence):
+    the TLS listener, no anonymous clients, the ACL, each identity bound to its client id.
+    `persistence_dir` only when the main file does not turn persistence on."""
+    lines = [
+        "# Dealer Station site broker (written by `station central setup`; run it again rather",
+        "# than editing this file).",
+        "allow_anonymous false",
+        f"autosave_interval {autosave_s}",
+        "max_queued_messages 10000",
+        f"acl_file {acl_file}",
+        "connection_messages false",
+    ]
+    if persistence_dir is not None:
+        lines += ["persistence true", f"persistence_location {persistence_dir}/"]
+    lines += _listener(port, bind, tls)
+    return "\n".join(lines) + "\n"
+
+
+def _listener(port: int, bind: str, tls: BrokerTls) -> list[str]:
+    return [
+        f"listener {port} {bind}",
+        "protocol mqtt",
+        f"cafile {tls.ca}",
+        f"certfile {tls.cert}",
+        f"keyfile {tls.key}",
+        "require_certificate true",
+        "use_identity_as_username true",
+        # The client id is the certificate's CN too: a certificate can only ever replace a
+        # session of its own, never knock another station or the ingest off (MQTT drops the
+        # older connection of a client id).
+        "use_username_as_clientid true",
+        "tls_version tlsv1.2",
+    ]
+
+
 def mosquitto_conf(
     *,
     port: int,
@@ -76,14 +128,7 @@ def mosquitto_conf(
             "log_type warning",
             "log_type notice",
             "connection_messages false",
-            f"listener {port} {bind}",
-            "protocol mqtt",
-            f"cafile {tls.ca}",
-            f"certfile {tls.cert}",
-            f"keyfile {tls.key}",
-            "require_certificate true",
-            "use_identity_as_username true",
-            "tls_version tlsv1.2",
+            *_listener(port, bind, tls),
             "",
         ]
     )

@@ -9,7 +9,8 @@ the `openssl` command. Edge adapter (files, a subprocess).
   `casino/<site>/<station_id>/` (see `station.central.broker`);
 - the services' names contain a dot (`svc.ingest`), which a station id cannot, so a station
   can never be issued a service's identity;
-- the broker's server certificate (`broker`) names the host names and addresses stations dial.
+- the broker's server certificate (`broker`) names the host names and addresses stations dial;
+  the floor console's (`console`, `station central setup`) the names browsers open.
 
 Keys are EC P-256. The CA key signs everything: keep it off the broker host in production.
 """
@@ -26,6 +27,8 @@ from pathlib import Path
 from typing import Final
 
 BROKER: Final = "broker"
+CONSOLE: Final = "console"  # the floor console's HTTPS server certificate
+SERVERS: Final = frozenset({BROKER, CONSOLE})
 INGEST: Final = "svc.ingest"
 SERVICE = re.compile(r"^svc\.[a-z][a-z0-9-]{0,30}$")
 STATION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # station_id in station.toml
@@ -83,14 +86,15 @@ def ensure_ca(directory: Path, site: str) -> Path:
 
 
 def issue(directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = ()) -> Identity:
-    """A key and a certificate for `name` (a station id, a `svc.*` service or `broker`), signed
-    by the site CA. `hosts` are the server's DNS names and IP addresses (broker only)."""
-    if name != BROKER and not (STATION.match(name) or SERVICE.match(name)):
+    """A key and a certificate for `name` (a station id, a `svc.*` service, or a server:
+    `broker`, `console`), signed by the site CA. `hosts` are a server's DNS names and IP
+    addresses."""
+    if name not in SERVERS and not (STATION.match(name) or SERVICE.match(name)):
         raise CertError(f"{name!r}: a station id (letters, digits, '-', '_') or svc.NAME")
     ca = ensure_ca(directory, site)
     key, crt = directory / f"{name}.key", directory / f"{name}.crt"
     _new_key(key)
-    usage = "serverAuth" if name == BROKER else "clientAuth"
+    usage = "serverAuth" if name in SERVERS else "clientAuth"
     lines = [
         "basicConstraints=critical,CA:FALSE",
         "keyUsage=critical,digitalSignature",

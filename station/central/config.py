@@ -26,6 +26,7 @@ class ConsoleConfig:
     session_max_h: int = 12  # and this long after sign-in, whatever happens
     lockout_after: int = 5  # wrong passwords in a row that lock an account
     lockout_min: int = 15  # for this long (an admin may unlock it sooner)
+    offline_after_s: int = 30  # a table not heard for this long is shown OFFLINE
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,8 @@ def _console(section: Section | None, base: Path) -> ConsoleConfig:
         session_max_h=section.integer("session_max_h", low=1, high=7 * 24) or d.session_max_h,
         lockout_after=section.integer("lockout_after", low=1, high=100) or d.lockout_after,
         lockout_min=section.integer("lockout_min", low=1, high=7 * 24 * 60) or d.lockout_min,
+        offline_after_s=section.integer("offline_after_s", low=2, high=24 * 3600)
+        or d.offline_after_s,
     )
     section.done()
     return console

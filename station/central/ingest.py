@@ -45,6 +45,7 @@ import psycopg
 
 from station.central.chain import Head, Outcome, judge, judge_hello, needs_lookup
 from station.central.config import CentralConfig
+from station.central.heartbeat import BEAT_S, INGEST, Heartbeat
 from station.central.schema import migrate
 from station.fleet.factory import paho_factory
 from station.fleet.messages import (
@@ -80,8 +81,10 @@ _INSERT = (
 )
 
 
+# `hand` is the station's latest hand: the highest hand number stored, never the hand of the
+# last row (a ruling journaled now on hand 4 while the table deals hand 6 is a row of hand 4).
 _MOVE_HEAD = (
-    "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = %s,"
+    "UPDATE stations SET head_seq = %s, head_hash = %s, head_utc = %s, hand = GREATEST(hand, %s),"
     " last_row_at = now(), setup = COALESCE(%s::jsonb, setup),"
     " floor_call_seq = CASE WHEN %s::bigint = -1 THEN floor_call_seq ELSE %s::bigint END"
     " WHERE station_id = %s"
@@ -119,6 +122,11 @@ class _Connected:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Disconnected:
+    reason: str
+
+
 class Ingest:
     def __init__(
         self,
@@ -128,7 +136,7 @@ class Ingest:
         client_id: str | None = None,
     ) -> None:
         self.cfg = cfg
-        self.queue: SimpleQueue[tuple[str, bytes] | _Connected] = SimpleQueue()
+        self.queue: SimpleQueue[tuple[str, bytes] | _Connected | _Disconnected] = SimpleQueue()
         self.presence = central_status(cfg.site)
         settings = TransportSettings(
             host=cfg.host,
@@ -144,12 +152,17 @@ class Ingest:
             reconnect_max_s=10.0,
             max_inflight=100,
         )
+        self._factory = transport
+        self._settings = settings
         self.transport = transport(settings, self)
+        self._transport_on = False  # started (and not stopped for a standby's wait)
         self.conn: Conn | None = None
         self.heads: dict[str, Head] = {}
         self.ready = threading.Event()
         self._db_ok = False
         self._next_dispatch = 0.0
+        self._next_beat = 0.0
+        self.heartbeat = Heartbeat(INGEST)
 
     # --- the transport's thread -------------------------------------------------------------
 
@@ -158,6 +171,7 @@ class Ingest:
 
     def disconnected(self, reason: str) -> None:
         log.warning("ingest: broker connection lost (%s)", reason)
+        self.queue.put(_Disconnected(reason))
 
     def message(self, topic: str, payload: bytes) -> None:
         self.queue.put((topic, payload))
@@ -168,7 +182,7 @@ class Ingest:
         self._connect_db(stop)
         if stop.is_set():
             return
-        self.transport.start()
+        self._start_transport()
         self.ready.set()
         if on_ready is not None:
             on_ready()
@@ -182,10 +196,16 @@ class Ingest:
                 if now >= self._next_dispatch:
                     self._next_dispatch = now + DISPATCH_EVERY_S
                     self._with_db(self._dispatch_commands, stop)
+                if now >= self._next_beat or self.heartbeat.changed:
+                    self._next_beat = now + BEAT_S
+                    self._with_db(self.heartbeat.beat, stop)
         finally:
             self.transport.publish(self.presence, central_presence(False), retain=True)
             self.transport.stop()
             if self.conn is not None:
+                with contextlib.suppress(psycopg.Error):
+                    self.heartbeat.broker(False, "the ingest stopped")
+                    self.heartbeat.beat(self.conn, stopped=True)
                 self.conn.close()
 
     def _take(self) -> list[tuple[str, bytes]]:
@@ -196,7 +216,10 @@ class Ingest:
             return out
         while True:
             if isinstance(item, _Connected):
+                self.heartbeat.broker(True)
                 self._announce()
+            elif isinstance(item, _Disconnected):
+                self.heartbeat.broker(False, item.reason)
             else:
                 out.append(item)
             if len(out) >= MAX_MESSAGES:
@@ -205,6 +228,19 @@ class Ingest:
                 item = self.queue.get_nowait()
             except Empty:
                 return out
+
+    def _start_transport(self) -> None:
+        if not self._transport_on:
+            self.transport.start()
+            self._transport_on = True
+
+    def _stop_transport(self) -> None:
+        """Off the broker while another ingest holds the site: both would hold the same client
+        id (the broker names a client by its certificate) and knock each other off."""
+        if self._transport_on:
+            self.transport.stop()
+            self.transport = self._factory(self._settings, self)
+            self._transport_on = False
 
     def _announce(self) -> None:
         self.transport.publish(self.presence, central_presence(self._db_ok), retain=True)
@@ -222,6 +258,8 @@ class Ingest:
                 self.conn = conn
                 self.heads.clear()
                 self._db_ok = True
+                if self.ready.is_set():
+                    self._start_transport()  # after a standby's wait
                 self._announce()
                 return
             except psycopg.OperationalError as exc:
@@ -240,6 +278,7 @@ class Ingest:
             if not waited:
                 log.info("ingest: another ingest holds site %s; waiting", self.cfg.site)
                 waited = True
+                self._stop_transport()
             stop.wait(0.5)
 
     def _lost_db(self, exc: Exception, stop: threading.Event) -> None:
@@ -446,15 +485,17 @@ class Ingest:
                     call = r.seq
                 elif r.code == "floor.call_cleared":
                     call = None
+            hand = max(r.hand for r in outcome.store)
             previous = batch.heads.get(station)
             if previous is not None:  # a second part of this station in the batch
                 setup = setup if setup is not None else cast(str | None, previous[4])
                 call = call if call != -1 else cast(int | None, previous[5])
+                hand = max(hand, cast(int, previous[3]))
             batch.heads[station] = (
                 last.seq,
                 last.hash,
                 last.recorded_utc,
-                last.hand,
+                hand,
                 setup,
                 call,
                 call,

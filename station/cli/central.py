@@ -1,16 +1,22 @@
 """`station central ...`: the site's central services. Edge adapter.
 
+- `setup --site S --host H [--tables T01 ...] [--admin NAME]`: this server as the site's
+  centre in one command (certificates, the broker's drop-in, the database, central.toml, the
+  units, services started; idempotent): `station.central.setup`.
 - `ingest --config central.toml`: the ingest service (its own systemd unit,
-  `systemd/central/dealer-central-ingest.service`); READY=1 once the database and broker are up.
+  `station/central/units/dealer-central-ingest.service`); READY=1 once the database and
+  broker are up.
 - `migrate --config central.toml`: apply the database migrations and exit.
 - `certs --dir DIR --site S NAME...`: the site CA (made once) and a certificate per station id
   (or `svc.ingest`, or `broker --host H...`).
 - `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR]`: mosquitto.conf
   and the ACL for the site's broker.
+- `demo [--tables N] [--port P] [--speed S] [--dir DIR]`: a local room (the central services
+  and N emulated tables dealing, each its own process) until Ctrl-C: `demo_room`.
 - `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
   central.toml for them, until Ctrl-C (development).
 - `console --config central.toml`: the floor console (a web server; its own systemd unit,
-  `systemd/central/dealer-central-console.service`).
+  `station/central/units/dealer-central-console.service`).
 - `console-user add|password|unlock|disable|enable|list [NAME] --config central.toml`: the
   console's accounts from the server's shell (the first admin).
 - `alarms list [--table T] [--open] --config central.toml`: the chain alarms, open first.
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -40,8 +47,45 @@ if TYPE_CHECKING:
     from station.central.alarms import Alarm
 
 
+DB_ADMIN = "host=/run/postgresql dbname=postgres user=postgres"
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser(
+        "setup",
+        help="set up this server as the site's centre: certificates, broker, database, services",
+    )
+    p.add_argument("--site", required=True, help="the casino site (topics casino/SITE/...)")
+    p.add_argument(
+        "--host", action="append", default=[], required=True,
+        help="a name or address the tables dial for the broker (repeat for each)",
+    )  # fmt: skip
+    p.add_argument("--tables", nargs="*", default=[], metavar="ID", help="tables to certify")
+    p.add_argument("--admin", default="", metavar="NAME", help="the first console admin")
+    # The defaults fit a Debian server; the environment variables let a test point the
+    # command at a throw-away layout (a folder as root, its own users, ports and database).
+    p.add_argument("--port", type=int, default=int(_env("STATION_SETUP_PORT", "8883")))
+    p.add_argument(
+        "--console-port", type=int, default=int(_env("STATION_SETUP_CONSOLE_PORT", "8443"))
+    )
+    p.add_argument("--root", type=Path, default=Path(_env("STATION_SETUP_ROOT", "/")))
+    p.add_argument("--service-user", default=_env("STATION_SETUP_SERVICE_USER", "dealer-central"))
+    p.add_argument("--broker-user", default=_env("STATION_SETUP_BROKER_USER", "mosquitto"))
+    p.add_argument(
+        "--db-admin", metavar="DSN",
+        default=_env("STATION_SETUP_DB_ADMIN", DB_ADMIN),
+        help="how to reach PostgreSQL as its administrator",
+    )  # fmt: skip
+    p.add_argument(
+        "--db-admin-user", metavar="USER", default=_env("STATION_SETUP_DB_ADMIN_USER", "postgres"),
+        help="the OS user to become for --db-admin ('' for none)",
+    )  # fmt: skip
+    p.add_argument("--no-start", action="store_true", help="write everything, start nothing")
     p = sub.add_parser("ingest", help="run the central ingest (MQTT -> PostgreSQL)")
     p.add_argument("--config", required=True, type=Path)
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -59,6 +103,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8883)
     p.add_argument("--bind", default="0.0.0.0")
     p.add_argument("--data", type=Path, default=Path("/var/lib/mosquitto"))
+    p = sub.add_parser(
+        "demo", help="a local room: the central services and N emulated tables, until Ctrl-C"
+    )
+    p.add_argument("--tables", type=int, default=8, help="emulated tables (default 8)")
+    p.add_argument("--port", type=int, default=8080, help="the console's port (default 8080)")
+    p.add_argument(
+        "--speed", type=float, default=2.0,
+        help="the tables' pace: 1 a live dealer, 2 twice as fast (default)",
+    )  # fmt: skip
+    p.add_argument("--dir", type=Path, default=None, help="keep everything in this folder")
+    p.add_argument("--seed", type=int, default=1)
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
     p.add_argument("--site", default="dev")
     p.add_argument("--dir", type=Path, default=None)
@@ -83,6 +138,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         match args.action:
+            case "setup":
+                return _setup(args)
             case "certs":
                 return _certs(args)
             case "broker-config":
@@ -93,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
                 return _ingest(args)
             case "services":
                 return _services(args)
+            case "demo":
+                return _room(args)
             case "console" | "console-user":
                 return _console(args)
             case "alarms":
@@ -104,6 +163,46 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     return 2
+
+
+def _setup(args: argparse.Namespace) -> int:
+    from station.central.certs import CertError  # noqa: PLC0415
+    from station.central.console.passwords import WeakPasswordError, check_policy  # noqa: PLC0415
+    from station.central.setup import SetupError, SetupOptions, setup  # noqa: PLC0415
+
+    password = ""
+    if args.admin:
+        password = _new_password(args.admin)
+        try:
+            check_policy(password, args.admin)
+        except WeakPasswordError as exc:
+            print(f"station central setup: --admin: {exc}", file=sys.stderr)
+            return 2
+    opts = SetupOptions(
+        site=args.site, hosts=tuple(args.host), tables=tuple(args.tables), admin=args.admin,
+        admin_password=password, port=args.port, console_port=args.console_port,
+        root=args.root, service_user=args.service_user, broker_user=args.broker_user,
+        db_admin=args.db_admin, db_admin_user=args.db_admin_user, start=not args.no_start,
+    )  # fmt: skip
+    try:
+        setup(opts, sys.stdout)
+    except (SetupError, CertError) as exc:
+        print(f"station central setup: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _new_password(name: str) -> str:
+    """The first admin's password: asked twice on a terminal, else the first line of stdin."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\n")
+    import getpass  # noqa: PLC0415
+
+    first = getpass.getpass(f"console password for {name}: ")
+    if getpass.getpass("again: ") != first:
+        print("station central setup: the two passwords differ", file=sys.stderr)
+        raise SystemExit(2)
+    return first
 
 
 def _certs(args: argparse.Namespace) -> int:
@@ -140,7 +239,7 @@ def _broker_config(args: argparse.Namespace) -> int:
             tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
             acl_file=acl.resolve(),
             persistence_dir=args.data,
-            log_dest="syslog",
+            log_dest="stderr",  # systemd keeps it in the journal; syslog may not exist
         ),
         encoding="utf-8",
     )
@@ -279,6 +378,21 @@ def _alarm_fields(a: Alarm) -> list[str]:
         state = f"cleared {when(a.cleared_at)} by {a.cleared_by} ({a.cleared_role}): {a.reason}"
     row = "-" if a.seq is None else f"row {a.seq}"
     return [str(a.id), a.station, a.kind, row, when(a.raised_at), state, a.detail_text]
+
+
+def _room(args: argparse.Namespace) -> int:
+    from station.central.demo_room import RoomOptions, run_room  # noqa: PLC0415
+    from station.central.services import MissingError, ServiceError  # noqa: PLC0415
+
+    if not 1 <= args.tables <= 99 or args.speed <= 0:
+        print("station central demo: 1 <= --tables <= 99, --speed > 0", file=sys.stderr)
+        return 2
+    opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
+    try:
+        return run_room(opts, sys.stdout)
+    except (MissingError, ServiceError) as exc:
+        print(f"station central demo: {exc}", file=sys.stderr)
+        return 2
 
 
 def _services(args: argparse.Namespace) -> int:

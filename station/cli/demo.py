@@ -26,6 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, default=None, metavar="DIR", help="write PNG frames of every screen"
     )
     parser.add_argument(
+        "--panel",
+        choices=("10", "7", "both"),
+        default="both",
+        help='with --out: the panel sizes the frames are written at, 10.1" (1280x800), 7" '
+        "(800x480) or both (default: both, each file's name tagged -10in or -7in)",
+    )
+    parser.add_argument(
         "--dir",
         type=Path,
         default=None,
@@ -38,6 +45,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no house rake (default: 10%% up to 300, 004-GN r28 at the demo's 50-100 blinds, "
         "dropped through the board's rake zone)",
+    )
+    parser.add_argument(
+        "--again-every",
+        type=int,
+        default=0,
+        metavar="K",
+        help="after the six irregularities, every K-th hand has one again (default: none)",
+    )
+    parser.add_argument(
+        "--station-id", default="DEMO", help="the table's station id (default DEMO)"
+    )
+    parser.add_argument(
+        "--fleet",
+        default="",
+        metavar="SITE@HOST:PORT",
+        help="forward the journal to this site's broker (with --certs)",
+    )
+    parser.add_argument(
+        "--certs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the table's fleet files: DIR/ca.crt, DIR/ID.crt, DIR/ID.key",
     )
     parser.add_argument(
         "--speed",
@@ -55,6 +85,25 @@ def run(args: argparse.Namespace) -> int:
     if args.speed < 0:
         print("station demo: --speed must be 0 (fast) or more", file=sys.stderr)
         return 2
+    from station.config.station_toml import STATION_ID  # noqa: PLC0415
+
+    if not STATION_ID.match(args.station_id):
+        print(f"station demo: --station-id {args.station_id!r}: letters, digits, '-', '_'",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    fleet = None
+    if args.fleet:
+        site, _, broker = args.fleet.partition("@")
+        if not site or ":" not in broker or args.certs is None:
+            print("station demo: --fleet SITE@HOST:PORT needs --certs DIR", file=sys.stderr)
+            return 2
+        from station.demo.rig import FleetLink  # noqa: PLC0415
+
+        certs: Path = args.certs
+        fleet = FleetLink(
+            site, broker, certs / "ca.crt", certs / f"{args.station_id}.crt",
+            certs / f"{args.station_id}.key",
+        )  # fmt: skip
     folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-demo-"))
     if any((folder / name).exists() for name in ("journal.sqlite", "journal.sqlite-head")):
         print(
@@ -82,6 +131,10 @@ def run(args: argparse.Namespace) -> int:
                 args.out,
                 args.speed,
                 rake=not args.no_rake,
+                again_every=max(0, args.again_every),
+                station_id=args.station_id,
+                fleet=fleet,
+                panel=args.panel,
             ),
             sys.stdout,
         )

@@ -14,8 +14,6 @@ in the report's zone (`--to` then excludes it). The zone is `--tz`, else $TZ, el
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -37,6 +35,7 @@ from station.recall.rake_report import (
     Window,
     parse_shifts,
     report,
+    report_csv,
     takes,
 )
 
@@ -180,12 +179,7 @@ def _text(result: Report, head: dict[str, object]) -> str:
 
 
 def _csv(result: Report, head: dict[str, object]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*result.by, *FIGURES])
-    for row in result.as_rows():
-        writer.writerow(row.values())
-    return out.getvalue()
+    return report_csv(result)
 
 
 def _json(result: Report, head: dict[str, object]) -> str:

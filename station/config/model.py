@@ -13,6 +13,7 @@ from pathlib import Path
 
 from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.table_shape import DEFAULT_TABLE, TableShape
+from station.display.theme import Deck, Theme
 from station.engine.events import Setup, Stakes
 from station.engine.rake import RakeSchedule
 
@@ -88,6 +89,12 @@ class DisplayConfig:
     driver: DisplayDriver = DisplayDriver.KMSDRM
     panel: PanelConfig = PANEL_10_1
     table: TableShape = DEFAULT_TABLE  # the table's shape and where its seats are
+    deck: Deck = Deck.FOUR_COLOUR  # how the screen colours the suits
+
+    @property
+    def theme(self) -> Theme:
+        """The screen's theme for this display (its deck's suit colours)."""
+        return Theme(deck=self.deck)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from station.config.registry import RegistryError, load_registry
 from station.config.schema import Problems, Section, suggest
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.table_shape import TABLE_SEATS, TableKind, TableShape
+from station.display.theme import Deck
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.events import Setup
 from station.engine.games import GAMES
@@ -291,6 +292,7 @@ def _display(sec: Section | None, seats: tuple[int, ...] | None) -> DisplayConfi
             custom = sec.table("panel")
             if custom is not None:
                 panel = _panel(custom) or PANEL_10_1
+    deck = sec.text("deck", choices=[d.value for d in Deck], default=Deck.FOUR_COLOUR.value)
     kind = sec.text("table", choices=[k.value for k in TableKind], default="oval")
     positions: dict[int, float] = {}
     places = sec.table("seat_positions")
@@ -305,7 +307,9 @@ def _display(sec: Section | None, seats: tuple[int, ...] | None) -> DisplayConfi
                 positions[int(name)] = deg
     sec.done()
     shape = TableShape(TableKind(kind or "oval"), min(count, TABLE_SEATS), positions)
-    return DisplayConfig(DisplayDriver(driver or "kmsdrm"), panel, shape)
+    return DisplayConfig(
+        DisplayDriver(driver or "kmsdrm"), panel, shape, Deck(deck or Deck.FOUR_COLOUR.value)
+    )
 
 
 def _panel(sec: Section) -> PanelConfig | None:

@@ -288,6 +288,7 @@ class Daemon:
                 sign_in=self.sign_in_dealer,
                 on_command=self._command,
                 table=cfg.table,
+                theme=cfg.theme,
             )
             thread.start()
             self._stack.callback(thread.stop)

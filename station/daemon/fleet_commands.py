@@ -7,13 +7,18 @@ The console signed the person in (its accounts, its lockout, its audit log) and 
 arrived on this station's own `commands` topic, which only the central ingest may write (the
 broker's ACL): the station takes the person and role as given, and its workflow checks them
 (only a floor person rules or clears CALL FLOOR; a dealer may not; nobody reviews his own
-ruling or the hand he dealt). The row carries `"via": "console"` and the command's id.
+ruling or the hand he dealt). The row carries `"via": "console"`, the command's id and
+`console_account`: the account's name, its console role, which console sent it, and whether a
+person of that name is enrolled at this station (a console account need not be: the row says
+who it was rather than passing for one of the station's people).
 
 A command may arrive twice (QoS 1; the ingest sends a pending command again until it has the
 reply): one already carried out is found by its id in the journal and answered again with the
 same row, never journaled twice.
 
 Kinds and bodies (JSON):
+Every body carries `person` and `role` (the station role), and from the console `console` (which
+console) and `console_role` (the account's role there).
 - `incident.rule`: `incident`, `person`, `role`, `ruling`, optional `camera`
 - `incident.review` / `incident.close`: `incident`, `person`, `role`, optional `note`
 - `floor.clear`: `person`, `role`, optional `note`, optional `raised_seq` (refused when the
@@ -34,7 +39,7 @@ from station.journal.codes import ActorRole, Code
 from station.journal.store import Journal
 from station.people.exc import AuthError
 from station.people.roster import valid_name
-from station.people.staff import Authenticated
+from station.people.staff import Authenticated, get_person
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +89,7 @@ def carry_out(command: Command, journal: Journal, ops: StationOps) -> Reply:
 def _carry_out(command: Command, journal: Journal, ops: StationOps) -> int:
     body = command.body
     who = _who(body)
-    via = {"via": "console", "command": command.id}
+    via = {"via": "console", "command": command.id, "console_account": _account(body, journal)}
     if command.kind == "floor.clear":
         call = ops.recorder.ops.floor_call
         raised = body.get("raised_seq")
@@ -115,6 +120,20 @@ def _who(body: Mapping[str, Any]) -> Authenticated:
     if actor in (ActorRole.DEVICE, ActorRole.ENGINE, ActorRole.STATION):
         raise _RefusedError(f"role: {actor.value} is not a person's role")
     return Authenticated(person, actor)
+
+
+def _account(body: Mapping[str, Any], journal: Journal) -> dict[str, Any]:
+    """The console account that gave the command, as the console named it: the person's name,
+    the console role, which console, and whether this station knows a person of that name
+    (a console account need not be enrolled here: the row says so instead of passing for one
+    of the station's own people)."""
+    known = get_person(journal, str(body.get("person", "")))
+    return {
+        "name": body.get("person"),
+        "role": _text(body, "console_role") or str(body.get("role", "")),
+        "console": _text(body, "console"),
+        "enrolled_here": known is not None,
+    }
 
 
 def _text(body: Mapping[str, Any], key: str) -> str:

@@ -26,6 +26,7 @@ from station.display.floor_view import FloorData
 from station.display.inbox import ScreenInbox
 from station.display.panel import PanelConfig
 from station.display.table_shape import DEFAULT_TABLE, TableShape
+from station.display.theme import DEFAULT_THEME, Theme
 from station.engine.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -97,11 +98,17 @@ class FrameSink(ScreenInbox):
     """PNG frames of every screen as the table plays (`station demo --out DIR`)."""
 
     def __init__(
-        self, out_dir: Path, panel: PanelConfig, table: TableShape = DEFAULT_TABLE
+        self,
+        out_dir: Path,
+        panel: PanelConfig,
+        table: TableShape = DEFAULT_TABLE,
+        panels: tuple[PanelConfig, ...] = (),
+        theme: Theme = DEFAULT_THEME,
     ) -> None:
+        """`panels`: every panel size to write the frames at (default: `panel` alone)."""
         super().__init__()
         out_dir.mkdir(parents=True, exist_ok=True)
-        self.writer = FrameWriter(out_dir, panel, table=table)
+        self.writer = FrameWriter(out_dir, panel, theme, table=table, panels=panels)
         self._stop = threading.Event()
         self._idle = threading.Condition()
         self._written_key: tuple[int, int, int, int] = (-1, -1, -1, -1)

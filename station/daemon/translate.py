@@ -29,6 +29,7 @@ from station.engine.events import (
     SeatSensor,
     VerbalAction,
     Zone,
+    key_label,
 )
 from station.engine.snapshot import Phase, TableSnapshot
 
@@ -69,10 +70,12 @@ def panel_entry_short(status: PanelStatus) -> str:
 def _entry(status: PanelStatus) -> tuple[str, str]:
     seat = f"SEAT {status.selected} " if status.selected is not None else ""
     short = f"S{status.selected} " if status.selected is not None else ""
-    key = (status.pending or "").replace("_", " ")
+    key = key_label(status.pending) if status.pending else ""
     match status.mode:
-        case PanelMode.IDLE:
-            return seat.strip(), short.strip()
+        case PanelMode.IDLE:  # a seat key waits for the key it goes with: say so
+            if status.selected is None:
+                return "", ""
+            return f"SEAT {status.selected} SELECTED", f"S{status.selected} SELECTED"
         case PanelMode.VERBAL:
             return f"{seat}VERBAL {status.digits}".strip(), f"{short}V {status.digits}".strip()
         case PanelMode.COUNT:

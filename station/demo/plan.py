@@ -303,18 +303,24 @@ def _candidates(seed: int) -> Iterator[tuple[str, _Shape]]:
 
 
 def plan_hands(
-    count: int, seed: int = 1, *, inject: bool = True, rake: RakeSchedule | None = None
+    count: int,
+    seed: int = 1,
+    *,
+    inject: bool = True,
+    rake: RakeSchedule | None = None,
+    again_every: int = 0,
 ) -> list[PlannedHand]:
     """`count` hands: the first ones each with one injection (in `ORDER`), then clean ones
-    (all clean with `inject=False`). With a `rake` schedule every re-seat carries it and each
-    hand ends with the dealer's drop."""
+    (all clean with `inject=False`); with `again_every` K, every K-th hand after those has the
+    next injection again (a room of tables keeps making mistakes). With a `rake` schedule every
+    re-seat carries it and each hand ends with the dealer's drop."""
     rng = random.Random(seed)
     out: list[PlannedHand] = []
     zones: dict[int, int] = {}  # what the betting zones hold, as the dealer left them
     puck: int | None = None
     candidates = _candidates(seed)
     for number in range(1, count + 1):
-        injection = ORDER[number - 1] if inject and number <= len(ORDER) else None
+        injection = _injection(number, again_every) if inject else None
         found = _fitting(candidates, injection, rng)
         if found is None:
             raise PlanError(f"no hand in the sample fits hand {number} ({injection})")
@@ -332,6 +338,15 @@ def plan_hands(
         drop = (DropRake(),) if rake is not None else ()
         out.append(PlannedHand(number, name, injection, (*prelude, *steps, *drop)))
     return out
+
+
+def _injection(number: int, again_every: int) -> Injection | None:
+    if number <= len(ORDER):
+        return ORDER[number - 1]
+    later = number - len(ORDER)
+    if again_every > 0 and later % again_every == 0:
+        return ORDER[(later // again_every - 1) % len(ORDER)]
+    return None
 
 
 def _fitting(

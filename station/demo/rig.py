@@ -41,12 +41,25 @@ ADMIN_NAME = "admin"
 
 
 @dataclass(frozen=True, slots=True)
+class FleetLink:
+    """The table's `[fleet]` section: it forwards its journal to a site's centre."""
+
+    site: str
+    broker: str  # host:port
+    ca: Path
+    cert: Path
+    key: Path
+
+
+@dataclass(frozen=True, slots=True)
 class RigOptions:
     settle_ms: int = 40  # the emulated board reads clean totals: a short settle keeps it brisk
     display: str = "none"  # the daemon's own display: none (headless) or auto (a window)
     # Time compression for long benches: the hardware's waits (the board's stable window, the
     # host's settle, key debounce and puck stability) times this; 1 is the table's own timing.
     time_scale: float = 1.0
+    station_id: str = STATION_ID
+    fleet: FleetLink | None = None
 
     def scaled_ms(self, ms: int, low: int = 1) -> int:
         return max(low, round(ms * self.time_scale))
@@ -81,7 +94,7 @@ def _toml_table(name: str, values: Mapping[str, object]) -> list[str]:
 def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
     stakes = {k: getattr(setup.stakes, k) for k in ("sb", "bb", "ante", "straddle")}
     lines = [
-        f'station_id = "{STATION_ID}"',
+        f'station_id = "{options.station_id}"',
         'log_level = "warning"',
         "",
         "[table]",
@@ -115,6 +128,16 @@ def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
         "[people]",
         f'floor_pad = "{FLOOR_NAME}"',
     ]
+    if options.fleet is not None:
+        f = options.fleet
+        lines += [
+            "[fleet]",
+            f"site = {_toml_value(f.site)}",
+            f"broker = {_toml_value(f.broker)}",
+            f"ca = {_toml_value(str(f.ca))}",
+            f"cert = {_toml_value(str(f.cert))}",
+            f"key = {_toml_value(str(f.key))}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -164,7 +187,7 @@ class Rig:
         journal = Journal.open(
             self.loaded.config.journal,
             clock=SystemClock(),
-            station_id=STATION_ID,
+            station_id=self.options.station_id,
             create=True,
         )
         try:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import Final, TextIO
 
 from station.daemon.daemon import Daemon, Overrides
 from station.daemon.sink import DisplaySink, FanOut, FrameSink
@@ -23,8 +23,17 @@ from station.demo.dealer import Dealer, DealerError, Watcher
 from station.demo.export import export_session
 from station.demo.livelog import HandLog, LiveLog
 from station.demo.plan import DEMO_RAKE, PlannedHand, blind_deals, plan_hands
-from station.demo.rig import ADMIN_NAME, DEALER_NAME, FLOOR_NAME, Rig, RigOptions
+from station.demo.rig import (
+    ADMIN_NAME,
+    DEALER_NAME,
+    FLOOR_NAME,
+    STATION_ID,
+    FleetLink,
+    Rig,
+    RigOptions,
+)
 from station.demo.steps import Reseat
+from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.people.check import verify_journal
 
 
@@ -37,6 +46,18 @@ class DemoOptions:
     out: Path | None = None
     speed: float = 0.0
     rake: bool = True  # the house rakes (DEMO_RAKE); the board has a rake zone
+    again_every: int = 0  # after the six irregularities, every K-th hand has one again
+    station_id: str = STATION_ID
+    fleet: FleetLink | None = None  # forward the journal to a site's centre
+    panel: str = "both"  # the frames' panel sizes: "10", "7" or "both"
+
+
+PANEL_CHOICES: Final = {"10": (PANEL_10_1,), "7": (PANEL_7,), "both": (PANEL_10_1, PANEL_7)}
+
+
+def frame_panels(choice: str) -> tuple[PanelConfig, ...]:
+    """`--panel 10|7|both`: the panel sizes the frames are written at."""
+    return PANEL_CHOICES[choice]
 
 
 def _first_setup(hands: list[PlannedHand]) -> Reseat:
@@ -46,28 +67,38 @@ def _first_setup(hands: list[PlannedHand]) -> Reseat:
 def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -> int:
     """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given."""
     started = time.monotonic()
-    hands = plan_hands(opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None)
+    hands = plan_hands(
+        opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None, again_every=opts.again_every
+    )
     rig = Rig(
         opts.folder,
         _first_setup(hands).setup,
-        RigOptions(display="none" if opts.headless else "auto"),
+        RigOptions(
+            display="none" if opts.headless else "auto",
+            station_id=opts.station_id,
+            fleet=opts.fleet,
+        ),
     )
     livelog = LiveLog(out)
     mode = "headless" if opts.headless else "on screen"
     frames_note = f", PNG frames in {opts.out}" if opts.out is not None else ""
+    fleet_note = "" if opts.fleet is None else f", forwarding to {opts.fleet.broker}"
     livelog.line(
-        f"demo: emulated table in {opts.folder} ({mode}{frames_note}); {opts.hands} hand(s) of "
-        f"the PHH sample, seed {opts.seed}"
+        f"demo: emulated table {opts.station_id} in {opts.folder} ({mode}{frames_note}"
+        f"{fleet_note}); {opts.hands} hand(s) of the PHH sample, seed {opts.seed}"
     )
     watcher = Watcher()
     frames: FrameSink | None = None
     daemon: Daemon | None = None
     errors: list[str] = []
+    dealer_stopped = threading.Event()  # Ctrl-C stopped the dealer before the programme's end
     rig.start()
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
-            frames = FrameSink(opts.out, display.panel, display.table)
+            frames = FrameSink(
+                opts.out, display.panel, display.table, frame_panels(opts.panel), display.theme
+            )
         rig.enrol_people()
         livelog.line(
             f"demo credentials (this demo journal only): {ADMIN_NAME} (admin) PIN {rig.admin_pin}, "
@@ -98,6 +129,8 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
             daemon.run()
         finally:
             signal.signal(signal.SIGINT, previous)
+            if dealer.stopping.is_set():
+                dealer_stopped.set()
             dealer.stopping.set()
             thread.join(30)
     finally:
@@ -106,7 +139,8 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
         if frames is not None:
             frames.stop()
         rig.stop()
-    return _summary(opts, rig, livelog, frames, errors, time.monotonic() - started)
+    interrupted = dealer_stopped.is_set()
+    return _summary(opts, rig, livelog, frames, errors, time.monotonic() - started, interrupted)
 
 
 def _on_interrupt(daemon: Daemon, dealer: Dealer) -> Callable[[int, FrameType | None], None]:
@@ -124,7 +158,8 @@ def _play(dealer: Dealer, hands: list[PlannedHand], daemon: Daemon, errors: list
         dealer.sign_in()
         dealer.play(hands)
     except DealerError as exc:
-        errors.append(str(exc))
+        if not dealer.stopping.is_set():  # Ctrl-C stops the dealer: not a failure
+            errors.append(str(exc))
     except Exception as exc:  # thread boundary: report, and stop the core either way
         errors.append(f"the dealer failed: {exc!r}")
     finally:
@@ -158,13 +193,15 @@ def _summary(
     frames: FrameSink | None,
     errors: list[str],
     wall_s: float,
+    interrupted: bool = False,
 ) -> int:
     ok = not errors
     for error in errors:
         livelog.line(f"demo: FAILED: {error}")
     played = [h for h in livelog.hands if h.done]
-    livelog.line(f"summary: {len(played)} of {opts.hands} hand(s) in {wall_s:.1f} s")
-    for hand in livelog.hands:
+    stop_note = " (interrupted: the hand in progress is not judged)" if interrupted else ""
+    livelog.line(f"summary: {len(played)} of {opts.hands} hand(s) in {wall_s:.1f} s{stop_note}")
+    for hand in played if interrupted else livelog.hands:
         caught, text = _caught(hand)
         ok = ok and caught and hand.done
         what = hand.planned.injection.value if hand.planned.injection else "no injection"

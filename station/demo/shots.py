@@ -35,7 +35,7 @@ from station.display.pinpad import PadAccess
 from station.display.screens import DisplayInputs, screen_model
 from station.display.table_shape import TableShape, table_for
 from station.engine.decisions import HandEnd
-from station.engine.snapshot import TableSnapshot
+from station.engine.snapshot import Phase, TableSnapshot
 
 PANELS: dict[str, PanelConfig] = {"10in": PANEL_10_1, "7in": PANEL_7}
 SIDE_POT_HAND = "wsop/2023/43/5/03-36-22"  # Omaha hi-lo: two pots, each split high and low
@@ -166,6 +166,13 @@ def _first(seen: list[Seen], wanted: Callable[[TableSnapshot], bool], what: str)
     return found
 
 
+def _first_seen(seen: list[Seen], wanted: Callable[[Seen], bool], what: str) -> Seen:
+    found = next((s for s in seen if wanted(s)), None)
+    if found is None:
+        raise RuntimeError(f"the demo never showed {what}")
+    return found
+
+
 def _last(seen: list[Seen], wanted: Callable[[TableSnapshot], bool], what: str) -> Seen:
     return _first(list(reversed(seen)), wanted, what)
 
@@ -195,16 +202,43 @@ def pick(recording: Recording) -> dict[str, tuple[NavState, Seen]]:
         and any(p.posted for p in (s.next_hand.posts if s.next_hand else ())),
         "the next hand's posts",
     )  # fmt: skip
+    misdeal = _first(seen, lambda s: s.phase is Phase.MISDEAL, "a misdeal")
+    named = _first(
+        seen,
+        lambda s: s.result is not None and any(p.named for p in s.result.pots)
+        and mid(s) is Middle.RESULT,
+        "a showdown's winning hand",
+    )  # fmt: skip
+    shoe_down = _first_seen(
+        seen,
+        lambda x: x.status.shoe_ok is False and x.snapshot.phase is not Phase.BETTING
+        and x.snapshot.phase in (Phase.DEALING, Phase.STREET),
+        "the shoe down during a hand",
+    )  # fmt: skip
     incidents = final.floor.incidents
     duplicate = next((i for i, row in enumerate(incidents) if row.rule == "DECK-DUPLICATE-CARD"), 0)
     floor = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor("incident", duplicate))
+    exposed_row = next((i for i, row in enumerate(incidents) if row.rule.startswith("EXPOSE-")), 0)
+    listed = NavState(Screen.FLOOR, role=PadAccess.FLOOR,
+                      floor=FloorCursor("incidents", exposed_row, top=exposed_row))  # fmt: skip
+    hands = final.floor.hands
+    h, step = next(((h, i) for h, hand in enumerate(hands) for i, st in enumerate(hand.steps)
+                    if "FACE-UP CARD" in st.text), (0, 0))  # fmt: skip
+    recall = NavState(
+        Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor("recall", hand=h, step=step)
+    )
     diag = NavState(Screen.DIAG, role=PadAccess.TECHNICIAN)
     return {
         "preflop-action": (dealer, preflop),
         "stop-recovery": (dealer, stop),
         "exposed-card": (dealer, exposed),
         "between-hands": (dealer, between),
+        "showdown-winner": (dealer, named),
+        "misdeal": (dealer, misdeal),
+        "shoe-down": (dealer, shoe_down),
         "floor-incident": (floor, final),
+        "floor-list": (listed, final),
+        "floor-recall": (recall, final),
         "diagnostics": (diag, final),
     }
 

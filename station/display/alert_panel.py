@@ -90,8 +90,8 @@ def _step_block(c: Canvas, step: StepLine, width: int, give: int) -> Block:
 
 
 def incident_head(c: Canvas, inc: IncidentLine, width: int) -> str:
-    """The incident's rule and ruling when they fit one line; else the ruling alone (the rule
-    id is on the floor's incident page)."""
+    """The incident's cause and ruling in words when they fit one line; else the ruling alone
+    (the rule id is on the floor's incident page, never on the dealer's)."""
     if c.fits(inc.head, T, width) or not c.fits(inc.ruling, T, width):
         return inc.head
     return inc.ruling
@@ -192,11 +192,11 @@ def next_behind_stop(view: DealerView) -> str:
 
 
 def recovery_head(c: Canvas, view: DealerView, width: int) -> str:
-    """RECOVERY, the rule and the ruling; shorter forms when that does not fit one line."""
+    """RECOVERY, the cause and the ruling in words; shorter forms when that does not fit."""
     rec = view.recovery
     assert rec is not None
-    ruling = f" · {rec.ruling}" if rec.ruling else ""
-    forms = (f"RECOVERY · {rec.rule}{ruling}", f"{rec.rule}{ruling}", f"RECOVERY{ruling}")
+    ruling = f": {rec.ruling}" if rec.ruling and rec.ruling not in rec.cause else ""
+    forms = (f"RECOVERY · {rec.cause}{ruling}", f"{rec.cause}{ruling}", f"RECOVERY · {rec.cause}")
     return next((f for f in forms if c.fits(f, T, width)), forms[0])
 
 

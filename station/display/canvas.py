@@ -7,8 +7,9 @@ recorded in `clipped`; a block left out is recorded in `dropped`; tests require 
 
 from __future__ import annotations
 
+from station.display import card_face
 from station.display.colour import Colour
-from station.display.fontmetrics import cap_px, text_width
+from station.display.fontmetrics import cap_px, size_for_cap, text_width
 from station.display.model import (
     Align,
     Box,
@@ -16,15 +17,39 @@ from station.display.model import (
     Item,
     Rect,
     ScreenModel,
+    SeatMarks,
     Shape,
     Suit,
     Target,
     Text,
 )
 from station.display.panel import PanelConfig
-from station.display.theme import Edge, Style, TextRole, Theme
+from station.display.theme import CARD_BAR_MM, Edge, Style, TextRole, Theme
 
 BREAKS = ("-", "_")  # where a word too long for its line may be broken
+PARTS = (" / ", " · ")  # what separates the parts of a list ("SB SEAT 1 50 / BB SEAT 2 100")
+
+
+GLUED = frozenset({"SEAT", "HAND", "SIDE"})  # never at a line's end without their number
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Words, a seat's, hand's or side pot's name kept with its number ("SEAT 4" is one word
+    to the wrap: a line never ends in "SEAT" with the 4 on the next)."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] in GLUED and word.rstrip(".,:;").isdigit():
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+def _split_after(text: str, sep: str) -> list[str]:
+    """ "A / B / C" -> ["A /", "B /", "C"]."""
+    pieces = text.split(sep)
+    keep = sep.rstrip()
+    return [p + keep for p in pieces[:-1]] + pieces[-1:]
 
 
 class Canvas:
@@ -36,6 +61,7 @@ class Canvas:
         self.targets: list[Target] = []
         self.clipped: list[str] = []
         self.dropped: list[str] = []
+        self.seats: list[SeatMarks] = []
         self._sizes: dict[TextRole, int] = {}
         self._rows: dict[TextRole, int] = {}
 
@@ -123,11 +149,28 @@ class Canvas:
     def card(
         self, rect: Rect, rank: str, suit: Suit, role: TextRole = TextRole.KEY, wide: bool = False
     ) -> None:
-        self.items.append(CardFace(rect, rank, suit, self.size(role), wide))
+        ink = self.theme.suit_ink(suit.value)
+        self.items.append(
+            CardFace(rect, rank, suit, self.card_font(role), wide, ink, self.suit_px(role))
+        )
+
+    def suit_px(self, role: TextRole = TextRole.TEXT) -> int:
+        """A card's suit height: the bar (CARD_BAR_MM at 80 cm) or the rank's capitals."""
+        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+        return max(bar, cap_px(self.card_font(role)))
+
+    def card_font(self, role: TextRole = TextRole.TEXT) -> int:
+        """A card's rank: the role's size, or bigger to reach the card bar."""
+        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+        return max(self.size(role), size_for_cap(bar))
+
+    def card_cap(self, role: TextRole = TextRole.TEXT) -> int:
+        return cap_px(self.card_font(role))
 
     def wide_card_w(self, rank: str, role: TextRole = TextRole.TEXT) -> int:
-        """The width of a one-line card: its rank, then its suit as big as the capitals."""
-        return self.measure(rank, role) + self.cap(role) + self.pad
+        """The width of a one-line card: its rank, then its suit beside it."""
+        rank_w = text_width(rank, self.card_font(role))
+        return card_face.wide_width(rank_w, self.card_cap(role), self.suit_px(role))
 
     def target(self, rect: Rect, action: str) -> None:
         self.targets.append(Target(rect, action))
@@ -150,13 +193,46 @@ class Canvas:
 
     # text flow ----------------------------------------------------------------------------
     def wrap(self, text: str, role: TextRole, width: int, first: int | None = None) -> list[str]:
-        """Greedy word wrap (the first line `first` wide when given: after a tag). A word
-        wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is broken after
-        one of its hyphens or underscores, which stays at the end of the line; failing that,
-        between two characters. Nothing is ever left out."""
+        """Word wrap (the first line `first` wide when given: after a tag), keeping the parts
+        of a list whole where that takes no more lines: "BB SEAT 3 250000" or "SEAT 3 975000"
+        is not split between two lines when the line can break at the " / " or " · " before
+        it. A word wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is
+        broken after one of its hyphens or underscores, which stays at the end of the line;
+        failing that, between two characters. Nothing is ever left out."""
+        greedy = self._wrap_words(text, role, width, first)
+        if len(greedy) < 2 or not any(sep in text for sep in PARTS):
+            return greedy
+        whole = self._wrap_parts(text, role, width, first)
+        return whole if len(whole) <= len(greedy) else greedy
+
+    def _wrap_parts(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
+        """Whole parts of a list on each line (a part wider than a line is word-wrapped)."""
+        parts = [" ".join(text.split())]
+        for sep in PARTS:  # "A / B" -> ["A /", "B"]: the separator ends its line
+            parts = [q for part in parts for q in _split_after(part, sep)]
         lines: list[str] = []
         line = ""
-        for word in text.split():
+        for part in parts:
+            w = first if first is not None and not lines else width
+            candidate = f"{line} {part}" if line else part
+            if self.fits(candidate, role, w):
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            w = first if first is not None and not lines else width
+            pieces = self._wrap_words(part, role, width, w)
+            lines += pieces[:-1]
+            line = pieces[-1]
+        if line:
+            lines.append(line)
+        return lines
+
+    def _wrap_words(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
+        """Greedy word wrap (`wrap` without keeping a list's parts whole)."""
+        lines: list[str] = []
+        line = ""
+        for word in _glued(text.split()):
             w = first if first is not None and not lines else width
             for piece in self._pieces(word, role, w):
                 w = first if first is not None and not lines else width
@@ -226,4 +302,5 @@ class Canvas:
             tuple(self.targets),
             tuple(self.clipped),
             tuple(self.dropped),
+            tuple(self.seats),
         )

@@ -27,6 +27,17 @@ class Colour(StrEnum):
 OKABE_ITO: frozenset[Colour] = frozenset(Colour) - {Colour.WHITE}
 
 
+class Ink(StrEnum):
+    """The suits' inks on a white card face: the four-colour deck's (spades black, hearts red,
+    diamonds blue, clubs green), each at least 7:1 against the face; the suit is a shape too,
+    so no suit is told by its colour alone."""
+
+    BLACK = "#000000"  # 21:1
+    RED = "#A50021"  # 8.0:1
+    BLUE = "#0033B3"  # 9.9:1
+    GREEN = "#00662E"  # 7.1:1
+
+
 def rgb(colour: str) -> tuple[int, int, int]:
     """'#RRGGBB' -> (r, g, b) in 0..255."""
     text = colour.lstrip("#")

@@ -177,11 +177,12 @@ def _ring_region(c: Canvas, top: int, height: int) -> Rect:
 def _try_ring(
     c: Canvas, view: DealerView, shape: TableShape, region: Rect, density: Density
 ) -> tuple[RingPlan, Rect] | None:
-    ring = plan_ring(c, view.seats, shape, region, density)
-    if ring is None:
-        return None
-    middle = _middle(c, view, ring)
-    return (ring, middle) if middle is not None else None
+    for flat in (False, True):  # each bet in front of its seat; else above or below it
+        ring = plan_ring(c, view.seats, shape, region, density, flat)
+        middle = _middle(c, view, ring) if ring is not None else None
+        if ring is not None and middle is not None:
+            return ring, middle
+    return None
 
 
 def _least_ring(
@@ -246,7 +247,9 @@ def _draw_content(
                 big = False
             felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
-            need = felt.result_need(c, view, area.w, cols)
+            # The winning hands named where the room allows (the least is without them).
+            names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
+            need = felt.result_need(c, view, area.w, cols, names)
             board_h = felt.board_need(c, view, big=False)
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
@@ -254,7 +257,7 @@ def _draw_content(
                 bw = felt.board_width(c, view, big=False)
                 felt.draw_board(c, view, area.x + (area.w - bw) // 2, y, big=False)
                 y += board_h + c.pad
-            felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols)
+            felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols, names)
         case Middle.NEXT_HAND:
             need = felt.between_need(c, view, area.w)
             felt.draw_between(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2),
@@ -263,13 +266,19 @@ def _draw_content(
 
 # small panels: two pages -----------------------------------------------------------------------
 def _content_need(
-    c: Canvas, view: DealerView, width: int, cols: int = 1, seats: bool = True
+    c: Canvas,
+    view: DealerView,
+    width: int,
+    cols: int = 1,
+    seats: bool = True,
+    names: bool = False,
 ) -> int:
+    """The middle's height; with `names`, a result names each pot's winning hand."""
     match view.middle:
         case Middle.PLAY:
             return felt.middle_need(c, view, width, big=False, cols=cols, seats=seats)
         case Middle.RESULT:
-            return felt.result_need(c, view, width, cols)
+            return felt.result_need(c, view, width, cols, names)
         case Middle.NEXT_HAND:
             return felt.between_need(c, view, width)
 
@@ -311,6 +320,11 @@ def _table_plan(c: Canvas, view: DealerView) -> TablePage:
         lines = 1  # the prompt's short form, before anything else gives way
         band_h = next_band.need(c, view, c.width, lines)
     bottom = c.height - band_h - p
+    named = _content_need(c, view, width, names=True)
+    if named > middle_h and top + tiles_h + named + p + least <= bottom:
+        # A result names each pot's winning hand, before the seats' rows (the SEATS page
+        # has every seat, its stack and what it won in front of it).
+        middle_h, fixed = named, tiles_h + named + p
     cols, seats = 1, True
     if middle_h and top + fixed + least > bottom:  # many pots: a denser form
         room = bottom - top - tiles_h - least - p
@@ -399,8 +413,12 @@ def _seats_page(c: Canvas, view: DealerView, shape: TableShape) -> None:
     top = _header_height(c, view) + p
     region = Rect(0, top, c.width, c.height - top - p)
     pot_seats = view.middle is Middle.PLAY and not _table_plan(c, view).pot_seats
-    for density in (Density.FULL, Density.COMPACT, Density.TOKEN):
-        ring = plan_ring(c, view.seats, shape, region, density)
+    plans = (
+        plan_ring(c, view.seats, shape, region, density, flat)
+        for density in (Density.FULL, Density.COMPACT, Density.TOKEN)
+        for flat in (False, True)
+    )
+    for ring in plans:
         if ring is not None:
             draw_ring(c, ring)
             middle = _middle(c, view, ring)

@@ -18,6 +18,7 @@ from typing import Final, assert_never
 
 from station.display import prompt_forms
 from station.display.model import Suit
+from station.display.rule_words import cause
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
 from station.engine.games import GAMES
@@ -166,15 +167,19 @@ class PotLine:
 
 @dataclass(frozen=True, slots=True)
 class IncidentLine:
-    rule: str
+    rule: str  # the catalog id: for the floor's screens, never drawn on the dealer's
     ruling: str  # in words (RULING_TEXT)
     text: str
     owner: AlertOwner
     seat: int | None
+    cause: str = ""  # what happened, in words (`rule_words`)
 
     @property
     def head(self) -> str:
-        return f"{self.rule} · {self.ruling}"
+        """The cause and the ruling in words ("TWO HOLE CARDS EXPOSED: MISDEAL"); the cause
+        alone when it says the ruling already ("MISDEAL CALLED BEFORE ACTION")."""
+        said = self.cause or cause(self.rule)
+        return said if self.ruling in said else f"{said}: {self.ruling}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,10 +191,14 @@ class StepLine:
 
 @dataclass(frozen=True, slots=True)
 class RecoveryBlock:
-    rule: str
+    rule: str  # the catalog id (not drawn on the dealer's screen)
     ruling: str  # of its newest incident, in words ("" when none is open)
     steps: tuple[StepLine, ...]
     incidents: tuple[IncidentLine, ...]  # its own open incidents, newest first
+
+    @property
+    def cause(self) -> str:
+        return cause(self.rule)
 
     @property
     def now(self) -> StepLine | None:
@@ -214,6 +223,7 @@ class PaidLine:
     label: str
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
+    named: str = ""  # the winning hand, as the engine named it at the showdown ("" none)
     # A pot split between two hands judged two ways: each part's name ("OMAHA", "DRAW 49",
     # "BADUGI") and who won it, (seat, chips) by seat.
     parts: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
@@ -355,19 +365,21 @@ def seat_label(
     snap: TableSnapshot,
     paid: Mapping[int, int] | None = None,
     selected: int | None = None,
+    next_hand: bool = True,
 ) -> SeatLabel:
+    """`next_hand`: the next hand's line-up is on show (not a result): its button, blinds and
+    who is dealt in go on the seats between hands."""
     paid = paid or {}
-    between = snap.next_hand
+    between = snap.next_hand if next_hand else None
     state = _state(seat, snap, paid, between)
     style, edge = _look(state)
     bet = seat.bet
     button, blind = seat.button, seat.blind
     if state is SeatState.WINNER:
         bet = paid[seat.seat]
-    elif between is not None and snap.phase is Phase.ENDED:
-        # The pot is pushed; what is in front now is a post for the next hand.
-        bet = next((p.posted for p in between.posts if p.seat == seat.seat and p.posted), 0)
-    if between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+    if next_hand and between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+        # The next hand's positions go on the seats once its posts start going in (or no result
+        # is on show); while a result is up, every marker is its own hand's.
         button = seat.seat == between.button
         blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
                       p.kind is not PostKind.ANTE), "")  # fmt: skip
@@ -409,11 +421,15 @@ def _recovery(snap: TableSnapshot) -> RecoveryBlock | None:
         )
         for i, text in enumerate(rec.steps)
     )
+    # A STOP the recovery began with is said while it stands: once it is lifted (the betting
+    # the premature card came before is complete) its words ("SEAT 4 IS STILL TO ACT", "STOP
+    # DEALING") would contradict the step to do now.
     own = tuple(
         incident_line(a.incident, a.owner)
         for a in reversed(snap.alerts)
         if a.owner is AlertOwner.RECOVERY and a.incident.rule == rec.rule
-    )
+        and (a.incident.ruling is not Ruling.STOP or snap.stop is not None)
+    )  # fmt: skip
     return RecoveryBlock(rec.rule, own[0].ruling if own else "", steps, own)
 
 
@@ -424,6 +440,7 @@ def incident_line(incident: Incident, owner: AlertOwner) -> IncidentLine:
         text=incident.text,
         owner=owner,
         seat=incident.seat,
+        cause=cause(incident.rule),
     )
 
 
@@ -481,7 +498,8 @@ def _result(snap: TableSnapshot) -> ResultView | None:
             "MAIN" if i == 0 else f"SIDE {i}",
             p.amount,
             tuple(sorted((s, c) for s, c in p.won.items() if c)),
-            tuple(
+            named=p.named,
+            parts=tuple(
                 (part_word(snap.game, part.name), tuple(sorted(part.won.items())))
                 for part in p.parts
             ),
@@ -525,10 +543,33 @@ def _middle(snap: TableSnapshot, result: ResultView | None, between: BetweenView
     return Middle.RESULT if result is not None else Middle.PLAY
 
 
-def _next(snap: TableSnapshot, betting: bool, middle: Middle) -> NextLine:
+# What the dealer does while a link is down: the station cannot see the cards (or the bets), so
+# the next step it would name cannot be checked; the shoe keeps every draw and sends it on once
+# it is back (nothing is lost), but a card dealt blind is not checked as it comes out.
+SHOE_DOWN_NEXT: Final = NextLine(
+    None, "SHOE DOWN: STOP DEALING. CHECK THE SHOE'S CABLE, WAIT FOR SHOE OK", "SHOE DOWN: WAIT"
+)
+ZONES_DOWN_NEXT: Final = NextLine(
+    None, "ZONES DOWN: HOLD THE BETTING. CHECK THE ZONE BOARD'S CABLE", "ZONES DOWN: WAIT"
+)
+_IN_PLAY: Final = frozenset(
+    {Phase.DEALING, Phase.BETTING, Phase.DRAWING, Phase.STREET, Phase.SHOWDOWN, Phase.MISDEAL}
+)
+
+
+def _next(
+    snap: TableSnapshot, betting: bool, middle: Middle, status: StationStatus | None = None
+) -> NextLine:
     """The prompt in force; but while a finished hand's result is on show and its rake is still
     to be dropped, the DROP: the engine says DROP, PUSH and the next hand's posts in one input
-    (the last of them is the prompt in force), and the drop comes first, before the push."""
+    (the last of them is the prompt in force), and the drop comes first, before the push. While a
+    hand is on and the shoe (or, in a betting round, the zone board) is down, what to do about
+    it: the step the station would name is not one it can follow."""
+    if status is not None and snap.phase in _IN_PLAY:
+        if status.shoe_ok is False and snap.phase is not Phase.BETTING:
+            return SHOE_DOWN_NEXT
+        if status.zones_ok is False and snap.phase is Phase.BETTING:
+            return ZONES_DOWN_NEXT
     rake = snap.result.rake if snap.result is not None else None
     if snap.drop and rake is not None and middle is Middle.RESULT:
         code = PromptCode.DROP
@@ -571,7 +612,10 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         entry_short=status.entry_short,
         selected=status.selected,
         dealer=status.dealer,
-        seats=tuple(seat_label(s, snap, paid, status.selected) for s in snap.seats),
+        seats=tuple(
+            seat_label(s, snap, paid, status.selected, middle is not Middle.RESULT)
+            for s in snap.seats
+        ),
         betting=betting,
         to_act=str(snap.to_act) if betting else DASH,
         to_call=str(snap.to_call) if betting else DASH,
@@ -580,7 +624,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         pot_total=str(pots_total),
         pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
-        next=_next(snap, betting, middle),
+        next=_next(snap, betting, middle, status),
         stop_text=stop.text if stop is not None else None,
         stop_seat=stop.seat if stop is not None else None,
         incidents=incidents,

@@ -153,7 +153,7 @@ def diagnostics_screen(
         case "deck":
             _deck(c, data.enrolment, cur, area)
         case "sys":
-            _system(c, data, area, area.y, firmware=True)
+            _system(c, data, area, area.y, firmware=True, top=cur.top)
         case _:
             _links(c, data, area)
     return c.model()
@@ -212,8 +212,13 @@ def _links(c: Canvas, data: DiagnosticsData, area: Rect) -> None:
             said = ("LAST FRAME NEVER", "NO FRAME YET")
         else:  # the second for a small panel
             said = (f"LAST FRAME {age_s:.1f} S AGO", f"LAST {age_s:.1f} S")
-        last = next((t for t in said if c.fits(t, T, area.w - w - p)), said[-1])
-        c.text(Rect(area.x + w + p, y, area.w - w - p, row), last, T)
+        last = next((t for t in said if c.fits(t, T, area.w - w - p)), None)
+        if last is None:  # not beside a long head (a small panel): on the line under it
+            y += row
+            last = next((t for t in said if c.fits(t, T, area.w)), said[-1])
+            c.text(Rect(area.x, y, area.w, row), last, T)
+        else:
+            c.text(Rect(area.x + w + p, y, area.w - w - p, row), last, T)
         y += row
         if with_fw:
             y = _flow(c, area, y, _firmware(link))
@@ -282,23 +287,41 @@ def _system_rows(c: Canvas, data: DiagnosticsData, area: Rect) -> int:
     )
 
 
-def _system(c: Canvas, data: DiagnosticsData, area: Rect, y: int, firmware: bool = False) -> None:
+def _system(
+    c: Canvas, data: DiagnosticsData, area: Rect, y: int, firmware: bool = False, top: int = 0
+) -> None:
     """Journal health, clock and CPU from `y` down, each value wrapped beside its label (and
-    with `firmware`, the SYS page, each link's firmware and port)."""
+    with `firmware`, the SYS page, each link's firmware and port). When the lines do not all
+    fit (the SYS page of a small panel), they scroll from line `top` with UP and DOWN."""
     row, p = c.row(T), c.pad
     entries = _system_lines(data)
     if firmware:
         entries += [(link.name, _firmware(link), Style.BASE) for link in data.links]
+    lines: list[tuple[str, int, str, Style]] = []  # (label on its first line, indent, text, style)
     for label, value, style in entries:
-        if y + row > area.bottom:
-            c.drop(f"{label} {value}")
-            continue
         lw = c.measure(label, T) + p
-        c.text(Rect(area.x, y, lw, row), label, T, Style.DIM)
+        for i, text in enumerate(c.wrap(value, T, area.w - lw)):
+            lines.append((label if i == 0 else "", lw, text, style))
+    fit = (area.bottom - y) // row
+    if len(lines) > fit:  # scroll: the pager under the lines
+        pager_y = area.bottom - touch_h(c)
+        fit = max(1, (pager_y - p - y) // row)
+        first = max(0, min(top, len(lines) - fit))
+        up, down = max(0, first - fit + 1), min(len(lines) - fit, first + fit - 1)
+        right = button_row(c, [Button("UP", f"{IO_UP}:{up}"), Button("DOWN", f"{IO_DOWN}:{down}")],
+                           pager_y, area.x)  # fmt: skip
+        said = f"LINES {first + 1}{EN_DASH}{min(len(lines), first + fit)} OF {len(lines)}"
+        c.text(Rect(right, pager_y, area.right - right, touch_h(c)), said, T, Style.DIM)
+        if first + fit < len(lines):
+            c.drop(f"system: {len(lines) - first - fit} more lines (scroll down)")
+        lines = lines[first : first + fit]
+    for label, lw, text, style in lines:
+        if label:
+            c.text(Rect(area.x, y, lw, row), label, T, Style.DIM)
         if style is Style.ALERT:  # behind every line the value wraps onto, not only the first
-            lines = max(1, len(c.wrap(value, T, area.w - lw)))
-            c.box(Rect(area.x + lw, y, area.w - lw, min(lines * row, area.bottom - y)), style)
-        y = _flow(c, Rect(area.x + lw, area.y, area.w - lw, area.h), y, value, style)
+            c.box(Rect(area.x + lw, y, area.w - lw, row), style)
+        c.text(Rect(area.x + lw, y, area.w - lw, row), text, T, style)
+        y += row
 
 
 LAST_FRAMES = 3  # per link, the newest

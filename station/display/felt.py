@@ -17,8 +17,10 @@ layout gives them their room first.
 
 from __future__ import annotations
 
+from station.display import card_face
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, PaidLine
+from station.display.fontmetrics import text_width
 from station.display.model import Align, Rect
 from station.display.theme import Edge, Style, TextRole
 
@@ -28,9 +30,12 @@ EN_DASH = "\u2013"
 
 # board ----------------------------------------------------------------------------------------
 def card_size(c: Canvas, big: bool) -> tuple[int, int]:
+    """A board card: its rank over its suit, each at least the card bar tall (`card_face`)."""
     role = K if big else T
-    h = round(c.row(role) * (1.35 if big else 1.25))
-    return max(round(h * 0.72), c.measure("10", role) + c.pad), h
+    cap, suit = c.card_cap(role), c.suit_px(role)
+    m = card_face.margin(cap)
+    w = max(text_width("10", c.card_font(role)), suit) + 2 * m
+    return w, card_face.tall_height(cap, suit)
 
 
 def board_width(c: Canvas, view: DealerView, big: bool) -> int:
@@ -230,9 +235,11 @@ def draw_middle(
 
 
 # result ---------------------------------------------------------------------------------------
-def paid_text(line: PaidLine) -> str:
-    """Who a pot went to: "TO SEAT 2", "TO SEAT 5 106 · SEAT 7 105", "TO THE HOUSE"; a pot
-    split two ways, each part: "OMAHA SEAT 3 2 · DRAW HIGH SEAT 2 3"."""
+def paid_text(line: PaidLine, names: bool = True) -> str:
+    """Who a pot went to and, at a showdown, with what: "TO SEAT 2: FLUSH, ACE HIGH", "TO SEAT
+    5 106 · SEAT 7 105", "TO THE HOUSE". A split pot's winning hand is on a line of its own
+    (`named_text`): beside the last seat it would read as that seat's alone. A pot split two
+    ways says each part: "OMAHA SEAT 3 2 · DRAW HIGH SEAT 2 3"."""
     if line.parts:
         return " · ".join(part_texts(line))
     if line.label == "CARRIED":
@@ -240,7 +247,8 @@ def paid_text(line: PaidLine) -> str:
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
-        return f"TO SEAT {line.winners[0][0]}"
+        named = f": {line.named}" if line.named and names else ""
+        return f"TO SEAT {line.winners[0][0]}{named}"
     return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
 
 
@@ -251,11 +259,17 @@ def part_texts(line: PaidLine) -> list[str]:
     ]
 
 
-def _paid_wrap(c: Canvas, line: PaidLine, width: int) -> list[str]:
+def _paid_wrap(c: Canvas, line: PaidLine, width: int, names: bool = True) -> list[str]:
     """Who a pot went to, wrapped to `width`; a split pot's parts each start a line."""
     if line.parts:
         return [w for text in part_texts(line) for w in c.wrap(text, T, width)]
-    return c.wrap(paid_text(line), T, width)
+    return c.wrap(paid_text(line, names), T, width)
+
+
+def named_text(line: PaidLine, names: bool = True) -> str:
+    """A split pot's winning hand, said under who it went to ("" when `paid_text` says it, or
+    there is none)."""
+    return line.named if names and line.named and len(line.winners) > 1 else ""
 
 
 def result_head(view: DealerView) -> str:
@@ -267,7 +281,9 @@ def result_head(view: DealerView) -> str:
     return f"HAND {view.result.hand} PAID"
 
 
-def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str], int]]:
+def _paid_lines(
+    c: Canvas, view: DealerView, width: int, names: bool = True
+) -> list[tuple[PaidLine, list[str], int]]:
     assert view.result is not None
     p = c.pad
     lines = []
@@ -276,16 +292,21 @@ def _paid_lines(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine,
         head = label_w + c.measure(str(line.amount), K) + p
         if head > width:  # not even the pot and its amount: this width will not do
             return [(line, [], 10 * c.height)]
-        words = _paid_wrap(c, line, max(1, width - head))
-        if len(words) > 1:  # not beside the amount: on the lines below, the full width
-            words = _paid_wrap(c, line, width)
+        words = _paid_wrap(c, line, max(1, width - head), names)
+        named = named_text(line, names)
+        if len(words) > 1 or named:  # not beside the amount: on the lines below, full width
+            words = _paid_wrap(c, line, width, names)
+            if named:
+                words += c.wrap(named, T, width)
             lines.append((line, words, c.row(K) + len(words) * c.row(T)))
         else:
             lines.append((line, words, c.row(K)))
     return lines
 
 
-def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list[str]]] | None:
+def _cells(
+    c: Canvas, view: DealerView, width: int, names: bool = True
+) -> list[tuple[PaidLine, list[str]]] | None:
     """The pots in two columns: each its label and amount, who it went to on the lines under
     them; None when a column is too narrow for a pot's label and amount."""
     assert view.result is not None
@@ -293,7 +314,15 @@ def _cells(c: Canvas, view: DealerView, width: int) -> list[tuple[PaidLine, list
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + c.pad
     if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
         return None
-    return [(pl, _paid_wrap(c, pl, col)) for pl in view.result.pots]
+    return [
+        (pl, _paid_wrap(c, pl, col, names) + _named_lines(c, pl, names, col))
+        for pl in view.result.pots
+    ]
+
+
+def _named_lines(c: Canvas, line: PaidLine, names: bool, width: int) -> list[str]:
+    named = named_text(line, names)
+    return c.wrap(named, T, width) if named else []
 
 
 def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
@@ -302,19 +331,20 @@ def _cell_rows(c: Canvas, cells: list[tuple[PaidLine, list[str]]]) -> list[int]:
             for i in range(0, len(cells), 2)]  # fmt: skip
 
 
-def result_need(c: Canvas, view: DealerView, width: int, cols: int = 1) -> int:
+def result_need(c: Canvas, view: DealerView, width: int, cols: int = 1, names: bool = False) -> int:
     """The result's height at `width`, its pots in one column or (`cols` 2, a small panel with
-    many pots) two, who each went to under it."""
+    many pots) two, who each went to under it; with `names`, the winning hands too (shown where
+    the room allows: the least a result needs is without them)."""
     if view.result is None:
         return 0
     head = len(c.wrap(result_head(view), T, width)) * c.row(T)
     if cols == 2:
-        cells = _cells(c, view, width)
+        cells = _cells(c, view, width, names)
         return head + (sum(_cell_rows(c, cells)) if cells is not None else 10 * c.height)
-    return head + sum(h for _, _, h in _paid_lines(c, view, width))
+    return head + sum(h for _, _, h in _paid_lines(c, view, width, names))
 
 
-def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
+def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1, names: bool = False) -> int:
     """The finished hand's pots and who they went to, from the top of `area`."""
     assert view.result is not None
     p = c.pad
@@ -323,7 +353,7 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
     c.box(Rect(area.x, area.y, area.w, h), Style.INFO)
     c.paragraph(Rect(area.x, area.y, area.w, h), head, T, Style.INFO)
     y = area.y + h
-    cells = _cells(c, view, area.w) if cols == 2 else None
+    cells = _cells(c, view, area.w, names) if cols == 2 else None
     if cells is not None:
         col = (area.w - p) // 2
         label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
@@ -333,12 +363,11 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
                 c.text(Rect(x, y, label_w, c.row(K)), line.label, T)
                 c.text(Rect(x + label_w, y, col - label_w, c.row(K)), str(line.amount), K,
                        key=True)  # fmt: skip
-                for n, text in enumerate(words):
-                    c.text(Rect(x, y + c.row(K) + n * c.row(T), col, c.row(T)), text, T)
+                _lines(c, Rect(x, y + c.row(K), col, len(words) * c.row(T)), words)
             y += row_h
         return y - area.y
     label_w = max(c.measure(pl.label, T) for pl in view.result.pots) + p
-    for line, words, need in _paid_lines(c, view, area.w):
+    for line, words, need in _paid_lines(c, view, area.w, names):
         amount = str(line.amount)
         amount_w = c.measure(amount, K) + p
         c.text(Rect(area.x, y, label_w, c.row(K)), line.label, T)
@@ -349,10 +378,16 @@ def draw_result(c: Canvas, view: DealerView, area: Rect, cols: int = 1) -> int:
             y += need
             continue
         y += c.row(K)
-        for text in words:
-            c.text(Rect(area.x, y, area.w, c.row(T)), text, T)
-            y += c.row(T)
+        y += _lines(c, Rect(area.x, y, area.w, need - c.row(K)), words)
     return y - area.y
+
+
+def _lines(c: Canvas, area: Rect, lines: list[str]) -> int:
+    """Lines already wrapped to `area`'s width, one under another; returns the height used."""
+    row = c.row(T)
+    for i, line in enumerate(lines):
+        c.text(Rect(area.x, area.y + i * row, area.w, row), line, T)
+    return len(lines) * row
 
 
 # the next hand --------------------------------------------------------------------------------

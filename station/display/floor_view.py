@@ -23,6 +23,7 @@ from station.display.widgets import (
     button_row,
     button_w,
     fit_rows,
+    list_fit,
     list_rows,
     title_bar,
     touch_h,
@@ -127,7 +128,7 @@ def floor_screen(
                 c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
             )
             list_rows(c, area, rows, cur.hand, cur.top, "floor:hand")
-            _footer(c, area, len(rows))
+            _footer(c, area, rows)
         case "recall" if data.hands:
             _recall(c, data.hands[min(cur.hand, len(data.hands) - 1)], cur.step)
         case _:
@@ -141,14 +142,14 @@ def floor_screen(
                 c.pad, top + c.pad, c.width - 2 * c.pad, c.height - top - 2 * c.pad - touch_h(c)
             )
             list_rows(c, area, rows, cur.incident, cur.top, "floor:incident")
-            _footer(c, area, len(rows))
+            _footer(c, area, rows)
     return c.model()
 
 
-def _footer(c: Canvas, area: Rect, count: int) -> None:
+def _footer(c: Canvas, area: Rect, rows: list[str]) -> None:
     """Under a list: UP and DOWN on the left when it scrolls, the screen keys on the right."""
     y = area.bottom + c.pad
-    if count > fit_rows(c, area):
+    if len(rows) > list_fit(c, area, rows):
         button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], y)
     gap = c.mm_x(c.theme.touch_gap_mm)
     keys = floor_keys.HOME_BUTTONS
@@ -232,6 +233,25 @@ def _ruling_picker(c: Canvas, inc: IncidentRow, first_row: int) -> None:
         button_row(c, [Button("UP", "floor:up"), Button("DOWN", "floor:down")], area.bottom + p)
 
 
+def _recall_window(lines: dict[int, list[str]], step: int, room: int) -> list[int]:
+    """The steps shown around `step` in `room` lines: about as many lines before it as after,
+    then whatever room is left on either side."""
+    used = len(lines[step])
+    lo, hi = step, step
+    before = (room - used) // 2
+    while lo > 0 and len(lines[lo - 1]) <= before:
+        lo -= 1
+        before -= len(lines[lo])
+        used += len(lines[lo])
+    while hi + 1 in lines and used + len(lines[hi + 1]) <= room:
+        hi += 1
+        used += len(lines[hi])
+    while lo > 0 and used + len(lines[lo - 1]) <= room:
+        lo -= 1
+        used += len(lines[lo])
+    return list(range(lo, hi + 1))
+
+
 def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:
     n = len(hand.steps)
     step = max(0, min(step, n - 1))
@@ -257,23 +277,26 @@ def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:
             if card is not None:
                 c.card(Rect(x + i * (cw + p), y, cw, ch), card[0], card[1])
         y += ch + p
-    # the steps, the current one in the middle of the window (and, at the last, the result)
+    # the steps, the current one in the middle of the window (and, at the last, the result),
+    # each on as many lines as it takes
+    width = c.width - 4 * p
+    result = c.wrap(f"RESULT: {hand.result}", T, width) if n and hand.result else []
     room = max(1, (buttons_y - p - y) // row)
-    if n and hand.result and step == n - 1 and room > 1:
-        room -= 1
-    first = max(0, min(step - room // 2, n - room))
-    for i in range(first, min(n, first + room)):
-        s = hand.steps[i]
-        r = Rect(p, y, c.width - 2 * p, row)
+    if result and step == n - 1 and room > len(result):
+        room -= len(result)
+    lines = {i: c.wrap(f"{i + 1}. #{s.seq} {s.text}", T, width) for i, s in enumerate(hand.steps)}
+    for i in _recall_window(lines, step, room) if n else []:
+        h = len(lines[i]) * row
+        r = Rect(p, y, c.width - 2 * p, h)
         style = Style.NOW if i == step else Style.DIM if i < step else Style.BASE
         if i == step:
             c.box(r, Style.NOW)
-        c.text(r.inset(p, 0), f"{i + 1}. #{s.seq} {s.text}", T, style)
-        y += row
-    if n and hand.result and step == n - 1 and y + row <= buttons_y:
-        r = Rect(p, y, c.width - 2 * p, row)
+        c.paragraph(r.inset(p, 0), " ".join(lines[i]), T, style)
+        y += h
+    if result and step == n - 1 and y + len(result) * row <= buttons_y:
+        r = Rect(p, y, c.width - 2 * p, len(result) * row)
         c.box(r, Style.INFO)
-        c.text(r.inset(p, 0), f"RESULT: {hand.result}", T, Style.INFO)
+        c.paragraph(r.inset(p, 0), f"RESULT: {hand.result}", T, Style.INFO)
     button_row(
         c,
         [

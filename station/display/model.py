@@ -111,6 +111,8 @@ class CardFace:
     suit: Suit
     size: int
     wide: bool = False
+    ink: str = "#000000"  # the suit's colour on the white face (the theme's deck)
+    suit_px: int = 0  # the suit's height, at least (a wide card's; a tall card's fills the rest)
 
 
 Item = Box | Text | CardFace
@@ -125,6 +127,17 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatMarks:
+    """Where a seat was drawn on the table: its box, the bet in front of it and the dealer
+    button puck (None: none drawn). What a test checks a bet or the puck reads as its seat's by."""
+
+    seat: int
+    box: Rect
+    chip: Rect | None = None
+    puck: Rect | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScreenModel:
     screen: str
     width: int
@@ -134,6 +147,7 @@ class ScreenModel:
     targets: tuple[Target, ...] = ()
     clipped: tuple[str, ...] = ()  # texts that had to be shortened to fit (should be none)
     dropped: tuple[str, ...] = ()  # blocks left out for lack of room (should be none)
+    seats: tuple[SeatMarks, ...] = ()  # the seats drawn around a table, with their bets
 
     def texts(self) -> tuple[Text, ...]:
         return tuple(i for i in self.items if isinstance(i, Text))

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pygame
 
+from station.display import card_face
 from station.display.colour import Colour, rgb
 from station.display.fontmetrics import ascent_px, cap_px
 from station.display.model import Align, Box, CardFace, Rect, ScreenModel, Shape, Suit, Text
 from station.display.panel import PanelConfig
 from station.display.theme import DEFAULT_THEME, Theme
-
-_RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 
 
 def font_path(theme: Theme = DEFAULT_THEME) -> str:
@@ -127,28 +126,13 @@ class Painter:
         radius = max(3, r.w // 10)
         pygame.draw.rect(surface, rgb(Colour.WHITE), _rect(r), border_radius=radius)
         pygame.draw.rect(surface, rgb(Colour.GREY), _rect(r), 2, border_radius=radius)
-        img = self.rendered(card.rank, card.size, rgb(Colour.BLACK))
-        cap = cap_px(card.size)
-        colour = rgb(Colour.VERMILLION if card.suit in _RED_SUITS else Colour.BLACK)
-        if card.wide:  # rank and suit side by side, both the height of the capitals
-            baseline = r.y + (r.h + cap) // 2
-            x = r.x + max(2, r.w // 16)
-            surface.blit(img, (x, baseline - ascent_px(card.size)))
-            _suit(surface, card.suit, r.right - max(2, r.w // 16) - cap / 2,
-                  baseline - cap / 2, cap / 2, colour)  # fmt: skip
-            return
-        top = r.y + max(2, r.h // 12)
-        surface.blit(img, (r.x + (r.w - img.get_width()) // 2, top + cap - ascent_px(card.size)))
-        room = r.bottom - (top + cap) - max(2, r.h // 12)
-        size = min(room, r.w * 0.7)
-        _suit(
-            surface,
-            card.suit,
-            r.x + r.w / 2,
-            r.bottom - max(2, r.h // 12) - size / 2,
-            size / 2,
-            colour,
-        )
+        img = self.rendered(card.rank, card.size, rgb(card.ink))  # the index in the suit's ink
+        rank, suit = card_face.parts(card)
+        baseline = rank.y + rank.h  # the capitals fill the rank's box
+        x = rank.x if card.wide else rank.x + (rank.w - img.get_width()) // 2
+        surface.blit(img, (x, baseline - ascent_px(card.size)))
+        cx, cy = suit.center
+        _suit(surface, card.suit, cx, cy, suit.h / 2, rgb(card.ink))
 
 
 def _rect(r: Rect) -> pygame.Rect:

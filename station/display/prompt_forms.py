@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from station.display import rule_words
 from station.engine.decisions import PromptCode
 from station.engine.snapshot import PostKind, TableSnapshot
 
@@ -48,7 +49,7 @@ def _recovery(snap: TableSnapshot) -> str:
         return snap.stop.text
     if snap.recovery is not None:
         rec = snap.recovery
-        return f"{rec.rule}: DO STEP {rec.current + 1} OF {len(rec.steps)}"
+        return f"{rule_words.cause(rec.rule)}: DO STEP {rec.current + 1} OF {len(rec.steps)}"
     return ""
 
 

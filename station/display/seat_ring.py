@@ -2,8 +2,11 @@
 
 The rail (an oval or round table, `table_shape`) runs through the middle of the seat boxes, the
 dealer's place at the bottom; each seat's bet sits on the felt in front of it, towards the
-middle, and the dealer button (a white "D" puck) beside the bet of the seat that has it. What is
-left in the middle of the felt (`RingPlan.interiors`) is for the board and the pots.
+middle, and the dealer button (a white "D" puck) beside the bet of the seat that has it. A bet
+or the puck goes only where it reads as its own seat's: nearer that seat than any other seat's
+box or bet by CLEAR_MM, two seats' bets BETS_APART_MM apart, the puck PUCK_GAP_MM clear of its
+bet; a table where that cannot be done at a density is not drawn at it. What is left in the
+middle of the felt (`RingPlan.interiors`) is for the board and the pots.
 
 A seat box says, at the density that fits (`Density`):
 
@@ -27,13 +30,19 @@ from enum import IntEnum
 
 from station.display.canvas import Canvas
 from station.display.dealer_view import SeatLabel, SeatState
-from station.display.model import Align, Rect, Shape
+from station.display.model import Align, Rect, SeatMarks, Shape
 from station.display.table_shape import TableKind, TableShape, inward
 from station.display.theme import Edge, Style, TextRole
 
 T = TextRole.TEXT
 TO_ACT_MARK = ">"  # the font has no arrow; the fill and the outline say it too
 BUTTON_MARK = "D"
+# A bet or the button puck is nearer its own seat's box than any other seat's (box or bet) by
+# this much at least, so that it never reads as the next seat's (two bets side by side between
+# two seats, a bet against the puck of the seat beside it).
+CLEAR_MM = 2.5
+PUCK_GAP_MM = 2.5  # between the button puck and the bet beside it
+BETS_APART_MM = 6.0  # between two seats' bets: closer, side by side, they read as one row
 
 
 class Density(IntEnum):
@@ -112,10 +121,17 @@ def chip_w(c: Canvas, bet: str) -> int:
 
 
 def plan_ring(
-    c: Canvas, seats: Sequence[SeatLabel], shape: TableShape, region: Rect, density: Density
+    c: Canvas,
+    seats: Sequence[SeatLabel],
+    shape: TableShape,
+    region: Rect,
+    density: Density,
+    flat: bool = False,
 ) -> RingPlan | None:
     """The seats around a table filling `region`; None when they do not fit at `density`
-    (boxes, bets or pucks would overlap, or leave the region)."""
+    (boxes, bets or pucks would overlap, leave the region, or sit where they would read as
+    another seat's). `flat`: each bet above or below its seat before beside it, which leaves
+    the felt's middle its width (a wide result between the seats at the table's ends)."""
     if not seats:
         return None
     p = c.pad
@@ -136,33 +152,42 @@ def plan_ring(
         if not box.inside(region) or any(box.overlaps(o) for o in taken):
             return None
         taken.append(box)
+    clear = c.mm_y(CLEAR_MM)
 
-    def free(candidates: list[Rect]) -> Rect | None:
+    def free(candidates: list[Rect], own: int) -> Rect | None:
+        """The first spot on the felt that touches nothing and is clearly its seat's."""
         for r in candidates:
-            if r.inside(region) and not any(r.overlaps(o) for o in taken):
+            if (
+                r.inside(region)
+                and not any(r.inset(-(p // 2)).overlaps(o) for o in taken)
+                and owned(r, own, boxes, clear)
+            ):
                 taken.append(r)
                 return r
         return None
 
     slots: list[Slot] = []
-    for s, box, (nx, ny) in zip(ordered, boxes, normals, strict=True):
+    for i, (s, box, (nx, ny)) in enumerate(zip(ordered, boxes, normals, strict=True)):
         chip: Rect | None = None
+        sides = (True, False) if flat else _sides(nx, ny)
         if s.bet:  # in front of the seat; else beside it, if the table is tight there
             cw = chip_w(c, s.bet)
-            chip = free([_ahead(box, nx, ny, cw, ch, p, v) for v in _sides(nx, ny)])
+            chip = free([r for v in sides for r in _spots(box, nx, ny, cw, ch, p, v)], i)
             if chip is None:
                 return None
         puck: Rect | None = None
         if s.button:
             side = ch + p // 2
             if chip is None:
-                spots = [_ahead(box, nx, ny, side, side, p, v) for v in _sides(nx, ny)]
-            else:
-                spots = _beside(chip, side, p // 2, nx, ny)
-            puck = free(spots)
+                spots = [r for v in sides for r in _spots(box, nx, ny, side, side, p, v)]
+            else:  # beside its bet, a clear gap between them (never touching it)
+                spots = _beside(chip, side, c.mm_y(PUCK_GAP_MM), nx, ny)
+            puck = free(spots, i)
             if puck is None:
                 return None
         slots.append(Slot(s, box, chip, puck))
+    if not _all_owned(slots, clear, c.mm_y(BETS_APART_MM)):
+        return None
     dealer = _dealer_tab(c, rail, region)
     if any(dealer.overlaps(o) for o in taken):
         dealer = Rect(dealer.x, dealer.y, 0, 0)
@@ -171,6 +196,40 @@ def plan_ring(
         for r in _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
     )
     return RingPlan(density, rail, shape.kind, tuple(slots), interiors, dealer)
+
+
+def rect_gap(a: Rect, b: Rect) -> float:
+    """The distance between two rects (0 when they touch or overlap)."""
+    dx = max(0, b.x - a.right, a.x - b.right)
+    dy = max(0, b.y - a.bottom, a.y - b.bottom)
+    return math.hypot(dx, dy)
+
+
+def owned(r: Rect, own: int, boxes: Sequence[Rect], clear: int) -> bool:
+    """`r` (a bet or the button) reads as the seat of `boxes[own]`: every other seat's box is
+    at least `clear` further from it than its own."""
+    near = rect_gap(r, boxes[own])
+    return all(rect_gap(r, b) >= near + clear for j, b in enumerate(boxes) if j != own)
+
+
+def _all_owned(slots: Sequence[Slot], clear: int, apart: int) -> bool:
+    """Every bet and button puck is clearly its own seat's, counting the other seats' bets
+    too (a bet placed after a puck may have come to lie beside it); two seats' bets are
+    `apart` at least."""
+    for slot in slots:
+        for r in (slot.chip, slot.puck):
+            if r is None:
+                continue
+            near = rect_gap(r, slot.box)
+            if slot.chip is not None and r is slot.puck:
+                near = min(near, rect_gap(r, slot.chip))
+            others = [o.box for o in slots if o is not slot]
+            bets = [o.chip for o in slots if o is not slot and o.chip is not None]
+            if any(rect_gap(r, o) < near + clear for o in [*others, *bets]):
+                return False
+            if r is slot.chip and any(rect_gap(r, o) < apart for o in bets):
+                return False  # two seats' bets side by side read as a row of one seat's
+    return True
 
 
 def _sides(nx: float, ny: float) -> tuple[bool, bool]:
@@ -190,6 +249,19 @@ def _beside(chip: Rect, side: int, gap: int, nx: float, ny: float) -> list[Rect]
     across = [right, left] if nx >= 0 else [left, right]
     up_down = [below, above] if ny >= 0 else [above, below]
     return across + up_down if abs(ny) >= abs(nx) else up_down + across
+
+
+def _spots(box: Rect, nx: float, ny: float, w: int, h: int, gap: int, vertical: bool) -> list[Rect]:
+    """Spots for a `w` x `h` rect in front of `box` on one side (`_ahead`), then along that
+    side: level with the box's edge nearer the middle, then with its other edge."""
+    first = _ahead(box, nx, ny, w, h, gap, vertical)
+    if vertical:
+        inner, outer = (box.right - w, box.x) if nx >= 0 else (box.x, box.right - w)
+        along = [Rect(inner, first.y, w, h), Rect(outer, first.y, w, h)]
+    else:
+        inner, outer = (box.bottom - h, box.y) if ny >= 0 else (box.y, box.bottom - h)
+        along = [Rect(first.x, inner, w, h), Rect(first.x, outer, w, h)]
+    return [first, *(r for r in along if r != first)]
 
 
 def _ahead(box: Rect, nx: float, ny: float, w: int, h: int, gap: int, vertical: bool) -> Rect:
@@ -278,6 +350,7 @@ def draw_ring(c: Canvas, plan: RingPlan) -> None:
         c.box(plan.dealer, Style.BASE, Edge.OK, line)
         c.text(plan.dealer.inset(line), "DEALER", T, Style.DIM, Align.CENTER)
     for slot in plan.slots:
+        c.seats.append(SeatMarks(slot.seat.seat, slot.box, slot.chip, slot.puck))
         _seat(c, slot, plan.density)
         if slot.chip is not None:
             _chip(c, slot.chip, slot.seat.bet)

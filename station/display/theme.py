@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from station.display.colour import Colour
+from station.display.colour import Colour, Ink
 from station.display.fontmetrics import FONT_FILE, cap_px, size_for_cap
 from station.display.panel import PanelConfig
 
@@ -109,6 +109,26 @@ def _edges() -> Mapping[Edge, Colour]:
     )
 
 
+class Deck(StrEnum):
+    """How the suits are coloured on the screen's cards (`[display] deck`)."""
+
+    FOUR_COLOUR = "four-colour"  # spades black, hearts red, diamonds blue, clubs green
+    TWO_COLOUR = "two-colour"  # hearts and diamonds red, spades and clubs black
+
+
+SUIT_INKS: Mapping[Deck, Mapping[str, Ink]] = MappingProxyType(
+    {
+        Deck.FOUR_COLOUR: MappingProxyType(
+            {"s": Ink.BLACK, "h": Ink.RED, "d": Ink.BLUE, "c": Ink.GREEN}
+        ),
+        Deck.TWO_COLOUR: MappingProxyType(
+            {"s": Ink.BLACK, "h": Ink.RED, "d": Ink.RED, "c": Ink.BLACK}
+        ),
+    }
+)
+CARD_BAR_MM = 5.0  # a card's rank and suit, each at least this tall at 80 cm
+
+
 @dataclass(frozen=True)
 class Theme:
     roles: Mapping[TextRole, RoleSpec] = field(default_factory=_roles)
@@ -119,6 +139,11 @@ class Theme:
     line_factor: float = 1.35  # row pitch as a multiple of the cap height (the texts are capitals)
     touch_target_mm: float = TOUCH_TARGET_MM + 1.0  # design size; the bar is 9 mm
     touch_gap_mm: float = TOUCH_GAP_MM + 0.5
+    deck: Deck = Deck.FOUR_COLOUR
+
+    def suit_ink(self, suit: str) -> Ink:
+        """The ink of a suit ("s", "h", "d", "c") on this theme's deck."""
+        return SUIT_INKS[self.deck][suit]
 
     def font_px(self, role: TextRole, panel: PanelConfig) -> int:
         """The font size that gives `role` its design cap height on `panel`."""

@@ -55,13 +55,17 @@ def title_bar(c: Canvas, title: str, buttons: Sequence[Button], alert: bool = Fa
     x = c.width - c.pad - sum(widths) - gap * max(0, len(buttons) - 1)
     style = Style.ALERT if alert else Style.INFO
     two_rows = not c.fits(title, T, x - 3 * c.pad)
-    if two_rows:
+    if two_rows:  # the title under the buttons, on as many lines as it takes
         x = c.pad
-        title_rect = Rect(0, h, c.width, c.row(T) + c.pad)
+        lines = c.wrap(title, T, c.width - 2 * c.pad)
+        title_rect = Rect(0, h, c.width, len(lines) * c.row(T) + c.pad)
+        inner = Rect(c.pad, h + c.pad // 2, c.width - 2 * c.pad, len(lines) * c.row(T))
+        c.box(title_rect, style)
+        c.paragraph(inner, title, T, style)
     else:
         title_rect = Rect(0, 0, x - c.pad, h)
-    c.box(title_rect, style)
-    c.text(Rect(c.pad, title_rect.y, title_rect.w - 2 * c.pad, title_rect.h), title, T, style)
+        c.box(title_rect, style)
+        c.text(Rect(c.pad, title_rect.y, title_rect.w - 2 * c.pad, title_rect.h), title, T, style)
     for b, w in zip(buttons, widths, strict=True):
         if x + w > c.width:
             c.drop(f"button {b.label}")
@@ -80,20 +84,23 @@ def list_rows(
     action_prefix: str,
 ) -> tuple[int, int]:
     """Touchable rows (each a target `prefix:<index>`), the selected one marked; scrolled so
-    that row `top` is first. Returns (first, last+1) shown."""
-    h = touch_h(c)
-    gap = c.mm_y(c.theme.touch_gap_mm)
-    fit = max(1, (area.h + gap) // (h + gap))
+    that row `top` is first. A row too long for one line wraps: every row is then as tall as
+    the longest needs (`list_row_h`), never cut. Returns (first, last+1) shown."""
+    h = list_row_h(c, rows, area.w)
+    fit = list_fit(c, area, rows)
     first = max(0, min(top, max(0, len(rows) - fit)))
     shown = rows[first : first + fit]
     for i, text in enumerate(shown):
         index = first + i
-        r = Rect(area.x, area.y + i * (h + gap), area.w, h)
+        r = Rect(area.x, area.y + i * (h + _gap(c)), area.w, h)
         chosen = index == selected
         style = Style.INFO if chosen else Style.BASE
         c.box(r, style, Edge.BUTTON if chosen else Edge.PLAIN, 3 if chosen else 1, Shape.ROUNDED)
         label = f"> {text}" if chosen else text
-        c.text(r.inset(c.pad, 0), label, T, style)
+        inner = r.inset(c.pad, 0)
+        lines = c.wrap(label, T, inner.w)
+        y = inner.y + (inner.h - len(lines) * c.row(T)) // 2
+        c.paragraph(Rect(inner.x, y, inner.w, len(lines) * c.row(T)), label, T, style)
         c.target(r, f"{action_prefix}:{index}")
     if not rows:
         c.text(Rect(area.x, area.y, area.w, h), "NONE", T, Style.DIM)
@@ -127,6 +134,24 @@ def paged_buttons(
         pager.append(Button("DOWN", f"{scroll}:down"))
     if pager:
         button_row(c, pager, grid.bottom + c.pad)
+
+
+def _gap(c: Canvas) -> int:
+    return c.mm_y(c.theme.touch_gap_mm)
+
+
+def list_row_h(c: Canvas, rows: Sequence[str], width: int) -> int:
+    """The height of each of `list_rows`' rows: a touch target, or the lines of the row that
+    wraps onto the most (the selected one's mark included)."""
+    inner = width - 2 * c.pad
+    lines = max((len(c.wrap(f"> {text}", T, inner)) for text in rows), default=1)
+    return max(touch_h(c), lines * c.row(T) + c.pad)
+
+
+def list_fit(c: Canvas, area: Rect, rows: Sequence[str]) -> int:
+    """How many of `list_rows`' rows `area` shows at once."""
+    h = list_row_h(c, rows, area.w)
+    return max(1, (area.h + _gap(c)) // (h + _gap(c)))
 
 
 def fit_rows(c: Canvas, area: Rect) -> int:

@@ -29,7 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from station.engine.decisions import Decision, HandEnd, Incident, Prompt, PromptCode
+from station.engine.decisions import (
+    DealSlot,
+    Decision,
+    HandEnd,
+    Incident,
+    Prompt,
+    PromptCode,
+    Ruling,
+)
 from station.engine.snapshot import AlertOwner, AlertView, Phase, PromptView
 
 if TYPE_CHECKING:
@@ -46,6 +54,7 @@ class RaisedAlert:
     owner: AlertOwner
     deal: int
     street: int
+    cards: int = 0  # CARD_DUE: the seat's cards when it was raised
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +86,8 @@ class AlertBook:
         for d in decisions:
             if isinstance(d, Incident):
                 street = hand.street if hand is not None else 0
-                self.raised.append(RaisedAlert(d, _owner(hand, d), self.deal, street))
+                held = len(hand.deal.cards.get(d.seat, ())) if hand and d.seat else 0
+                self.raised.append(RaisedAlert(d, _owner(hand, d), self.deal, street, held))
             elif isinstance(d, Prompt):
                 irregular = d.code is PromptCode.RECOVERY and _irregular(hand)
                 said = SaidPrompt(d, self.deal, to_act(hand), irregular)
@@ -105,6 +115,8 @@ class AlertBook:
                 return hand.result is None and hand.street == r.street
             case AlertOwner.DEAL:
                 return True
+            case AlertOwner.CARD_DUE:
+                return _card_due(hand, r)
 
     def open_alerts(self) -> tuple[AlertView, ...]:
         """The incidents whose owner still stands, oldest first."""
@@ -156,4 +168,17 @@ def _owner(hand: Hand | None, incident: Incident) -> AlertOwner:
         return AlertOwner.STOP
     if hand.phase is Phase.MISDEAL:
         return AlertOwner.MISDEAL
+    if incident.ruling is Ruling.REPLACE and incident.seat in hand.deal.cards:
+        return AlertOwner.CARD_DUE  # "… GETS THE NEXT CARD": said until the card is dealt
     return AlertOwner.STREET
+
+
+def _card_due(hand: Hand, r: RaisedAlert) -> bool:
+    """A card the ruling gives a seat is still to come: a replacement owed after the deal (an
+    exposed hole card), else the seat's next card (a boxed card mucked)."""
+    seat = r.incident.seat
+    if hand.result is not None or hand.street != r.street or seat is None:
+        return False
+    if any(s.role is DealSlot.REPLACEMENT and s.seat == seat for s in hand.deal.slots):
+        return True
+    return len(hand.deal.cards.get(seat, ())) <= r.cards

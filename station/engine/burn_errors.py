@@ -93,7 +93,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
             Rule.BURN_ERROR_FLOP,
             [
                 Step(f"RETURN {' '.join(c.code for c in exposed)} TO THE STUB", Expect.DONE),
-                Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+                Step("RESHUFFLE AND CUT THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
                 Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
             ],
             reshuffle=exposed,
@@ -107,7 +107,7 @@ def missing_burn(hand: Hand, seq: int) -> Steps | None:
             "NO BURN BEFORE THE FLOP: THE FLOP IS EXPOSED, RESHUFFLE AND DEAL A NEW FLOP",
             events=(first_seq, seq),
         )
-        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
         return NOTHING
     # Turn or river: the card was acted on, so it stands (001-RR11 §3 r16, §5 r6). It is the
     # last card drawn (a street owing two burns may have had only one).
@@ -161,13 +161,13 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
     if hand.profile.flop_extra_card is FlopExtraCard.GN_SELECT and len(board) == 4:
         hand.deal.board = board
         hand.repair.burn_select = True
-        hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN_SELECT)"
+        hand.alerts.stop_text = "STOP: FOUR FLOP CARDS: FLOOR PICKS THE NEXT BURN (BURN SELECT)"
         hand.incident(
             seq,
             Rule.FLOP_TOO_MANY_CARDS,
             Ruling.FLOOR,
             f"FOUR FLOP CARDS ({cards}): SCRAMBLE THEM FACE DOWN; THE FLOOR PICKS ONE AS THE NEXT "
-            "BURN (PRESS BURN_SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
+            "BURN (PRESS BURN SELECT WITH THAT CARD); THE OTHER THREE ARE THE FLOP",
         )
         return
     # 001-RR11 §5 r3 and r7: the flop is redealt even if the extra card is identifiable: the
@@ -180,7 +180,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         [
             Step("THE BURN CARD STAYS", Expect.DONE),
             Step(f"RETURN {cards} TO THE STUB", Expect.DONE),
-            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
             Step("DEAL A NEW FLOP WITHOUT BURNING", Expect.CARDS, no_burn=True),
         ],
         reshuffle=board,
@@ -193,7 +193,7 @@ def _flop_too_many(hand: Hand, card: Card | None, seq: int) -> None:
         Ruling.REDEAL,
         f"TOO MANY FLOP CARDS ({cards}): THE FLOP IS REDEALT. RETURN THEM, RESHUFFLE",
     )
-    hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+    hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
 
 
 def burn_select(hand: Hand, card: Card | None, seq: int) -> bool:

@@ -42,7 +42,7 @@ def on_draw(
         deal.tags[tag] = seq
         if card is not None:
             deal.card_tags[card] = tag
-    if card is not None and card.rank < 6 and _not_in_the_deck(hand, card):
+    if card is not None and card.rank < 6 and not stub.in_the_deck(hand, card):
         irregular.joker_not_in_use(hand, card, seq)
         return NOTHING
     if hand.repair.awaiting_reshuffle:
@@ -90,18 +90,6 @@ _STARTING = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.UP})
 def _rit_check(hand: Hand, seq: int) -> Steps:
     stub.rit_check(hand, seq)
     return NOTHING
-
-
-def _joker_in_use(hand: Hand) -> bool:
-    return hand.spec.uses_joker(hand.profile.joker_in_use_a5)
-
-
-def _not_in_the_deck(hand: Hand, card: Card) -> bool:
-    """A joker in a game not using one, or a card a short deck does not hold (deuces to fives,
-    004-GN r359): scrap paper (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9)."""
-    if card.is_joker:
-        return not _joker_in_use(hand)
-    return hand.spec.short_deck and card.rank < 6
 
 
 def _slots_done(hand: Hand, seq: int) -> Steps:

@@ -88,6 +88,10 @@ class PotResult:
     amount: int
     eligible: tuple[int, ...]
     won: Mapping[int, int]
+    # The winning hand as the dealer announces it ("FLUSH, ACE HIGH"; hi-lo "… / LOW 8-6"),
+    # when the pot went to a showdown; "" when it was won uncontested. Screen only: not part of
+    # `station replay --json` (whose hand_end keeps its shape).
+    named: str = ""
     parts: tuple[PotPart, ...] = ()  # when the pot was decided in parts (split pots)
 
 

@@ -50,6 +50,20 @@ class Key(StrEnum):
     FORFEIT = "FORFEIT"  # extension (floor, touch screen): a void hand's refund stays in the pot
 
 
+# The keys' labels as printed on the dealer panel (PANEL.md): the words a dealer is told to
+# press. The values of `Key` are codes for files and the journal, never for the dealer's eyes.
+KEY_LABELS: dict[str, str] = {
+    **{k.value: k.value.replace("_", " ") for k in Key},
+    "CALL": "CALL",
+    "RAISE": "RAISE",
+}
+
+
+def key_label(key: str) -> str:
+    """The label printed on a key ("STUB_RESHUFFLE" -> "STUB RESHUFFLE")."""
+    return KEY_LABELS.get(key, key.replace("_", " "))
+
+
 class VerbalAction(StrEnum):
     FOLD = "fold"
     CHECK = "check"

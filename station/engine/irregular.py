@@ -13,7 +13,7 @@ from typing import assert_never
 from station.engine import burn_errors, deal_errors, recovery, settlement
 from station.engine.cards import Card
 from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
-from station.engine.events import Key, KeyPress
+from station.engine.events import Key, KeyPress, key_label
 from station.engine.games import Family
 from station.engine.hand import Hand
 from station.engine.hand_state import Pending, Slot
@@ -269,17 +269,9 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
         hand.alerts.stop_seat = to_act
         hand.incident(seq, rule, Ruling.STOP, f"STOP - PREMATURE CARD: {who}", seat=to_act)
         return
-    if len(hand.repair.premature) > 2:
-        return  # one incident per premature street; the recovery view lists every card
-    ruling = Ruling.REDEAL if family is Family.FLOP else Ruling.REPLACE
-    hand.incident(
-        seq,
-        rule,
-        ruling,
-        f"PREMATURE {code} DOES NOT PLAY: FINISH THE BETTING, THEN FOLLOW THE STEPS",
-        seat=to_act,
-        events=tuple(s for _, s in hand.repair.premature),
-    )
+    # One error, one incident: the cards dealt on after the first are the same premature deal
+    # (its STOP stands); the recovery's steps, rebuilt above, now name them (return them to the
+    # stub, reshuffle) and each card's role says it does not play.
 
 
 def wrong_recovery(hand: Hand, card: Card | None, seq: int) -> None:
@@ -333,7 +325,7 @@ def _hold(hand: Hand, seat: int, key: Key | None, total: int, to_act: int | None
         unexpected_key(hand, key or Key.VERBAL, seat, seq)
         return
     hand.conduct.pending[seat] = Pending(key, total, seq, rnd.max_bet, hand.conduct.calls)
-    what = key.value if key is not None else f"CHIPS TO {total}"
+    what = key_label(key.value) if key is not None else f"CHIPS TO {total}"
     hand.incident(
         seq,
         Rule.BET_OUT_OF_TURN,
@@ -423,7 +415,7 @@ def unexpected_key(hand: Hand, key: Key, seat: int | None, seq: int) -> None:
         seq,
         Rule.STATION_UNEXPECTED_KEY,
         Ruling.WARNING,
-        f"{key.value}{where} DOES NOT APPLY NOW",
+        f"{key_label(key.value)}{where} DOES NOT APPLY NOW",
         seat=seat,
     )
 

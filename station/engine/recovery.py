@@ -100,7 +100,7 @@ def premature(
             [
                 Step(f"SET {_cards(exposed) or 'THE CARD'} ASIDE: IT DOES NOT PLAY", Expect.DONE),
                 finish,
-                Step("PUT IT BACK IN THE STUB, RESHUFFLE, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+                Step("PUT IT BACK IN THE STUB, RESHUFFLE, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
                 Step("CONTINUE THE DRAW", Expect.CARDS),
             ],
             reshuffle=list(exposed),
@@ -114,7 +114,7 @@ def premature(
                     Step("LEAVE THE BURN CARD", Expect.DONE),
                     Step(
                         f"RETURN {_cards(exposed) or 'THE CARDS'} TO THE STUB, RESHUFFLE, "
-                        "PRESS STUB_RESHUFFLE",
+                        "PRESS STUB RESHUFFLE",
                         Expect.RESHUFFLE,
                     ),
                     finish,
@@ -159,7 +159,7 @@ def premature(
                 Step("BURN AND DEAL THE TURN", Expect.CARDS),
                 Step(
                     f"AFTER THE TURN BETTING: PUT {_cards(exposed)} IN THE STUB (NOT THE BURNS), "
-                    "RESHUFFLE, PRESS STUB_RESHUFFLE",
+                    "RESHUFFLE, PRESS STUB RESHUFFLE",
                     Expect.RESHUFFLE,
                 ),
                 Step("DEAL THE RIVER WITHOUT BURNING", Expect.CARDS, no_burn=True),
@@ -193,7 +193,7 @@ def premature(
             Step("LEAVE THE BURN CARD", Expect.DONE),
             finish,
             Step(f"RETURN {_cards(exposed)} TO THE STUB", Expect.DONE),
-            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step("RESHUFFLE AND CUT THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
             Step(f"DEAL A NEW {name} WITHOUT BURNING", Expect.CARDS, no_burn=True),
         ],
         reshuffle=list(exposed),

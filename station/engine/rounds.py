@@ -277,7 +277,7 @@ def _next_street(hand: Hand, seq: int) -> None:
     if rec is not None and rec.current is not None and rec.current.expect is Expect.RESHUFFLE:
         hand.phase = Phase.STREET
         hand.repair.awaiting_reshuffle = True
-        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY)
+        hand.prompt(seq, "RESHUFFLE THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY)
         return
     deal_street(hand, seq)
 

@@ -8,10 +8,12 @@ hand gives every chip back to the seat that put it in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from station.engine import lowball, openers, stud
 from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode
+from station.engine.evaluate.labels import announce
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
@@ -106,6 +108,7 @@ def end(hand: Hand, seq: int) -> None:
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
         parts: list[PotPart] = []
+        named = ""
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
@@ -124,10 +127,28 @@ def end(hand: Hand, seq: int) -> None:
                 won[s] = won.get(s, 0) + chips
             for half, amount, shares in a.halves:
                 parts.append(PotPart(half, amount, dict(shares)))
-        results.append(PotResult(pot.amount, pot.eligible, won, tuple(parts)))
+            if i == 0:
+                named = winning_hand(reader, [s for s in pot.eligible if s in contenders], a.won)
+        results.append(PotResult(pot.amount, pot.eligible, won, named=named, parts=tuple(parts)))
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)
+
+
+def winning_hand(reader: Reader, contenders: list[int], won: Mapping[int, int]) -> str:
+    """The pot's winning hand in the dealer's words, when two or more hands contested it: the
+    best high among its winners, then (hi-lo) the best low ("FLUSH, ACE HIGH / LOW 8-6"), then
+    the other half of a game split two other ways (`GameSpec.second`: Drawmaha's draw hand)."""
+    winners = [s for s, chips in won.items() if chips]
+    if len(contenders) < 2 or not winners:
+        return ""
+    words = []
+    for read in (reader.high, reader.low, reader.second):
+        values = [v for s in winners if (v := read(s)) is not None]
+        if values:
+            best = max(values, key=lambda v: v.score)
+            words.append(announce(best.kind, best.score))
+    return " / ".join(words)
 
 
 def house_take(hand: Hand, amounts: list[int]) -> RakeResult | None:

@@ -86,6 +86,7 @@ class AlertOwner(StrEnum):
     MISDEAL = "misdeal"  # a misdealt hand, until the redeal
     STREET = "street"  # the street it was raised in, until that street is over
     DEAL = "deal"  # between hands or a hand over (void): until the next deal
+    CARD_DUE = "card_due"  # a card the ruling gives a seat ("… GETS THE NEXT CARD"), until dealt
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,12 +25,27 @@ from station.engine.rule_ids import Rule
 def deck_size(hand: Hand) -> int:
     spec = hand.spec
     size = 36 if spec.short_deck else 52
-    return size + (1 if spec.uses_joker(hand.profile.joker_in_use_a5) else 0)
+    return size + (1 if joker_in_use(hand) else 0)
+
+
+def joker_in_use(hand: Hand) -> bool:
+    return hand.spec.uses_joker(hand.profile.joker_in_use_a5)
+
+
+def in_the_deck(hand: Hand, card: Card) -> bool:
+    """Whether `card` is one of this game's deck: not a joker where none is in use, nor a card
+    a short deck does not hold (deuces to fives, 004-GN r359). Any other is scrap paper
+    (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9; DECK-EXTRA-CARD-IN-DECK) and takes no card out of
+    the stub."""
+    if card.is_joker:
+        return joker_in_use(hand)
+    return not (hand.spec.short_deck and card.rank < 6)
 
 
 def left(hand: Hand) -> int:
-    """Cards still in the stub."""
-    return deck_size(hand) - len(hand.deal.seen)
+    """Cards still in the stub: the deck less the cards of it drawn this hand (a card the deck
+    does not hold, read and mucked as scrap, was never in the stub)."""
+    return deck_size(hand) - sum(1 for c in hand.deal.seen if in_the_deck(hand, c))
 
 
 def _cards(cards: list[Card]) -> str:
@@ -46,14 +61,14 @@ def _start(hand: Hand, rule: Rule, pile: list[Card], what: str, seq: int) -> Non
     hand.repair.recovery = Recovery(
         rule,
         [
-            Step(f"SHUFFLE {what} WITH THE STUB, PRESS STUB_RESHUFFLE", Expect.RESHUFFLE),
+            Step(f"SHUFFLE {what} WITH THE STUB, PRESS STUB RESHUFFLE", Expect.RESHUFFLE),
             Step("COMPLETE THE DEAL FROM THE RESHUFFLED CARDS", Expect.CARDS),
         ],
         reshuffle=[c for c in pile if c in hand.deal.seen],
     ).start()
     hand.repair.awaiting_reshuffle = True
     hand.prompt(
-        seq, f"SHUFFLE {what} WITH THE STUB, THEN PRESS STUB_RESHUFFLE", PromptCode.RECOVERY
+        seq, f"SHUFFLE {what} WITH THE STUB, THEN PRESS STUB RESHUFFLE", PromptCode.RECOVERY
     )
 
 

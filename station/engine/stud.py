@@ -453,7 +453,7 @@ def check_shortage(hand: Hand, seq: int) -> None:
         )
         steps.append(
             Step(
-                "MIX THE LAST CARD WITH THE BURN CARDS, SCRAMBLE AND CUT, PRESS STUB_RESHUFFLE",
+                "MIX THE LAST CARD WITH THE BURN CARDS, SCRAMBLE AND CUT, PRESS STUB RESHUFFLE",
                 Expect.RESHUFFLE,
             )
         )
@@ -486,7 +486,7 @@ def _start_shortage(
 
 def _scramble_step(pool: Sequence[Card]) -> Step:
     return Step(
-        f"SCRAMBLE THE STUB WITH THE {len(pool)} BURN CARDS, CUT, PRESS STUB_RESHUFFLE",
+        f"SCRAMBLE THE STUB WITH THE {len(pool)} BURN CARDS, CUT, PRESS STUB RESHUFFLE",
         Expect.RESHUFFLE,
     )
 
@@ -529,7 +529,7 @@ def street_paused(hand: Hand, seq: int) -> bool:
     hand.prompt(
         seq,
         "KEEP THE LAST CARD: MIX IT WITH THE BURN CARDS, SCRAMBLE AND CUT, THEN PRESS "
-        "STUB_RESHUFFLE",
+        "STUB RESHUFFLE",
         PromptCode.RECOVERY,
     )
     return True

@@ -41,6 +41,7 @@ from station.engine.events import (
     SeatSensor,
     Setup,
     Zone,
+    key_label,
 )
 from station.engine.games import game_spec
 from station.engine.profiles import profile
@@ -253,7 +254,9 @@ class Table(TableState):
             ):
                 self.out.append(
                     self.incident(
-                        seq, Rule.STATION_UNEXPECTED_KEY, f"{event.key.value}: NO HAND IN PROGRESS"
+                        seq,
+                        Rule.STATION_UNEXPECTED_KEY,
+                        f"{key_label(event.key.value)}: NO HAND IN PROGRESS",
                     )
                 )
             case _:

@@ -145,7 +145,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             SeatView(
                 seat=s,
                 status=SeatStatus.OUT if s in t.occupied else SeatStatus.EMPTY,
-                stack=t.stacks.get(s),
+                stack=_behind(t.stacks.get(s), _put_out(t, s)),
                 bet=t.posting.posted.get(s, 0),
                 cards=0,
                 button=s == t.button,
@@ -160,7 +160,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             street="",
             seats=seats,
             board=(),
-            pots=(),
+            pots=_antes_in(t),
             to_act=None,
             to_call=0,
             min_raise_to=None,
@@ -172,7 +172,9 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             chip_race=t.race.new_chip if t.race is not None else None,
             alerts=t.screen.open_alerts(),
             prompt=said,
-            result=t.screen.last_result(),
+            # A new setup put the hand away with its seats: its result goes with it (the seats
+            # on show are the new setup's, and a result's markers must be its own hand's).
+            result=None,
             next_hand=_next_hand(t),
             waiting=_waiting(t),
         )
@@ -180,12 +182,17 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     to_act = rnd.to_act() if rnd is not None else None
     blinds = _blind_labels(hand)
     drew = _drew(hand)
+    # The forced bets are on the felt from the post to the push: until the first betting round
+    # books them (during the deal, a misdeal before it), they are the seat's bet in front.
+    unbooked = {} if hand.chips.posts_booked or hand.result is not None else hand.chips.posts
     views = []
     for s in seat_numbers:
         seat = hand.seats.get(s)
         if seat is None:
             status = SeatStatus.OUT if s in t.occupied else SeatStatus.EMPTY
-            views.append(SeatView(s, status, t.stacks.get(s), 0, 0, button=s == hand.button))
+            front = t.posting.posted.get(s, 0) if hand.result is not None else 0
+            behind = _behind(t.stacks.get(s), _put_out(t, s) if hand.result is not None else 0)
+            views.append(SeatView(s, status, behind, front, 0, button=s == hand.button))
             continue
         if seat.folded:
             status = SeatStatus.FOLDED
@@ -201,8 +208,15 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 status=status,
                 # Once the pot is pushed the table's stacks hold the payouts (and any ruling
                 # since); the hand's seats still hold what was behind during the play.
-                stack=seat.stack if hand.result is None else t.stacks.get(s),
-                bet=seat.bet if rnd is not None and s in rnd else 0,
+                # Once it is pushed, what is in front is a post for the next hand.
+                stack=_behind(seat.stack, unbooked.get(s, 0))
+                if hand.result is None
+                else _behind(t.stacks.get(s), _put_out(t, s)),
+                bet=seat.bet
+                if rnd is not None and s in rnd
+                else unbooked.get(s, 0)
+                if hand.result is None
+                else t.posting.posted.get(s, 0),
                 cards=len(cards),
                 up=up,
                 button=s == hand.button,
@@ -249,6 +263,24 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         next_hand=_next_hand(t) if hand.result is not None else None,
         waiting=_waiting(t),
     )
+
+
+def _put_out(t: TableState, seat: int) -> int:
+    """Between hands: what a seat has put out for the next hand (posts in front, antes in)."""
+    return t.posting.posted.get(seat, 0) + t.posting.antes.get(seat, 0)
+
+
+def _antes_in(t: TableState) -> tuple[PotView, ...]:
+    """Between hands: the antes already taken in are the next hand's pot."""
+    antes = {s: c for s, c in t.posting.antes.items() if c}
+    if not antes:
+        return ()
+    return (PotView("Main", sum(antes.values()), tuple(sorted(antes))),)
+
+
+def _behind(stack: int | None, in_front: int) -> int | None:
+    """Chips behind a seat: its stack less what it has put out in front (never below 0)."""
+    return None if stack is None else max(0, stack - in_front)
 
 
 def _drop(t: TableState, hand: Hand) -> int:

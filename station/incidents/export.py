@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
+from station.formats.cells import safe_row
 from station.incidents.records import IncidentRecord, RulingStep, Step
 
 CSV_COLUMNS: Final = (
@@ -139,9 +140,11 @@ def _flat(rec: IncidentRecord, station_id: str) -> dict[str, object]:
 
 
 def to_csv(records: Iterable[IncidentRecord], station_id: str, *, excel: bool = False) -> str:
-    """RFC 4180 CSV, UTF-8. With `excel`, the form spreadsheet programs open as UTF-8 without an
-    import dialog: a byte-order mark first and CRLF line ends (Excel reads a BOM-less file in
-    the system's legacy code page, which garbles the rule citations' section signs)."""
+    """RFC 4180 CSV, UTF-8, every text cell safe from spreadsheet formulas
+    (`station.formats.cells`). With `excel`, the form spreadsheet programs open as UTF-8
+    without an import dialog: a byte-order mark first and CRLF line ends (Excel reads a
+    BOM-less file in the system's legacy code page, which garbles the rule citations' section
+    signs)."""
     return fleet_to_csv(((station_id, r) for r in records), excel=excel)
 
 
@@ -152,7 +155,7 @@ def fleet_to_csv(items: Iterable[tuple[str, IncidentRecord]], *, excel: bool = F
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n" if excel else "\n")
     writer.writeheader()
     for station_id, rec in items:
-        writer.writerow(_flat(rec, station_id))
+        writer.writerow(safe_row(_flat(rec, station_id)))
     return ("\ufeff" if excel else "") + out.getvalue()
 
 

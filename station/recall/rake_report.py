@@ -15,11 +15,14 @@ percentage take), time collected (from seats, and time-pots), wrong drops.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any, Final
 
+from station.formats.cells import safe_row
 from station.journal.clock import parse_utc
 from station.journal.codes import Code
 from station.journal.ops import OpsTracker
@@ -199,3 +202,15 @@ def report(
         out.rows.setdefault(key, Figures()).add(take)
         out.total.add(take)
     return out
+
+
+def report_csv(result: Report) -> str:
+    """The report as CSV: one row per group (the dimensions, then the figures), every text cell
+    safe from spreadsheet formulas. `station report rake --format csv` and the floor console's
+    rake export write exactly this."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*result.by, *FIGURES])
+    for row in result.as_rows():
+        writer.writerow(safe_row(row).values())
+    return out.getvalue()

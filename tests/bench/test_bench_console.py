@@ -1,6 +1,7 @@
 """`station bench console` on a small scale (4 tables, 4,000 rows, 10 requests of each page, 3
 CALL FLOORs): it fills the store, starts the ingest and the console as processes, measures every
-page and CALL FLOOR end to end in Debian's Chromium, and prints its one JSON line."""
+page (the health page too) and CALL FLOOR end to end in Debian's Chromium, shows a 60-table map
+at 1920x1080, and prints its one JSON line."""
 
 from __future__ import annotations
 
@@ -42,11 +43,16 @@ def test_the_console_bench_measures_every_page_and_call_floor_to_the_browser() -
     assert line["rows_stored"] >= 4000
     assert line["incidents_indexed"] > 0
     assert line["call_floor_samples"] == 3
-    for page in ("map", "queue", "incident"):
+    for page in ("map", "queue", "incident", "health"):
         assert line[f"{page}_p95_ms"] > 0
     assert line["call_floor_p99_ms"] > 0
+    # the 60-table map in Chromium at 1920x1080 (issue 31)
+    assert line["map60_tiles"] == 60
+    assert line["map60_render_p95_ms"] > 0
+    assert line["map60_fits_1920x1080"] in (0, 1)
     assert set(line["bar"]) == {
-        "map_p95_ms", "queue_p95_ms", "incident_p95_ms", "call_floor_p99_ms"
+        "map_p95_ms", "queue_p95_ms", "incident_p95_ms", "call_floor_p99_ms", "health_p95_ms",
+        "map60_render_p95_ms", "map60_fits_1920x1080",
     }  # fmt: skip
 
 

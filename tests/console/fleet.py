@@ -202,35 +202,20 @@ class Fleet:
             journal.close()
 
     def start_console(self) -> None:
-        import uvicorn
-
         from station.central.config import load_central
         from station.central.console import accounts
         from station.central.console.app import create_app
         from station.central.services import free_port
 
         port = free_port()
-        toml = self.services.write_central_toml(self.root / "central.toml")
-        text = toml.read_text(encoding="utf-8")
-        toml.write_text(
-            text + f'\n[console]\nlisten = "127.0.0.1"\nport = {port}\nsecure_cookies = false\n',
-            encoding="utf-8",
-        )
-        self.cfg = load_central(toml)
+        self.cfg = load_central(console_toml(self.services, self.root / "central.toml", port))
         import psycopg
 
         with psycopg.connect(self.cfg.conninfo(), autocommit=True) as conn:
             for name, role in CONSOLE_ROLES.items():
                 accounts.add_account(conn, name, accounts.Role(role), PASSWORDS[name], by="cli")
         self.app = create_app(self.cfg)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=port, log_level="warning",
-            timeout_graceful_shutdown=1,
-        )  # fmt: skip
-        self.server = uvicorn.Server(config)
-        self.server_thread = threading.Thread(target=self.server.run, name="console", daemon=True)
-        self.server_thread.start()
-        wait_until(lambda: bool(self.server.started), what="the console serving")
+        self.server, self.server_thread = serve(self.app, port)
         self.console_url = f"http://127.0.0.1:{port}"
 
     def close(self) -> None:
@@ -244,6 +229,34 @@ class Fleet:
         for factories in self.factories:
             close_factories(factories)
         self.ingest.halt()
+
+
+def serve(app: Any, port: int) -> tuple[Any, threading.Thread]:
+    """The console app on uvicorn on 127.0.0.1:`port`, on a thread, once it serves."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="console", daemon=True)
+    thread.start()
+    wait_until(lambda: bool(server.started), what="the console serving")
+    return server, thread
+
+
+def console_toml(services: Any, path: Path, port: int, extra: str = "") -> Path:
+    """A central.toml for a console on `port` over plain HTTP (loopback), `extra` lines added
+    to its [console] section."""
+    toml = services.write_central_toml(path)
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(
+        text
+        + f'\n[console]\nlisten = "127.0.0.1"\nport = {port}\nsecure_cookies = false\n'
+        + extra,
+        encoding="utf-8",
+    )
+    return toml
 
 
 @contextlib.contextmanager

@@ -127,7 +127,9 @@ def test_clearing_call_floor_needs_the_call_that_is_open(recorder: Recorder) -> 
     assert cleared is not None
     assert cleared.code == Code.FLOOR_CALL_CLEARED
     assert cleared.data() == {
-        "raised_seq": raised.seq, "note": "", "via": "console", "command": 10
+        "raised_seq": raised.seq, "note": "", "via": "console", "command": 10,
+        "console_account": {"name": "flo", "role": "floor", "console": "",
+                            "enrolled_here": False},
     }  # fmt: skip
 
 
@@ -144,3 +146,38 @@ def test_unknown_kinds_and_bad_bodies_are_answered_not_crashed(recorder: Recorde
     ):
         reply = carry_out(Command(2, "incident.rule", body), journal, ops)
         assert reply.status is ReplyStatus.REFUSED, body
+
+
+def test_a_console_account_unknown_here_is_journaled_as_a_console_account(
+    recorder: Recorder,
+) -> None:
+    """Issue 31 item 9: the person who rules from the console need not be enrolled at this
+    station; the row says it was a console account (its name, console role and console) and
+    that nobody of that name is enrolled here, instead of passing for a local person."""
+    from station.people.staff import add_person
+
+    journal = recorder.journal
+    add_person(journal, "ada", ActorRole.ADMIN, "739514", by=None)
+    first, second = _incident(journal), _incident(journal)
+    ops = StationOps(recorder)
+    console = "main console on central-1:8080"
+    unknown = carry_out(
+        _cmd(11, "incident.rule", incident=first, person="carla", role="floor", ruling="void",
+             console=console, console_role="floor"),
+        journal, ops,
+    )  # fmt: skip
+    row = journal.row(unknown.seq or 0)
+    assert row is not None
+    assert (row.actor, row.role) == ("carla", "floor")
+    assert row.data()["console_account"] == {
+        "name": "carla", "role": "floor", "console": console, "enrolled_here": False,
+    }  # fmt: skip
+    known = carry_out(
+        _cmd(12, "incident.review", incident=first, person="ada", role="admin",
+             console=console, console_role="admin"),
+        journal, ops,
+    )  # fmt: skip
+    row = journal.row(known.seq or 0)
+    assert row is not None
+    assert row.data()["console_account"]["enrolled_here"] is True
+    assert second  # another incident, untouched

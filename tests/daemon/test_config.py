@@ -14,6 +14,7 @@ from station.cli import main
 from station.config.registry import RegistryError, format_deck, parse_registry
 from station.config.station_toml import ConfigError, load_station
 from station.display.panel import PANEL_7
+from station.display.theme import Deck
 from station.engine.cards import Card, synthetic_tag
 from tests.daemon.conftest import write_config
 
@@ -263,3 +264,18 @@ def test_the_shoe_and_the_bet_zones_on_one_port_are_refused(
     code, err, _ = check(config, capsys)
     assert code == 2
     assert f"{config}: betzones.port: {port}: the shoe's port too" in err
+
+
+def test_the_deck_colours_are_four_by_default_two_on_request_and_a_wrong_one_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path)
+    assert load_station(config).config.display.deck is Deck.FOUR_COLOUR
+    text = config.read_text()
+    config.write_text(text.replace('driver = "none"', 'driver = "none"\ndeck = "two-colour"'))
+    assert load_station(config).config.display.theme.deck is Deck.TWO_COLOUR
+    config.write_text(text.replace('driver = "none"', 'driver = "none"\ndeck = "4"'))
+    code, err, _ = check(config, capsys)
+    assert code == 2
+    assert err[0].startswith(f"{config}: display.deck:"), err
+    assert "four-colour" in err[0] and "two-colour" in err[0], err

@@ -150,8 +150,8 @@ def test_the_key_panels_entry_reaches_the_display(tmp_path: Path, daemons: list[
         panel_says(start, 7, "idle")
         assert (sink.status.selected, sink.status.entry, sink.status.entry_short) == (
             7,
-            "SEAT 7",
-            "S7",
+            "SEAT 7 SELECTED",  # a pill with a label: the seat key waits for its key
+            "S7 SELECTED",
         )
         start = len(watcher.news)
         panel.press("MISDEAL", START_AT + 2.0, 0.05)
@@ -162,7 +162,7 @@ def test_the_key_panels_entry_reaches_the_display(tmp_path: Path, daemons: list[
         panel.press("CANCEL", START_AT + 3.0, 0.05)
         panel.run_until(START_AT + 3.5, clock.set)
         panel_says(start, 7, "idle")
-        assert sink.status.entry == "SEAT 7"
+        assert sink.status.entry == "SEAT 7 SELECTED"
         assert running.stop() == "test over"
     finally:
         for running in daemons:

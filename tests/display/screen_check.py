@@ -98,4 +98,51 @@ def problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
             out.append(f"{t.text!r}: off the screen")
         elif not glyphs.inside(_box_under(model, t)):
             out.append(f"{t.text!r}: leaves its box {_box_under(model, t)}")
-    return out + overlaps(model)
+    return out + overlaps(model) + seat_marks(model, panel)
+
+
+CLEAR_MM = 2.0  # a bet or the puck is nearer its own seat than any other's by this much
+TOUCH_MM = 2.0  # the least gap between the button puck and a bet
+APART_MM = 4.0  # the least gap between two seats' bets (closer, they read as one row)
+
+
+def _gap(a: Rect, b: Rect) -> float:
+    dx = max(0, b.x - a.right, a.x - b.right)
+    dy = max(0, b.y - a.bottom, a.y - b.bottom)
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def seat_marks(model: ScreenModel, panel: PanelConfig) -> list[str]:
+    """Each bet in front of a seat, and the dealer button puck, reads as its own seat's: it is
+    nearer that seat (its box; for the puck, its box or its bet) than any other seat's box or
+    bet by CLEAR_MM at least (two bets side by side between two seats read as one seat's); the
+    puck does not touch a bet; neither lies on a text or a card that is not its own."""
+    out: list[str] = []
+    clear, touch, apart = panel.px_y(CLEAR_MM), panel.px_y(TOUCH_MM), panel.px_y(APART_MM)
+    marks = model.seats
+    for m in marks:
+        for what, r in (("bet", m.chip), ("puck", m.puck)):
+            if r is None:
+                continue
+            near = _gap(r, m.box)
+            if what == "puck" and m.chip is not None:
+                near = min(near, _gap(r, m.chip))
+                if _gap(r, m.chip) < touch:
+                    out.append(f"seat {m.seat}: the puck touches its bet")
+            for o in marks:
+                if o is m:
+                    continue
+                if _gap(r, o.box) < near + clear:
+                    out.append(f"seat {m.seat}'s {what} is about as near seat {o.seat}")
+                if o.chip is not None and _gap(r, o.chip) < near + clear:
+                    out.append(f"seat {m.seat}'s {what} is about as near seat {o.seat}'s bet")
+                if what == "bet" and o.chip is not None and _gap(r, o.chip) < apart:
+                    out.append(f"seat {m.seat}'s bet is side by side with seat {o.seat}'s")
+            for t in model.texts():
+                own = t.rect.inside(r.inset(-2))  # its amount, its D
+                if t.text and not own and glyph_extent(t).overlaps(r):
+                    out.append(f"seat {m.seat}'s {what} lies on {t.text!r}")
+            for card in model.items:
+                if isinstance(card, CardFace) and card.rect.overlaps(r):
+                    out.append(f"seat {m.seat}'s {what} lies on a card")
+    return out

@@ -15,14 +15,23 @@ import pytest
 
 from station.demo import shots
 from station.demo.run import DemoOptions, run_demo
+from station.display.frames import drawn_from
 from station.display.panel import PANEL_7, PANEL_10_1
+from station.display.screens import DisplayInputs
 from station.display.table_shape import table_for
 from station.engine.decisions import HandEnd
 from station.engine.table import Table
 from station.formats.session import read_session
+from tests.display.every_screen import (
+    dealer_pages,
+    diag_pages,
+    floor_pages,
+    pin_pages,
+    signin_pages,
+)
 from tests.display.screen_check import problems, reads
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # (a loaded machine: the demo)
 
 
 @dataclass(frozen=True)
@@ -99,3 +108,87 @@ def test_the_screenshots_are_real_screens_every_text_readable(demo: Demo, panel:
     stop_pages = [m for (n, _), m in models.items() if n == "stop-recovery"]
     assert any(reads(m, stop.stop.text) for m in stop_pages)
     assert showdown.result is not None and len(showdown.result.pots) == 2
+
+
+def test_every_screen_of_the_demo_is_whole_at_both_panel_sizes(demo: Demo) -> None:
+    """Every screen and page the demo's session can show (the dealer screen and its pages, the
+    sign-in, every floor page: the incident list, each incident, its ruling picker, the recent
+    hands, each hand's recall at each step, the screen keys; every diagnostics page; the PIN
+    pad), from everything the core published, at both panel sizes: no text cut, left out,
+    off its box or over another; every bet and the button puck clearly its own seat's."""
+    rec = demo.recording
+    table = table_for(s.seat for s in rec.seen[-1].snapshot.seats)
+    found: set[str] = set()
+    checked = 0
+    for panel in (PANEL_10_1, PANEL_7):
+        models = list(pin_pages(panel))
+        last: dict[str, object] = {}
+        done: set[object] = set()  # incidents and hands whose floor pages are drawn
+        for seen in rec.seen:
+            inputs = DisplayInputs(seen.snapshot, seen.floor, seen.diag, seen.status, table)
+            keys = {
+                "dealer": (seen.snapshot, seen.status),
+                "floor": (seen.floor, seen.snapshot.floor_call, seen.snapshot.seats),
+                "diag": seen.diag,
+            }
+            for kind, key in keys.items():  # each kind of screen drawn again only on change
+                if last.get(kind) == key:
+                    continue
+                last[kind] = key
+                match kind:
+                    case "dealer":
+                        models += dealer_pages(inputs, panel)
+                        models += signin_pages(inputs, panel)
+                    case "floor":
+                        models += floor_pages(inputs, panel, done)
+                    case _:
+                        models += diag_pages(inputs, panel)
+        checked += len(models)
+        for m in models:
+            found |= {f"{panel.name} {m.screen}: {p}" for p in problems(m, panel)}
+    assert checked > 1000
+    assert not found, f"{len(found)} problems, the first 30:\n" + "\n".join(sorted(found)[:30])
+
+
+# A seat in the hand always has its stack drawn; any other has it, or (where the seat boxes are
+# small: `seat_ring.Density`) its state in words instead.
+PLAYING = ("TO ACT", "IN HAND", "READY")
+
+
+def test_every_dealer_frame_is_a_moment_of_the_session_replayed(demo: Demo) -> None:
+    """Each dealer frame the demo wrote (`frames.jsonl`: the hand, the board, the button, the
+    chips in the pots and in front, each seat's stack, as drawn) is a moment of the demo's
+    recorded session replayed through the engine, in order; while a hand's result is on show
+    its puck is that hand's own button; and each seat's stack is among the frame's texts where
+    the table is drawn."""
+    frames = [json.loads(line) for line in (demo.out / "frames.jsonl").read_text().splitlines()]
+    table = Table()
+    moments = [drawn_from("", table.snapshot())]
+    owners: list[int | None] = [None]
+    for line in read_session(demo.folder / "session.jsonl").lines:
+        table.feed(line.event, seq=line.line, at=line.t)
+        snap = table.snapshot()
+        moments.append(drawn_from("", snap))
+        owners.append(next((s.seat for s in snap.seats if s.button), None))
+    fields = ("hand", "phase", "street", "board", "stop", "button", "pot", "stacks", "bets",
+              "states", "blinds")  # fmt: skip
+    for panel in ("10in", "7in"):
+        at = 0
+        for f in (f for f in frames if f["panel"] == panel):
+            want = {k: f[k] for k in fields} | {k: f[k] for k in ("paid", "void") if k in f}
+            start = at
+            while at < len(moments) and {k: moments[at].get(k) for k in want} != want:
+                at += 1
+            assert at < len(moments), f"{f['file']}: no moment after #{start} shows {want}"
+            if "paid" in f and f["phase"] == "ended" and f["button"] is not None:
+                assert f["button"] == owners[at], f"{f['file']}: the puck is not the hand's own"
+            if panel == "10in":  # the whole table on one screen: every seat is drawn
+                texts = f["texts"]
+                for seat, word in f["states"].items():
+                    stack = f["stacks"].get(seat)
+                    plays = word in PLAYING or f["stacks"].get(seat) is None
+                    assert word in texts or (stack is not None and str(stack) in texts), (
+                        f["file"], seat, word)  # fmt: skip
+                    assert not plays or stack is None or str(stack) in texts, (f["file"], seat)
+                for seat, bet in f["bets"].items():
+                    assert str(bet) in texts, (f["file"], seat, bet)

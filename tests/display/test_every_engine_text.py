@@ -25,6 +25,8 @@ from station.display.model import ScreenModel
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
 from station.display.table_shape import table_for
 from station.engine.decisions import Incident
+from station.engine.events import Key
+from station.engine.rule_ids import Rule
 from tests.display.engine_texts import Kind, Said, harvest
 from tests.display.screen_check import problems, reads
 
@@ -61,12 +63,17 @@ def _shown(said: Said, models: list[ScreenModel]) -> bool:
     return False
 
 
-def _floor_model(incident: Incident, panel: PanelConfig) -> ScreenModel:
+def _floor_models(incident: Incident, panel: PanelConfig) -> list[ScreenModel]:
+    """The incident on the floor's screens: its row in the list, its own page, the ruling
+    picker it opens."""
     row = IncidentRow(incident.hand, incident.event, incident.rule, incident.citation,
                       incident.ruling.value, incident.text, seat=incident.seat)  # fmt: skip
-    return floor_screen(FloorData((row,)), FloorCursor("incident"), panel)
+    data = FloorData((row,))
+    return [floor_screen(data, FloorCursor(page), panel) for page in ("incidents", "incident",
+                                                                      "ruling")]  # fmt: skip
 
 
+@pytest.mark.timeout(600)  # every text of every session, at two sizes: minutes when loaded
 def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
     situations, inputs = harvest()
@@ -79,7 +86,7 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
             models = _dealer_models(said, panel)
             if said.kind is Kind.INCIDENT:
                 inc = next(a.incident for a in said.snapshot.alerts if a.incident.text == said.text)
-                models.append(_floor_model(inc, panel))
+                models += _floor_models(inc, panel)
             frames += len(models)
             where = f"{said.kind} {said.text!r} ({said.source}) on {panel.name}"
             if not _shown(said, models):
@@ -97,3 +104,31 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
             f"{time.monotonic() - started:.1f} s"
         )
     assert not failures, f"{len(failures)} problems, the first 30:\n" + "\n".join(failures[:30])
+
+
+CODES = tuple(k.value for k in Key if "_" in k.value) + tuple(r.value for r in Rule)
+
+
+def _codes_in(text: str) -> list[str]:
+    return [code for code in CODES if code in text]
+
+
+@pytest.mark.timeout(600)
+def test_no_dealer_screen_text_names_a_key_code_or_a_catalog_id() -> None:
+    """Every text the engine can say, on the dealer screen it is said on (both sizes, every
+    page): the key's printed label ("STUB RESHUFFLE"), the cause in words ("FLOP DEALT TOO
+    SOON"), never a key code ("STUB_RESHUFFLE") or a catalog id ("PREMATURE-FLOP"); those are
+    the floor's and the journal's."""
+    situations, _ = harvest()
+    found: list[str] = []
+    for said in situations:
+        found += [f"{said.kind} {said.text!r} ({said.source}) names {c}"
+                  for c in _codes_in(said.text)]  # fmt: skip
+        for panel in PANELS:
+            for m in _dealer_models(said, panel):
+                for t in m.texts():
+                    found += [f"{said.source} on {panel.name}: {t.text!r} names {c}"
+                              for c in _codes_in(t.text)]  # fmt: skip
+    assert not found, f"{len(found)} codes on the dealer's screen, the first 20:\n" + "\n".join(
+        sorted(set(found))[:20]
+    )

@@ -452,3 +452,30 @@ def test_RIT_CARD_SHORTAGE_last_card_is_the_last_river_without_a_burn() -> None:
     assert end["void"] is False
     assert end["boards"][2] == ["9s", "Ts", "Js", "Ks", "As"]
     assert not run.incidents("DECK-DUPLICATE-CARD")
+
+
+def test_RIT_CARD_SHORTAGE_a_card_the_short_deck_does_not_hold_leaves_the_stub_as_it_was() -> None:
+    # The same hand with a deuce (no card of a short deck, 004-GN r359: DECK-EXTRA-CARD-IN-DECK,
+    # mucked as scrap) read between the boards: it never was in the stub, so the stub still
+    # holds one card going into the last river, and that card is the river, unburned (004-GN
+    # r209). Counting the deuce as a card out of the stub left the station asking for a burn
+    # and a river from an empty stub: the hand could not end.
+    seats = {1: 50, 2: 100, 3: 50, 4: 100, 5: 100, 6: 100}
+    run = Run()
+    run.feed(setup("sdhe", seats, profile="GN", stakes={"sb": 1, "bb": 2}, button=6))
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
+    run.feed(draw("6c", face_up=True), key("BOXED"))
+    run.feed(draw(c) for c in _codes("7c 8c 9c Tc Jc Qc Kc Ac 6d 7d 8d 9d"))
+    run.feed(zone(3, 50), key("FOLD", 4), key("FOLD", 5), key("FOLD", 6), zone(1, 50))
+    run.feed(key("FOLD", 2), key("RUN_IT", count=3))
+    run.feed(zone(s, 0) for s in (1, 2, 3))
+    run.feed(draw(c) for c in _codes("Td Jd Qd Kd Ad 6h 7h 8h"))  # board 1
+    run.feed(draw("2c"))  # not in this deck
+    assert len(run.incidents("DECK-EXTRA-CARD-IN-DECK")) == 1
+    rest = _codes("9h Th Jh Qh Kh Ah 6s 7s 8s 9s Ts Js Qs Ks")
+    run.feed(draw(c) for c in rest)  # board 2, and board 3 up to its turn
+    assert len(run.incidents("RIT-CARD-SHORTAGE")) == 2  # one card left: no burn for it
+    run.feed(draw("As"), key("TABLED", 3), key("TABLED", 1))
+    end = run.hand_end()
+    assert end["void"] is False
+    assert end["boards"][2] == ["9s", "Ts", "Js", "Ks", "As"]

@@ -14,8 +14,8 @@ import pytest
 from station.config.station_toml import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
-INGEST = ROOT / "systemd" / "central" / "dealer-central-ingest.service"
-CONSOLE = ROOT / "systemd" / "central" / "dealer-central-console.service"
+INGEST = ROOT / "station" / "central" / "units" / "dealer-central-ingest.service"
+CONSOLE = ROOT / "station" / "central" / "units" / "dealer-central-console.service"
 STATION = ROOT / "systemd" / "dealer-station.service"
 DROP_IN = ROOT / "systemd" / "dealer-station-fleet.conf"
 INSTALLED = "/opt/dealer-station/venv/bin/station"

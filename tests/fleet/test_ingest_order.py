@@ -59,3 +59,30 @@ def test_a_hello_behind_rows_sent_before_it_is_a_rollback(ingest: Any) -> None:
         (t.hello, Hello(3, rows[2].hash).encode()),  # the journal lost rows 4 and 5
     )
     assert query(ingest, "SELECT kind, seq FROM alarms") == [("rollback", 3)]
+
+
+def _hands_chain(hands: list[int], station: str) -> list[Any]:
+    from station.journal.codes import ActorRole, Code
+    from station.journal.rows import GENESIS_HASH, Entry, seal
+
+    rows, prev = [], GENESIS_HASH
+    for seq, hand in enumerate(hands, start=1):
+        row = seal(
+            seq=seq, station_id=station, boot_id="b", recorded_utc="2026-01-01T00:00:00.000Z",
+            recorded_at_ns=seq, clock_ok=True, hand=hand,
+            entry=Entry(Code.TILT_CLEARED, {"i": seq}, "t", ActorRole.STATION), prev_hash=prev,
+        )  # fmt: skip
+        rows.append(row)
+        prev = row.hash
+    return rows
+
+
+def test_the_map_s_hand_is_the_station_s_latest_never_a_ruled_hand_s(ingest: Any) -> None:
+    """Issue 31: a ruling on hand 4, journaled while the table deals hand 6, is a row of hand
+    4; the map's hand stays 6 (in one batch, and when the ruling comes in a batch of its own)."""
+    t = StationTopics(SITE, "T05")
+    rows = _hands_chain([1, 2, 3, 4, 5, 6, 4, 6, 1], "T05")
+    batch(ingest, (t.events, encode_rows(rows[:7])))  # ... hand 6, then the ruling on hand 4
+    assert query(ingest, "SELECT hand FROM stations WHERE station_id = 'T05'") == [(6,)]
+    batch(ingest, (t.events, encode_rows(rows[7:8])), (t.events, encode_rows(rows[8:])))
+    assert query(ingest, "SELECT head_seq, hand FROM stations WHERE station_id = 'T05'") == [(9, 6)]

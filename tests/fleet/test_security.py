@@ -21,7 +21,9 @@ from tests.fleet.test_chain import chain
 class Client:
     """A raw MQTT client with a given identity (or none), recording what it receives."""
 
-    def __init__(self, services: Any, cert: Path | None, key: Path | None, ca: Path) -> None:
+    def __init__(
+        self, services: Any, cert: Path | None, key: Path | None, ca: Path, client_id: str = ""
+    ) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -29,7 +31,7 @@ class Client:
         self.pubacks: dict[int, str] = {}
         self.connected = threading.Event()
         self.failed = threading.Event()
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         c.tls_set(
             ca_certs=str(ca),
             certfile=str(cert) if cert else None,
@@ -55,9 +57,9 @@ class Client:
         self.c.loop_stop()
 
 
-def as_station(services: Any, station: str) -> Client:
+def as_station(services: Any, station: str, client_id: str = "") -> Client:
     ident = services.broker.identity(station)
-    client = Client(services, ident.cert, ident.key, ident.ca)
+    client = Client(services, ident.cert, ident.key, ident.ca, client_id)
     assert client.connected.wait(10), f"{station} did not connect"
     return client
 
@@ -152,8 +154,102 @@ def test_a_forwarder_with_a_foreign_certificate_never_delivers(
         journal.close()
 
 
+def test_a_certificate_cannot_take_over_another_client_s_id(
+    services: Any, ingest: RunningIngest, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 31: TA's certificate connecting with client id `station-TB`, then with the
+    ingest's, used to knock TB and the ingest off the broker (MQTT drops the older session of
+    a client id). The broker now names every client by its certificate
+    (`use_username_as_clientid`): an impostor can only ever replace a session of its own."""
+    victim = as_station(services, "TB", client_id="station-TB")
+    ingest_id = f"svc.ingest-{SITE}"
+    assert ingest.ingest.transport.connected
+    impostors = []
+    try:
+        for _ in range(3):
+            for taken in ("station-TB", ingest_id):
+                impostor = as_station(services, "TA", client_id=taken)  # it is let in, as TA
+                impostors.append(impostor)
+                time.sleep(0.3)
+        time.sleep(1.0)
+        assert not victim.failed.is_set(), "TB was knocked off the broker"
+        assert victim.connected.is_set()
+        assert ingest.ingest.transport.connected
+        lost = [r for r in caplog.records if "broker connection lost" in r.getMessage()]
+        assert lost == [], "the ingest was knocked off the broker"
+        # TB still works: its own publication is authorised and acknowledged by the broker
+        info = victim.c.publish(
+            f"casino/{SITE}/TB/events", encode_rows(chain(1, station="TB")), qos=1
+        )
+        wait_until(lambda: info.mid in victim.pubacks, what="TB's PUBACK")
+        assert victim.pubacks[info.mid] == "Success"
+    finally:
+        victim.close()
+        for impostor in impostors:
+            impostor.close()
+
+
 @pytest.mark.parametrize("name", ["svc.ingest", "_central"])
 def test_no_station_id_can_be_a_service_identity_or_the_central_topic(name: str) -> None:
     from station.config.station_toml import STATION_ID
 
     assert not STATION_ID.match(name)
+
+
+def test_an_ingest_waiting_for_the_site_stays_off_the_broker(
+    services: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every ingest presents the same certificate, so the broker gives them the same client
+    id: an ingest that waits for the site's lock while connected would knock the active one
+    off (and be knocked off in turn). A standby connects only once it holds the site, and an
+    ingest that lost its database session (and with it the site) leaves the broker while it
+    waits to hold the site again."""
+    import zlib
+
+    import psycopg
+
+    from station.central.config import load_central
+    from station.central.ingest import Ingest
+    from tests.fleet.conftest import start_ingest
+
+    active = start_ingest(services)
+    key = zlib.crc32(f"ingest:{SITE}".encode())
+    standby_stop = threading.Event()
+    standby = Ingest(load_central(active.cfg.source))
+    thread = threading.Thread(target=standby.run, args=(standby_stop,), daemon=True)
+    thread.start()
+    holder = psycopg.connect(active.cfg.conninfo(), autocommit=True)
+    try:
+        time.sleep(2.0)
+        assert not standby.ready.is_set()  # waiting for the site, off the broker
+        assert not standby.transport.connected
+        assert active.ingest.transport.connected
+        # the active ingest loses its database session; someone else holds the site meanwhile
+        holder.execute(  # the session holding the site's advisory lock: the active ingest's
+            "SELECT pg_terminate_backend(pid) FROM pg_locks"
+            " WHERE locktype = 'advisory' AND objid = %s AND pid <> pg_backend_pid()",
+            (key,),
+        )
+        wait_until(
+            lambda: bool(holder.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]),  # type: ignore[index]
+            10, "the site's lock",
+        )  # fmt: skip
+        wait_until(lambda: not active.ingest.transport.connected, 15, "the waiting ingest off")
+        time.sleep(1.0)
+        assert not active.ingest.transport.connected and not standby.transport.connected
+        holder.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        wait_until(
+            lambda: active.ingest.transport.connected or standby.transport.connected, 30,
+            "one ingest back on the broker",
+        )  # fmt: skip
+        caplog.clear()
+        time.sleep(3.0)
+        on = [i.transport.connected for i in (active.ingest, standby)]
+        assert on.count(True) == 1, on  # one ingest on the broker, and it stays there
+        lost = [r for r in caplog.records if "broker connection lost" in r.getMessage()]
+        assert lost == []
+    finally:
+        holder.close()
+        standby_stop.set()
+        thread.join(15)
+        active.halt()

@@ -90,8 +90,30 @@ STATION_ROLE: Final = {
 }
 
 
+# What an action is, in words (the refusal a page shows).
+DOING: Final = {
+    Action.VIEW: "use the console",
+    Action.RULE: "rule on incidents",
+    Action.REVIEW: "review rulings",
+    Action.CLOSE: "close incidents",
+    Action.CLEAR_CALL: "clear CALL FLOOR",
+    Action.CLEAR_ALARM: "clear chain alarms",
+    Action.REVEAL: "see hole cards",
+    Action.EXPORT: "export",
+    Action.AUDIT: "read the audit log",
+    Action.ACCOUNTS: "manage accounts",
+}
+
+
 def may(role: Role, action: Action) -> bool:
     return role in _MAY[action]
+
+
+def refusal(role: Role, action: Action) -> str:
+    """Why `role` is refused `action`, in words: `floor accounts may not manage accounts (admin
+    accounts may)`."""
+    allowed = " and ".join(r.value for r in Role if r in _MAY[action])
+    return f"{role.value} accounts may not {DOING[action]} ({allowed} accounts may)"
 
 
 class AccountError(ValueError):

@@ -16,13 +16,16 @@ import hmac
 import json
 import logging
 import secrets
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from typing import Any, Final
+from urllib.parse import unquote_to_bytes
 
 import jinja2
+import psycopg
 from psycopg_pool import ConnectionPool
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -30,6 +33,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import (
+    HTMLResponse,
     PlainTextResponse,
     RedirectResponse,
     Response,
@@ -42,8 +46,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from station.central import alarms
 from station.central.config import CentralConfig
-from station.central.console import accounts, command_queue, exports, views
-from station.central.console.accounts import Action, Role, Session, SignInError, may
+from station.central.console import accounts, command_queue, exports, floor, health, room, views
+from station.central.console.accounts import Action, Role, Session, SignInError, may, refusal
+from station.central.console.health import BrokerProbe
 from station.central.console.live import Hub, Listener
 from station.central.console.passwords import WeakPasswordError
 from station.central.console.records import SEVERITY_NAMES
@@ -53,6 +58,13 @@ log = logging.getLogger(__name__)
 COOKIE: Final = "console_session"
 LOGIN_COOKIE: Final = "console_login"
 KEEPALIVE_S: Final = 15.0
+POOL_WAIT_S: Final = 5.0  # a request waits this long for a database connection, then 503
+BIGINT_MAX: Final = 2**63 - 1
+NUL_REFUSED: Final = "the request holds a NUL character (%00): nothing is looked up with it"
+DATABASE_AWAY: Final = (
+    "The central database is not answering (restarting, or unreachable). Nothing was changed:"
+    " try again in a few seconds."
+)
 SESSION_CHECK_S: Final = 60.0
 HEADERS: Final = [
     (
@@ -91,6 +103,30 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with)
 
 
+class RefuseNul:
+    """A NUL character anywhere in the path or the query is refused with a 400 page before any
+    route sees it: PostgreSQL cannot hold one in text, and no table, rule or person has one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and _has_nul(scope):
+            page = HTMLResponse(
+                f"<!doctype html><title>Bad request</title><h1>Bad request</h1><p>{NUL_REFUSED}"
+                '</p><p><a href="/map">Back to the floor map</a></p>',
+                400,
+            )
+            await page(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _has_nul(scope: Scope) -> bool:
+    raw = scope.get("query_string", b"")
+    return "\x00" in scope.get("path", "") or b"\x00" in unquote_to_bytes(raw)
+
+
 class _SignIn(Exception):  # noqa: N818 (control flow: send the browser to the sign-in page)
     pass
 
@@ -102,6 +138,8 @@ class Console:
     hub: Hub
     templates: Jinja2Templates
     listener: Listener | None
+    probe: BrokerProbe
+    name: str  # which console (site, host and port): told to the station with each command
 
     @contextlib.contextmanager
     def conn(self) -> Iterator[views.Conn]:
@@ -122,7 +160,7 @@ class Console:
         if current is None:
             raise _SignIn()
         if not may(current.role, action):
-            raise HTTPException(403, f"{current.role.value} accounts may not {action.value}")
+            raise HTTPException(403, refusal(current.role, action))
         return current
 
     def render(
@@ -184,10 +222,13 @@ def _check_csrf(request: Request, form: FormData, current: Session) -> None:
 
 
 def _int(text: str | None, default: int = 0) -> int:
+    """A whole number from a form or the query; `default` when it is none or out of range
+    (PostgreSQL's bigint)."""
     try:
-        return int(text or default)
+        found = int(text or default)
     except ValueError:
         return default
+    return found if abs(found) <= BIGINT_MAX else default
 
 
 def queue_filter(params: Mapping[str, str]) -> views.QueueFilter:
@@ -215,12 +256,23 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         undefined=jinja2.StrictUndefined,
     )
     templates = Jinja2Templates(env=env)
+    # Each connection is checked as it leaves the pool (a cheap round trip): after PostgreSQL
+    # restarts, a dead connection is replaced instead of failing the request; while it is down
+    # a request waits at most POOL_WAIT_S, then gets the 503 page.
     pool = ConnectionPool(
-        cfg.conninfo(), min_size=2, max_size=pool_size, open=False, kwargs={"autocommit": True}
+        cfg.conninfo(),
+        min_size=2,
+        max_size=pool_size,
+        open=False,
+        kwargs={"autocommit": True},
+        check=ConnectionPool.check_connection,
+        timeout=POOL_WAIT_S,
     )
     hub = Hub()
     listener = Listener(cfg.conninfo, hub) if live else None
-    console = Console(cfg, pool, hub, templates, listener)
+    probe = BrokerProbe(cfg.host, cfg.port)
+    name = f"{cfg.site} console on {socket.gethostname()}:{cfg.console.port}"
+    console = Console(cfg, pool, hub, templates, listener, probe, name)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -242,6 +294,7 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
             try:
                 if form:
                     data = await request.form()
+                    refuse_bad_form(data)
                     request.state.form = data
                 return await run_in_threadpool(fn, console, request)
             except _SignIn:
@@ -255,8 +308,13 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         Route("/login", handler(_login_page), methods=["GET"]),
         Route("/login", _login_post(console), methods=["POST"]),
         Route("/logout", handler(_logout, form=True), methods=["POST"]),
-        Route("/map", handler(_map)),
-        Route("/map/tables", handler(_map_tables)),
+        Route("/map", handler(room.map_page)),
+        Route("/map/tables", handler(room.map_tables)),
+        Route("/map/health", handler(room.map_health)),
+        Route("/health", handler(room.health_page)),
+        Route("/tables/{station}", handler(room.table_page)),
+        Route("/money", handler(room.money_page)),
+        Route("/money/export.csv", handler(room.money_csv)),
         Route("/events", _events(console)),
         Route("/incidents", handler(_queue)),
         Route("/incidents/export.csv", handler(_export_csv)),
@@ -295,20 +353,37 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         assert isinstance(exc, HTTPException)
         return await run_in_threadpool(_error_page, console, request, exc)
 
+    async def database_away(request: Request, exc: Exception) -> Response:
+        log.warning("console: %s %s: the database is not answering (%s)", request.method,
+                    request.url.path, exc)  # fmt: skip
+        page = HTTPException(503, DATABASE_AWAY, headers={"retry-after": "5"})
+        return await run_in_threadpool(_error_page, console, request, page)
+
+    async def bad_value(request: Request, exc: Exception) -> Response:
+        log.info("console: %s %s refused: %s", request.method, request.url.path, exc)
+        page = HTTPException(400, "a value in this request is out of range or not allowed")
+        return await run_in_threadpool(_error_page, console, request, page)
+
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HTTPException: forbidden},
+        exception_handlers={
+            HTTPException: forbidden,
+            psycopg.OperationalError: database_away,
+            psycopg.DataError: bad_value,
+        },
     )
+    app.add_middleware(RefuseNul)
     app.add_middleware(SecurityHeaders)
     return app
 
 
 def _error_page(console: Console, request: Request, exc: HTTPException) -> Response:
     current = None
-    with contextlib.suppress(Exception):
-        current = console.session(request)
-    return console.render(
+    if exc.status_code != 503:  # the database is away: no session to look up
+        with contextlib.suppress(Exception):
+            current = console.session(request)
+    page = console.render(
         request,
         "error.html",
         current,
@@ -316,6 +391,14 @@ def _error_page(console: Console, request: Request, exc: HTTPException) -> Respo
         message=exc.detail,
         code=exc.status_code,
     )
+    page.headers.update(exc.headers or {})
+    return page
+
+
+def refuse_bad_form(form: FormData) -> None:
+    for key, value in form.multi_items():
+        if "\x00" in key or (isinstance(value, str) and "\x00" in value):
+            raise HTTPException(400, NUL_REFUSED)
 
 
 # --- sign-in ----------------------------------------------------------------------------------
@@ -347,6 +430,7 @@ def _login_page(
 def _login_post(console: Console) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         form = await request.form()
+        refuse_bad_form(form)
         return await run_in_threadpool(_login, console, request, form)
 
     return endpoint
@@ -391,20 +475,6 @@ def _logout(console: Console, request: Request) -> Response:
 
 
 # --- the map and the live stream --------------------------------------------------------------
-
-
-def _map(console: Console, request: Request) -> Response:
-    current = console.need(request)
-    with console.conn() as conn:
-        tiles = views.floor_map(conn)
-    return console.render(request, "map.html", current, tiles=tiles)
-
-
-def _map_tables(console: Console, request: Request) -> Response:
-    current = console.need(request)
-    with console.conn() as conn:
-        tiles = views.floor_map(conn)
-    return console.render(request, "_tables.html", current, tiles=tiles)
 
 
 def _events(console: Console) -> Callable[[Request], Awaitable[Response]]:
@@ -467,8 +537,12 @@ def _clear_call(console: Console, request: Request) -> Response:
             _int(str(form.get("seq", ""))),
             str(form.get("note", "")),
             address=_address(request),
+            console=console.name,
         )
-    return RedirectResponse(str(form.get("back") or "/map"), 303)
+    back = str(form.get("back") or "/map")
+    return RedirectResponse(
+        back if back.startswith("/") and not back.startswith("//") else "/map", 303
+    )
 
 
 def _alarms(console: Console, request: Request, message: str = "", status: int = 200) -> Response:
@@ -592,8 +666,11 @@ def _incident_context(console: Console, request: Request, current: Session) -> d
         if page is None:
             raise HTTPException(404, f"no incident {incident} at table {station}")
         recall = views.load_hand(conn, station, page.record.hand)
+        centre = health.centre(conn, console.probe)
+        tile = floor.floor_map(conn, centre, console.cfg.console.offline_after_s, station)
     offers = command_queue.offers(page, current)
     return {
+        "t": tile[0] if tile else None,
         "page": page,
         "rec": page.record,
         "recall": recall,
@@ -639,6 +716,7 @@ def _incident_step(console: Console, request: Request) -> Response:
                 action,
                 {k: str(v) for k, v in form.items()},
                 address=_address(request),
+                console=console.name,
             )
         except command_queue.StepRefusedError as exc:
             raise HTTPException(409, str(exc)) from None

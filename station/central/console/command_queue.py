@@ -18,9 +18,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from station.central.console.accounts import STATION_ROLE, Action, Conn, Session, audit, may
+from station.central.console.accounts import (
+    STATION_ROLE,
+    Action,
+    Conn,
+    Session,
+    audit,
+    may,
+    refusal,
+)
+from station.central.console.floor import floor_call_seq
 from station.central.console.records import SEVERITY
-from station.central.console.views import IncidentPage, floor_map
+from station.central.console.views import IncidentPage
 from station.journal.codes import IncidentState
 
 KIND = {
@@ -45,7 +54,7 @@ def _why_not(page: IncidentPage, current: Session, action: Action) -> str:
     rec = page.record
     state = rec.state
     if not may(current.role, action):
-        return f"{current.role.value} accounts may not {action.value}"
+        return refusal(current.role, action)
     if any(c.kind == KIND[action] for c in page.pending):
         return f"a {action.value} is already on its way to {page.station}"
     match action:
@@ -83,15 +92,16 @@ def step(
     form: Mapping[str, str],
     *,
     address: str = "",
+    console: str = "",
 ) -> int:
-    """Queue a rule, review or close of `page`'s incident; the command's id."""
+    """Queue a rule, review or close of `page`'s incident; the command's id. `console` names
+    this console (the station records who gave the command, from which console)."""
     why = _why_not(page, current, action)
     if why:
         raise StepRefusedError(why)
     body: dict[str, Any] = {
         "incident": page.record.id,
-        "person": current.account,
-        "role": STATION_ROLE[current.role],
+        **_account(current, console),
     }
     if action is Action.RULE:
         ruling = form.get("ruling", "").strip()
@@ -106,13 +116,20 @@ def step(
 
 
 def clear_call(
-    conn: Conn, current: Session, station: str, seq: int, note: str, *, address: str = ""
+    conn: Conn,
+    current: Session,
+    station: str,
+    seq: int,
+    note: str,
+    *,
+    address: str = "",
+    console: str = "",
 ) -> int:
     """Queue clearing the table's CALL FLOOR (row `seq`, the call the floor saw)."""
     if not may(current.role, Action.CLEAR_CALL):
-        raise StepRefusedError(f"{current.role.value} accounts may not clear CALL FLOOR")
-    tile = next((t for t in floor_map(conn) if t.station == station), None)
-    if tile is None or tile.floor_call_seq is None:
+        raise StepRefusedError(refusal(current.role, Action.CLEAR_CALL))
+    open_seq = floor_call_seq(conn, station)
+    if open_seq is None:
         raise StepRefusedError(f"table {station} has no CALL FLOOR open")
     pending = conn.execute(
         "SELECT 1 FROM commands WHERE station_id = %s AND kind = 'floor.clear'"
@@ -122,12 +139,22 @@ def clear_call(
     if pending is not None:
         raise StepRefusedError("clearing it is already on its way to the table")
     body = {
+        **_account(current, console),
+        "note": " ".join(note.split())[:500] or "cleared at the floor console",
+        "raised_seq": seq or open_seq,
+    }
+    return _queue(conn, current, station, "floor.clear", open_seq, body, address)
+
+
+def _account(current: Session, console: str) -> dict[str, Any]:
+    """Who asks, as the station journals it: the person and the station role of the console
+    role, and the console account itself (its name, console role and which console)."""
+    return {
         "person": current.account,
         "role": STATION_ROLE[current.role],
-        "note": " ".join(note.split())[:500] or "cleared at the floor console",
-        "raised_seq": seq or tile.floor_call_seq,
+        "console": console,
+        "console_role": current.role.value,
     }
-    return _queue(conn, current, station, "floor.clear", tile.floor_call_seq, body, address)
 
 
 def _queue(

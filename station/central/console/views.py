@@ -1,10 +1,11 @@
-"""What the console's pages show, read from the central store: the floor map, the incident
-queue with its filters, one incident with its rule, events and commands, a hand's recall.
-Edge adapter (PostgreSQL through psycopg 3); the page models are frozen dataclasses.
+"""What the console's pages show, read from the central store: the incident queue with its
+filters, one incident with its rule, events and commands, a hand's recall (the floor map is
+`floor.py`). Edge adapter (PostgreSQL through psycopg 3); the page models are frozen
+dataclasses.
 
-Each read is one or two indexed queries whatever the size of `rows`: the map reads `stations`,
-`console_fold` and per-station counts; the queue reads `console_incidents`; an incident page
-reads its record, its triggering rows by key and its hand's rows by `(station_id, hand, seq)`.
+Each read is one or two indexed queries whatever the size of `rows`: the queue reads
+`console_incidents`; an incident page reads its record, its triggering rows by key and its
+hand's rows by `(station_id, hand, seq)`.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from typing import Any, Final
 
 import psycopg
 
-from station.central.console.records import SEVERITY_NAMES, ops_from_json, record_from_json
+from station.central.console.records import SEVERITY_NAMES, record_from_json
 from station.engine.rulebook import STATION_RULES, title
 from station.engine.rulebook_data import RULES
 from station.engine.rulebook_text import RULE_TEXT
 from station.incidents.records import IncidentRecord
-from station.journal.codes import INPUT_CODES, Code, TiltCode
+from station.journal.codes import INPUT_CODES, Code
 from station.journal.rows import COLUMNS, LogRow
 from station.recall.hands import recall_from
 from station.recall.steps import HandRecall
@@ -32,6 +33,13 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 QUEUE_LIMIT: Final = 200
 STATES: Final = ("open", "ruled", "reviewed", "closed")
 _ROW_COLS = ", ".join(COLUMNS)
+
+
+def like_prefix(text: str) -> str:
+    """A LIKE pattern matching what starts with `text`, taken literally (`%`, `_` and `\\` in it
+    are not wildcards)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
 
 
 def _age_s(at: datetime | None, now: datetime) -> float | None:
@@ -65,131 +73,6 @@ def age_text(seconds: float | None) -> str:
     if s < 48 * 3600:
         return f"{s // 3600} h {s % 3600 // 60:02d} min"
     return f"{s // 86400} d"
-
-
-# --- the floor map ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Tile:
-    station: str
-    game: str
-    profile: str
-    stakes: str
-    hand: int
-    players: int
-    dealer: str | None
-    online: bool | None  # the station's link to the centre (its MQTT presence)
-    last_row_age_s: float | None
-    outbox_rows: int  # rows the station holds that the centre has not acknowledged
-    outbox_age_s: float | None
-    status_age_s: float | None
-    floor_call_seq: int | None
-    floor_call_reason: str
-    floor_call_age_s: float | None
-    links_down: tuple[str, ...]
-    stopped: tuple[str, ...]  # critical tilts: play blocked at the table
-    open_incidents: int
-    worst: int  # highest severity of its open incidents (0: none)
-    alarms: int
-    pending: int  # console commands not yet carried out by the station
-
-    @property
-    def state_words(self) -> list[str]:
-        """The tile's state in words (never by colour alone), most urgent first."""
-        words = []
-        if self.floor_call_seq is not None:
-            words.append("CALL FLOOR")
-        if self.stopped:
-            words.append("PLAY STOPPED")
-        if self.alarms:
-            words.append("CHAIN ALARM")
-        if self.online is False:
-            words.append("OFFLINE")
-        if self.links_down:
-            words.append("LINK DOWN")
-        return words or ["OK"]
-
-    @property
-    def css(self) -> str:
-        if self.floor_call_seq is not None:
-            return "call"
-        if self.stopped or self.alarms:
-            return "stopped"
-        if self.online is False or self.links_down:
-            return "warn"
-        return "ok"
-
-
-def _stakes(setup: Mapping[str, Any]) -> str:
-    stakes = setup.get("stakes") or {}
-    if not isinstance(stakes, Mapping):
-        return ""
-    order = ("sb", "bb", "small_bet", "big_bet", "ante", "bring_in", "straddle")
-    parts = [str(stakes[k]) for k in order if k in stakes and k in ("sb", "bb")]
-    text = "/".join(parts)
-    extra = [f"{k} {stakes[k]}" for k in order if k in stakes and k not in ("sb", "bb")]
-    return " ".join([text, *extra]).strip()
-
-
-def floor_map(conn: Conn) -> list[Tile]:
-    rows = conn.execute(
-        "SELECT s.station_id, s.setup, s.hand, s.online, s.status, s.status_at, s.last_row_at,"
-        " s.head_seq, f.ops, coalesce(i.open, 0), coalesce(i.worst, 0), coalesce(a.n, 0),"
-        " coalesce(c.n, 0), now()"
-        " FROM stations s LEFT JOIN console_fold f USING (station_id)"
-        " LEFT JOIN (SELECT station_id, count(*) AS open, max(severity) AS worst"
-        "   FROM console_incidents WHERE state <> 'closed' GROUP BY station_id) i"
-        "   USING (station_id)"
-        " LEFT JOIN (SELECT station_id, count(*) AS n FROM alarms WHERE cleared_at IS NULL"
-        "   GROUP BY station_id) a USING (station_id)"
-        " LEFT JOIN (SELECT station_id, count(*) AS n FROM commands WHERE state = 'pending'"
-        "   GROUP BY station_id) c USING (station_id)"
-        " ORDER BY s.station_id"
-    ).fetchall()
-    tiles = []
-    for (
-        station, setup_json, hand, online, status_json, status_at, last_row_at, head_seq,
-        ops_json, open_incidents, worst, alarms, pending, now,
-    ) in rows:  # fmt: skip
-        setup = dict(setup_json or {})
-        status = dict(status_json or {})
-        ops = ops_from_json(dict(ops_json or {}))
-        call = ops.floor_call
-        dealer = next((s.person for s in ops.sessions.values() if s.role == "dealer"), None)
-        seats = setup.get("seats") or {}
-        # Rows the station held at its last status that the centre has not stored yet (the
-        # status comes every 10 s: rows stored since then are not waiting any more).
-        waiting = max(0, int(status.get("head_seq") or 0) - int(head_seq))
-        oldest = parse_time(status.get("oldest_unacked_utc")) if waiting else None
-        tiles.append(
-            Tile(
-                station=str(station),
-                game=str(setup.get("game", "")),
-                profile=str(setup.get("profile", "")),
-                stakes=_stakes(setup),
-                hand=int(hand),
-                players=len(seats) if isinstance(seats, Mapping) else 0,
-                dealer=dealer,
-                online=online,
-                last_row_age_s=_age_s(last_row_at, now),
-                outbox_rows=waiting,
-                outbox_age_s=_age_s(oldest, now),
-                status_age_s=_age_s(status_at, now),
-                floor_call_seq=None if call is None else call.seq,
-                floor_call_reason="" if call is None else call.reason,
-                floor_call_age_s=None if call is None else _age_s(parse_time(call.raised_utc), now),
-                links_down=tuple(
-                    t.detail or t.key for t in ops.tilts.values() if t.code == TiltCode.LINK_LOST
-                ),
-                stopped=tuple(t.code for t in ops.tilts.values() if t.critical),
-                open_incidents=int(open_incidents),
-                worst=int(worst),
-                alarms=int(alarms),
-                pending=int(pending),
-            )
-        )
-    return tiles
 
 
 # --- the incident queue -----------------------------------------------------------------------
@@ -253,7 +136,7 @@ def _where(f: QueueFilter) -> tuple[str, list[object]]:
         params.append(f.table)
     if f.rule:
         clauses.append("i.rule LIKE %s")
-        params.append(f.rule.upper().replace("%", "").replace("_", r"\_") + "%")
+        params.append(like_prefix(f.rule.upper()))
     if f.ruling:
         clauses.append("split_part(coalesce(i.ruling, i.engine_ruling), ':', 1) = %s")
         params.append(f.ruling)
@@ -404,18 +287,40 @@ class IncidentPage:
         return tuple(c for c in self.commands if c.state == "pending")
 
 
-def _row(r: Sequence[Any]) -> LogRow:
+def stored_row(r: Sequence[Any]) -> LogRow:
     cols = list(r)
     cols[COLUMNS.index("clock_ok")] = int(bool(cols[COLUMNS.index("clock_ok")]))
     return LogRow.from_tuple(tuple(cols))
 
 
+_COMMAND_COLS = "id, kind, body, created_by, created_at, state, sent_at, tries, replied_at, reply"
+
+
 def commands_of(conn: Conn, station: str, incident: int | None) -> list[CommandView]:
     rows = conn.execute(
-        "SELECT id, kind, body, created_by, created_at, state, sent_at, tries, replied_at, reply"
-        " FROM commands WHERE station_id = %s AND incident IS NOT DISTINCT FROM %s ORDER BY id",
+        f"SELECT {_COMMAND_COLS} FROM commands"
+        " WHERE station_id = %s AND incident IS NOT DISTINCT FROM %s ORDER BY id",
         (station, incident),
     ).fetchall()
+    return _command_views(rows)
+
+
+def commands_of_station(conn: Conn, station: str) -> list[CommandView]:
+    """A table's pending commands (of any incident, and CALL FLOOR clears)."""
+    rows = conn.execute(
+        f"SELECT {_COMMAND_COLS} FROM commands WHERE station_id = %s AND state = 'pending'"
+        " ORDER BY id",
+        (station,),
+    ).fetchall()
+    return _command_views(rows)
+
+
+def ingest_counters(conn: Conn) -> dict[str, int]:
+    """The ingest's running totals (rows stored, duplicates, gaps, forks, ...)."""
+    return {str(k): int(v) for k, v in conn.execute("SELECT name, value FROM ingest_counters")}
+
+
+def _command_views(rows: Sequence[Sequence[Any]]) -> list[CommandView]:
     return [
         CommandView(
             int(r[0]),
@@ -453,7 +358,7 @@ def incident_page(conn: Conn, station: str, incident: int) -> IncidentPage | Non
         record=rec,
         severity=int(found[1]),
         rule=rule_text(rec.rule),
-        events=tuple(_row(r) for r in events),
+        events=tuple(stored_row(r) for r in events),
         commands=tuple(commands_of(conn, station, incident)),
         online=found[2],
         profile=str(found[3] or ""),
@@ -514,7 +419,7 @@ class CentralRows:
             f"SELECT {_ROW_COLS} FROM rows WHERE station_id = %s AND hand = ANY(%s) ORDER BY seq",
             (self.station, sorted(set(hands))),
         ).fetchall()
-        return [_row(r) for r in found]
+        return [stored_row(r) for r in found]
 
     def latest(self, codes: Iterable[str], before_seq: int) -> LogRow | None:
         """The last row of one of `codes` (a setup or a hand end: the partial index
@@ -528,7 +433,7 @@ class CentralRows:
             " ORDER BY seq DESC LIMIT 1",
             (self.station, wanted, before_seq),
         ).fetchone()
-        return None if found is None else _row(found)
+        return None if found is None else stored_row(found)
 
 
 def load_hand(conn: Conn, station: str, hand: int) -> HandRecall | None:
@@ -609,7 +514,7 @@ def audit_log(
         params.append(account)
     if action:
         clauses.append("action LIKE %s")
-        params.append(action.replace("%", "") + "%")
+        params.append(like_prefix(action))
     rows = conn.execute(
         "SELECT id, at, account, role, action, station_id, target, detail, address"
         f" FROM console_audit WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT %s",

@@ -131,3 +131,44 @@ def describe(kind: HandKind, score: int) -> str:
             return _d27_text(LOW_TOP - score)
         case HandKind.BADUGI:
             return _badugi_text(score)
+
+
+def _top_two(ranks: list[int]) -> str:
+    return "-".join(_SYMBOL.get(r, str(r)) for r in ranks[:2])
+
+
+def _announce_high(value: int, mode: Mode) -> str:
+    code, r = unpack(value)
+    match CAT_OF_CODE[mode][code]:
+        case Cat.FLUSH:
+            return f"Flush, {_WORD[r[0]]} high"
+        case Cat.HIGH_CARD:
+            return f"{_WORD[r[0]]} high"
+        case _:
+            return _high_text(value, mode)
+
+
+def announce(kind: HandKind, score: int) -> str:
+    """A winning hand as the dealer announces it, in capitals: "FLUSH, ACE HIGH", "TWO PAIR,
+    KINGS AND SEVENS", "FULL HOUSE, TENS FULL OF FOURS"; a low by its two highest cards, "LOW
+    8-6" (the rest of the hand is on the cards tabled)."""
+    match kind:
+        case HandKind.HIGH | HandKind.OMAHA_HIGH:
+            text = _announce_high(score, Mode.STANDARD)
+        case HandKind.SHORT_DECK_HIGH:
+            text = _announce_high(score, Mode.SHORT_DECK)
+        case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8:
+            code, r = unpack(LOW_TOP - score)
+            if LowCat(code) is LowCat.NO_PAIR:
+                text = f"Low {_top_two(r)}"
+            else:
+                text = _a5_text(LOW_TOP - score)
+        case HandKind.LOW_27:
+            code, r = unpack(LOW_TOP - score)
+            if CAT_OF_CODE[Mode.DEUCE_SEVEN][code] is Cat.HIGH_CARD:
+                text = f"Low {_top_two(r)}"
+            else:
+                text = _high_text(LOW_TOP - score, Mode.DEUCE_SEVEN)
+        case _:
+            text = describe(kind, score)
+    return text.upper()

@@ -2,6 +2,18 @@
 // part that changed as server-rendered HTML. No build step, no framework.
 (function () {
   "use strict";
+  // On a narrow screen a table of rows shows one card per row: each cell says its column.
+  var tables = document.querySelectorAll("main table");
+  for (var ti = 0; ti < tables.length; ti++) {
+    var heads = tables[ti].querySelectorAll("thead th");
+    var rows = tables[ti].querySelectorAll("tbody tr");
+    for (var ri = 0; ri < rows.length; ri++) {
+      var cells = rows[ri].children;
+      for (var ci = 0; ci < cells.length && ci < heads.length; ci++) {
+        if (cells[ci].colSpan === 1) { cells[ci].setAttribute("data-label", heads[ci].textContent); }
+      }
+    }
+  }
   var body = document.body;
   var page = body.getAttribute("data-page");
   var live = document.getElementById("live");
@@ -24,11 +36,14 @@
       fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
         if (r.status === 200) { return r.text(); }
         if (r.status === 401 || r.status === 403 || r.redirected) { location.reload(); }
+        if (fails[id]) { fails[id]("the central database is not answering (" + r.status + ")"); }
         return null;
       }).then(function (html) {
         var el = document.getElementById(id);
         if (html !== null && el) { (swaps[id] || swap)(el, html); }
-      }).catch(function () { /* the next event or timer tries again */ }).finally(function () {
+      }).catch(function () {
+        if (fails[id]) { fails[id]("the floor console's server is not answering"); }
+      }).finally(function () {
         s.busy = false;
         if (s.again) { s.again = false; refresh(id, url, 0); }
       });
@@ -36,6 +51,8 @@
   }
 
   function swap(el, html) { el.innerHTML = html; }
+  // What a part says when it cannot be fetched (the centre's line: never a stale "up").
+  var fails = {};
 
   // The workflow's status always; its forms only when what they offer changed and nobody is
   // typing in them (a refresh never empties a field under the floor's fingers).
@@ -70,6 +87,37 @@
 
   function refreshTables(now) {
     if (page === "map") { refresh("tables", "/map/tables", now ? 0 : 1000); }
+  }
+
+  // The centre's health line (broker, ingest) every 2 s on the pages that show it: a change
+  // refreshes the tables at once (a deaf centre makes every tile NOT HEARD).
+  var centreKey = null;
+  swaps["centre-wrap"] = function (el, html) {
+    el.innerHTML = html;
+    var c = document.getElementById("centre");
+    var key = c ? c.getAttribute("data-key") : null;
+    if (centreKey !== null && key !== centreKey) {
+      if (page === "map") { refreshTables(true); } else if (page === "health" || page === "table") { location.reload(); }
+    }
+    centreKey = key;
+  };
+  fails["centre-wrap"] = function (why) {
+    var el = document.getElementById("centre-wrap");
+    if (!el) { return; }
+    el.innerHTML = "";
+    var box = document.createElement("div");
+    box.id = "centre";
+    box.className = "centre deaf";
+    box.setAttribute("data-key", "unreachable");
+    box.setAttribute("role", "status");
+    box.textContent = "NO NEWS FROM THE CENTRE: " + why + ". What this page shows is as last heard.";
+    el.appendChild(box);
+    centreKey = "unreachable";
+  };
+  if (document.getElementById("centre-wrap")) {
+    var first = document.getElementById("centre");
+    centreKey = first ? first.getAttribute("data-key") : null;
+    setInterval(function () { refresh("centre-wrap", "/map/health", 0); }, 2000);
   }
 
   var station = body.getAttribute("data-station");

@@ -1,0 +1,296 @@
+"""The console is honest about outages (issue 31 item 3), in a real browser against a room of
+its own: a real broker and PostgreSQL (`station.central.services`), the ingest as its own
+process (`station central ingest`, so that it can be killed with SIGKILL), the console on
+uvicorn with a 3 s offline threshold, and table T1 forwarding a row every 0.4 s through a real
+forwarder.
+
+- the broker killed (`kill -9`): the map says BROKER DOWN within 10 s, every tile NOT HEARD,
+  nothing "up to date", a queued command "cannot send now"; back when the broker is;
+- the ingest killed: INGEST NOT RUNNING within 10 s, and back when it is restarted;
+- a table silent (connected, then gone without a Last Will): OFFLINE after the threshold;
+- PostgreSQL restarted: requests during the restart get a 503 page, never a 500, and
+  everything (sign-in included) works once it is back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from station.daemon.operations import StationOps
+from station.journal import Journal, Recorder, SystemClock
+from station.journal.codes import ActorRole, Code
+from station.journal.rows import Entry
+from tests.console.fleet import PASSWORDS, console_toml, serve
+from tests.console.test_http import sign_in
+from tests.fleet.conftest import SITE, forwarder, wait_until
+
+pytestmark = pytest.mark.slow
+
+DETECT_S = 10.0  # the issue's bar: the map says so within 10 s
+
+
+@dataclass
+class Room:
+    services: Any
+    root: Path
+    toml: Path
+    dsn: str = ""
+    ingest: subprocess.Popen[bytes] | None = None
+    server: Any = None
+    thread: threading.Thread | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    writer: threading.Thread | None = None
+    fwd: Any = None
+    console_url: str = ""
+
+    def start_ingest(self) -> None:
+        with (self.root / "ingest.log").open("ab") as log:
+            self.ingest = subprocess.Popen(
+                [sys.executable, "-m", "station", "central", "ingest", "--config",
+                 str(self.toml), "--log-level", "warning"],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        wait_until(lambda: self.beat_age() < 2.0, 30, "the ingest's heartbeat")
+
+    def kill_ingest(self) -> None:
+        assert self.ingest is not None
+        os.kill(self.ingest.pid, signal.SIGKILL)
+        self.ingest.wait(10)
+        self.ingest = None
+
+    def beat_age(self) -> float:
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            try:
+                found = conn.execute(
+                    "SELECT extract(epoch FROM now() - beat_at) FROM central_health"
+                    " WHERE service = 'ingest' AND NOT stopped"
+                ).fetchone()
+            except psycopg.errors.UndefinedTable:
+                return 1e9
+        return 1e9 if found is None else float(found[0])
+
+    def write_rows(self, path: Path) -> None:
+        journal = Journal.open(path, clock=SystemClock(), station_id="T1")
+        journal.subscribe(lambda _row, _own: self.fwd.wake())
+        try:
+            i = 0
+            while not self.stop.wait(0.4):
+                i += 1  # a row the folds pass over
+                journal.append(
+                    [Entry(Code.CONFIG_LOADED, {"filler": i}, "test", ActorRole.STATION)]
+                )
+        finally:
+            journal.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.writer is not None:
+            self.writer.join(10)
+        if self.fwd is not None:
+            self.fwd.stop()
+        if self.server is not None:
+            self.server.should_exit = True
+            if self.thread is not None:
+                self.thread.join(15)
+        if self.ingest is not None:
+            self.ingest.kill()
+            self.ingest.wait(10)
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    from tests.console.conftest import _unavailable
+
+    try:
+        import psycopg
+
+        from station.central.config import load_central
+        from station.central.console import accounts
+        from station.central.console.app import create_app
+        from station.central.services import MissingError, Services, free_port
+    except ModuleNotFoundError as exc:
+        _unavailable(f"the central extra is not installed: {exc.name}")
+        raise
+    root = tmp_path_factory.mktemp("outage")
+    try:
+        services = Services(SITE).start()
+    except MissingError as exc:
+        _unavailable(str(exc))
+        raise
+    with services:
+        port = free_port()
+        toml = console_toml(services, root / "central.toml", port, "offline_after_s = 3\n")
+        cfg = load_central(toml)
+        made = Room(services, root, toml, cfg.conninfo())
+        try:
+            made.start_ingest()
+            with psycopg.connect(cfg.conninfo(), autocommit=True) as conn:
+                accounts.add_account(conn, "flo", accounts.Role.FLOOR, PASSWORDS["flo"], by="cli")
+            # T1: a journal with a CALL FLOOR open, forwarding, and a row every 0.4 s
+            path = root / "T1.sqlite"
+            with Journal.open(path, clock=SystemClock(), station_id="T1", create=True) as j:
+                recorder = Recorder(j)
+                recorder.recover()
+                StationOps(recorder).raise_floor_call("dan", ActorRole.DEALER, "test call")
+            made.fwd = forwarder(services, path, "T1")
+            made.fwd.start()
+            made.writer = threading.Thread(target=made.write_rows, args=(path,), daemon=True)
+            made.writer.start()
+            made.server, made.thread = serve(create_app(cfg), port)
+            made.console_url = f"http://127.0.0.1:{port}"
+            wait_until(lambda: made.fwd.status().acked_seq > 3, 30, "T1 delivering")
+            yield made
+        finally:
+            made.close()
+
+
+@pytest.fixture
+def page(browser: Any, room: Room) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    context.set_default_timeout(15_000)
+    p = context.new_page()
+    p.goto(room.console_url + "/login")
+    p.fill("input[name=name]", "flo")
+    p.fill("input[name=password]", PASSWORDS["flo"])
+    p.click("form button[type=submit]")
+    p.wait_for_url("**/map")
+    yield p
+    context.close()
+
+
+def _text(page: Any, selector: str) -> str:
+    return str(page.locator(selector).inner_text())
+
+
+def _until_says(page: Any, selector: str, words: str, timeout_s: float) -> float:
+    """Seconds until `selector`'s text holds `words` (fails after `timeout_s`)."""
+    started = time.monotonic()
+    page.wait_for_function(
+        "([s, w]) => { const e = document.querySelector(s);"
+        " return !!e && e.innerText.includes(w); }",
+        arg=[selector, words],
+        timeout=timeout_s * 1000,
+    )
+    return time.monotonic() - started
+
+
+def test_the_broker_killed_is_on_the_map_within_10_s_and_a_queued_command_cannot_go_out(
+    room: Room, page: Any
+) -> None:
+    assert "Broker up" in _text(page, "#centre")
+    assert _text(page, "#table-T1 .state").startswith("CALL FLOOR")
+    room.services.broker.kill(hard=True)
+    try:
+        seen = _until_says(page, "#centre", "BROKER DOWN", DETECT_S)
+        print(f"broker kill -9 -> the map says BROKER DOWN after {seen:.1f} s")
+        _until_says(page, "#table-T1", "NOT HEARD", 5)
+        assert "up to date" not in _text(page, "main")
+        # the floor clears the call meanwhile: the command waits and says it cannot go out
+        page.click("#table-T1 button.clear-call")
+        page.goto(room.console_url + "/tables/T1")
+        pending = _text(page, "#pending")
+        assert "cannot send now, the broker is down" in pending, pending
+        assert "not heard now: the broker is down" in _text(page, "#centre-link")
+        assert "unknown now" in _text(page, "#forwarding")
+    finally:
+        room.services.broker.start()
+    page.goto(room.console_url + "/map")
+    back = _until_says(page, "#centre", "Broker up", 20)
+    print(f"broker restarted -> the map says it is up after {back:.1f} s")
+    wait_until(lambda: page.locator("#table-T1").get_attribute("data-link") == "online", 30,
+               "T1 heard again")  # fmt: skip
+
+
+def test_the_ingest_killed_is_on_the_map_within_10_s_and_back_when_it_is(
+    room: Room, page: Any
+) -> None:
+    assert "Ingest up" in _text(page, "#centre")
+    room.kill_ingest()
+    try:
+        seen = _until_says(page, "#centre", "INGEST NOT RUNNING", DETECT_S)
+        print(f"ingest kill -9 -> the map says INGEST NOT RUNNING after {seen:.1f} s")
+        _until_says(page, "#table-T1", "NOT HEARD", 5)
+        assert "up to date" not in _text(page, "main")
+        page.goto(room.console_url + "/health")
+        assert "DOWN" in _text(page, "#ingest-state")
+        assert "NOT HEARD" in _text(page, "#fwd-T1")
+    finally:
+        room.start_ingest()
+    page.goto(room.console_url + "/map")
+    _until_says(page, "#centre", "Ingest up", 20)
+    wait_until(lambda: page.locator("#table-T1").get_attribute("data-link") == "online", 30,
+               "T1 heard again")  # fmt: skip
+
+
+def test_a_table_gone_silent_without_a_last_will_is_offline_after_the_threshold(
+    room: Room, page: Any
+) -> None:
+    """TS says it is online, then disconnects cleanly: the broker sends no Last Will, so only
+    the console's threshold (3 s here, 30 s by default) can tell the floor."""
+    from station.fleet.messages import Status
+    from station.fleet.topics import StationTopics
+    from tests.fleet.test_security import as_station
+
+    ts = as_station(room.services, "TS")
+    info = ts.c.publish(StationTopics(SITE, "TS").status, Status(True).encode(), qos=1, retain=True)
+    wait_until(lambda: info.mid in ts.pubacks, what="TS's status")
+    ts.close()  # a clean DISCONNECT: no Last Will
+    page.reload()
+    _until_says(page, "#table-TS", "OFFLINE", 15)
+    assert "silent" in _text(page, "#table-TS")
+    page.goto(room.console_url + "/tables/TS")
+    assert "OFFLINE: nothing heard for" in _text(page, "#centre-link")
+
+
+def test_after_a_postgresql_restart_nothing_answers_500(room: Room) -> None:
+    """Requests during `pg_ctl restart` get the 503 page (never a 500); once PostgreSQL is
+    back every page and the sign-in work at once (the pool checks its connections)."""
+    client, _ = sign_in_at(room)
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def hammer() -> None:
+        with httpx.Client(base_url=room.console_url, timeout=15, cookies=client.cookies) as c:
+            while not stop.is_set():
+                with contextlib.suppress(httpx.HTTPError):
+                    statuses.append(c.get("/map").status_code)
+                time.sleep(0.05)
+
+    worker = threading.Thread(target=hammer)
+    worker.start()
+    try:
+        room.services.db.restart(hard=False)
+        time.sleep(1.0)
+    finally:
+        stop.set()
+        worker.join(30)
+    assert statuses, "no request was made"
+    assert 500 not in statuses, statuses
+    assert set(statuses) <= {200, 503}, set(statuses)
+    after = [client.get(p).status_code for p in ("/map", "/incidents", "/health", "/hands")]
+    assert after == [200, 200, 200, 200]
+    again, _ = sign_in_at(room)  # POST /login, with the pool's connections all new
+    again.close()
+    client.close()
+
+
+def sign_in_at(room: Room) -> tuple[httpx.Client, str]:
+    class _At:
+        console_url = room.console_url
+
+    return sign_in(_At(), "flo")  # type: ignore[arg-type]

@@ -1,0 +1,101 @@
+"""`station central demo --tables N` (issue 31 item 2): one command brings up a room on this
+machine (a throw-away broker and PostgreSQL, the ingest and the console as processes, N
+emulated tables each `station demo` in its own process under its own station id, forwarding),
+prints the console's address and a login; the tables appear on the map dealing real hands
+with incidents; Ctrl-C stops everything and says so."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from station.central.services import free_port
+from tests.fleet.conftest import wait_until
+
+pytestmark = pytest.mark.slow
+
+TABLES = 3
+
+
+def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    from station.central.services import MissingError, mosquitto_binary, pg_bindir
+    from tests.console.conftest import _unavailable
+
+    try:
+        mosquitto_binary()
+        pg_bindir()
+    except MissingError as exc:
+        _unavailable(str(exc))
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="station-room-test-"))  # the services' user gets in
+    log = (tmp_path / "room.out").open("w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "station", "central", "demo", "--tables", str(TABLES),
+         "--port", str(port), "--speed", "4", "--dir", str(folder)],
+        stdout=log, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        out = Path(log.name)
+        wait_until(lambda: "Ctrl-C stops the room" in out.read_text(), 90, "the room's banner")
+        text = out.read_text()
+        assert f"floor console: http://127.0.0.1:{port}/" in text, text
+        password = re.search(r"floor1 \(floor\) or admin \(admin\), password (\S+)", text)
+        assert password, text
+        page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
+        page.goto(f"http://127.0.0.1:{port}/login")
+        page.fill("input[name=name]", "floor1")
+        page.fill("input[name=password]", password[1])
+        page.click("form button[type=submit]")
+        page.wait_for_url("**/map")
+
+        def dealing() -> bool:
+            page.reload()
+            tiles = page.locator("li.tile")
+            if tiles.count() != TABLES:
+                return False
+            hands = [
+                int(m[1]) for m in re.finditer(r"Hand (\d+)", page.locator("#tables").inner_text())
+            ]
+            return (
+                len(hands) >= TABLES - 1
+                and max(hands) >= 2
+                and "open incidents" in page.locator("#summary").inner_text()
+            )
+
+        wait_until(dealing, 90, "the tables dealing on the map")
+        ids = sorted(
+            str(page.locator("li.tile").nth(i).get_attribute("data-station")) for i in range(TABLES)
+        )
+        assert ids == ["T01", "T02", "T03"]
+        assert "Broker up" in page.locator("#centre").inner_text()
+        page.screenshot(path=str(tmp_path / "room.png"))
+        page.context.close()
+    finally:
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(90)
+        stopped_s = time.monotonic() - started
+        log.seek(0)
+        text = log.read()
+        log.close()
+    print(f"Ctrl-C -> the room stopped in {stopped_s:.1f} s")
+    assert code == 0, text
+    assert "room: stopped; journals and logs kept in" in text
+    try:
+        for station in ("T01", "T02", "T03"):
+            table_log = (folder / "logs" / f"{station}.log").read_text()
+            assert "hash chain verified" in table_log, table_log[-2000:]
+            assert "demo: ok" in table_log, table_log[-2000:]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
