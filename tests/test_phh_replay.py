@@ -6,6 +6,13 @@ of NLHE (Pluribus, historical), the 2023 WSOP $50k Players Championship final ta
 big-bet hold'em and Omaha hi-lo, stud, stud hi-lo, razz, 2-7 single and triple draw) and
 short-deck and badugi hands.
 
+The replay is the replay corpus's (tests/corpus, part `phh`): tests/test_replay_corpus.py
+replays every recorded session there and compares its output byte for byte. This file checks
+what the corpus does not: that today's converter gives exactly the corpus's recorded sessions,
+and that the recorded replay of each agrees with the hand history itself (its finishing stacks,
+no incident) or, where the history records no stacks, with PokerKit. Together: the converter's
+session of every hand, replayed by today's engine, ends as the hand did.
+
 Pluribus convention: its logs split odd chips fractionally (half chips). The importer scales such
 a hand's chip unit (`_chip_scale` 2: one table chip is half a Pluribus chip), so the split is
 exact and the stacks compare exactly; see station/phh/convert.py.
@@ -14,28 +21,29 @@ exact and the stacks compare exactly; see station/phh/convert.py.
 from __future__ import annotations
 
 import io
+import json
 import warnings
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import pytest
 
 from station.data import phh_sample
-from station.formats.decisions import decision_to_dict
-from station.formats.replay import replay_lines
-from station.formats.session import parse_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh
+from tests.corpus.corpus import read_part
 
 HANDS = list(phh_sample())
 
 
-def _replay(name: str, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    (hand,) = loads_phh(text, name, name)
-    conversion = convert_hand(hand, seed=0)
-    session = parse_session(conversion.text(), name)
-    out = [decision_to_dict(d) for d in replay_lines(session.lines)]
-    return conversion.lines[0], out
+@cache
+def _recorded() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Each hand's recorded session setup line and replay output (the corpus's `phh` part)."""
+    return {
+        e.name: (json.loads(e.inputs[0]), [json.loads(line) for line in e.outputs])
+        for e in read_part("phh")
+    }
 
 
 def _final_stacks(out: list[dict[str, Any]]) -> dict[str, int]:
@@ -44,16 +52,22 @@ def _final_stacks(out: list[dict[str, Any]]) -> dict[str, int]:
     return dict(ends[-1]["stacks"])
 
 
-def test_the_sample_is_complete() -> None:
+def test_the_sample_is_complete_and_converts_to_the_corpus_sessions() -> None:
     assert len(HANDS) == 2590
-    games = {_replay(n, t)[0]["game"] for n, t in HANDS if n.startswith("wsop")}
+    corpus = {e.name: e.inputs for e in read_part("phh")}
+    assert list(corpus) == [name for name, _ in HANDS]
+    games = set()
+    for name, text in HANDS:
+        (hand,) = loads_phh(text, name, name)
+        lines = convert_hand(hand, seed=0).lines
+        assert [json.dumps(line) for line in lines] == corpus[name], name
+        games |= {lines[0]["game"]} if name.startswith("wsop") else set()
     assert games == {"nlhe", "flhe", "plo", "flo8", "stud", "stud8", "razz", "27sd", "27td"}
 
 
 def test_every_recorded_hand_reproduces_its_finishing_stacks_without_incidents() -> None:
     checked, failures = 0, []
-    for name, text in HANDS:
-        setup, out = _replay(name, text)
+    for name, (setup, out) in _recorded().items():
         incidents = [f"{d['rule']} at line {d['event']}" for d in out if d["type"] == "incident"]
         if incidents:
             failures.append(f"{name}: incidents on a clean hand: {incidents}")
@@ -74,7 +88,7 @@ def test_pluribus_half_chips_are_exact_in_a_scaled_chip_unit() -> None:
     ]
     assert scaled, "the sample has Pluribus hands with half-chip finishing stacks"
     for name, text in scaled:
-        setup, out = _replay(name, text)
+        setup, out = _recorded()[name]
         assert setup["_chip_scale"] == 2
         (hand,) = loads_phh(text, name, name)
         assert hand.finishing_stacks is not None
@@ -91,7 +105,7 @@ def test_hands_without_recorded_stacks_agree_with_pokerkit(name: str) -> None:
     from pokerkit import HandHistory
 
     text = dict(HANDS)[name]
-    setup, out = _replay(name, text)
+    setup, out = _recorded()[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         states = list(HandHistory.load(io.BytesIO(text.encode())))

@@ -14,6 +14,7 @@ _.on_connect  # paho-mqtt callbacks (station/fleet/paho_transport.py, tests/flee
 _.on_connect_fail
 _.on_disconnect
 _.on_publish
+_.on_subscribe
 _.SessionExpiryInterval  # a paho MQTT 5 property
 _.when_changed  # gpiozero's edge callback (hardware/inputs/gpio.py)
 _.autocommit  # psycopg's connection mode (station/central/ingest.py)
@@ -27,7 +28,11 @@ _.HeadSource
 _.check_station
 _.check_registry
 
-# pytest: module marks, fixtures used through @pytest.mark.usefixtures("...").
+# pytest: module marks, fixtures used through @pytest.mark.usefixtures("..."), conftest hooks,
+# and the node id attribute xdist reads under a pytest before 9.2 (tests/conftest.py).
+_.pytest_addoption
+_.pytest_collection_modifyitems
+_._nodeid
 _.pytestmark
 _.font_init
 _.open_umask

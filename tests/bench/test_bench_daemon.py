@@ -1,8 +1,10 @@
 """The benches that measure the daemon run end to end on the emulated table and print their one
-JSON line: latency, idle, startup, and a short soak whose journal a restart then recovers.
-Small sizes, and no assertion on a time: the figures are the benches' to print (PRODUCT.md
-section 5 bars are never timed unit tests). What is asserted is what must hold at any speed:
-every draw measured and matched, nothing lost or doubled, the daemon stopped cleanly."""
+JSON line: latency, idle, startup, and a short soak whose journal a restart then recovers (at a
+tenth of the hardware's waits; `./dev test --full` also soaks at the table's own timing and
+compares the two). Small sizes, and no assertion on a time: the figures are the benches' to
+print (PRODUCT.md section 5 bars are never timed unit tests). What is asserted is what must hold
+at any speed: every draw measured and matched, nothing lost or doubled, the daemon stopped
+cleanly."""
 
 from __future__ import annotations
 
@@ -66,11 +68,9 @@ def test_idle_reads_the_cpu_and_memory_of_station_run(
     assert isinstance(line["threads"], int) and line["threads"] >= 4  # core, display, 2 links
 
 
-def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    folder = tmp_path / "soak"
-    assert main(["bench", "soak", "--hands", "3", "--sample-s", "0.5", "--keep", str(folder)]) == 0
+def _soak(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    """`station bench soak --hands 3 --sample-s 0.5 ARGS`: nothing lost, doubled or reordered."""
+    assert main(["bench", "soak", "--hands", "3", "--sample-s", "0.5", *args]) == 0
     soak = _one_line(capsys, "soak")
     assert soak["hands"] == 3
     assert (soak["lost"], soak["duplicated"], soak["sequence_mismatches"]) == (0, 0, 0)
@@ -79,14 +79,12 @@ def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
     assert sent["shoe"] >= 3 * 2 * 2 and sent["setup"] == 3  # hole cards at least; a re-seat each
     assert sent["betzones"] > 0 and sent["key"] > 0
     assert isinstance(soak["rss_end_mb"], float) and soak["rss_end_mb"] > 0
-    # Compressed hardware timing deals the same hands: the same inputs, all journaled once.
-    assert main(["bench", "soak", "--hands", "3", "--sample-s", "0.5", "--time-scale", "0.1"]) == 0
-    fast = _one_line(capsys, "soak")
-    assert fast["time_scale"] == 0.1 and soak["time_scale"] == 1.0
-    assert fast["sent"] == sent and fast["journaled"] == sent
-    assert (fast["lost"], fast["duplicated"], fast["sequence_mismatches"]) == (0, 0, 0)
+    return soak
 
-    journal = folder / "journal.sqlite"
+
+def _restarts(capsys: pytest.CaptureFixture[str], journal: Path) -> None:
+    """`station bench startup --runs 2` on a soak's journal: the first start replays the soak
+    and saves a checkpoint, the restart replays only what came after it."""
     assert main(["bench", "startup", "--runs", "2", "--journal", str(journal)]) == 0
     startup = _one_line(capsys, "startup")
     assert startup["bar"] == {"median_s": "<= 2"}
@@ -106,6 +104,29 @@ def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
     assert second["checkpoint_seq"] > startup["journal_rows"]
     assert 1 <= second["inputs"] <= 10 < first["inputs"]
     assert second["rows"] < 40
+
+
+def test_a_short_soak_loses_and_doubles_nothing_and_its_journal_restarts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At a tenth of the hardware's waits (every run; the table's own timing: --full)."""
+    folder = tmp_path / "soak"
+    soak = _soak(capsys, "--time-scale", "0.1", "--keep", str(folder))
+    assert soak["time_scale"] == 0.1
+    _restarts(capsys, folder / "journal.sqlite")
+
+
+@pytest.mark.full
+def test_a_soak_loses_and_doubles_nothing_and_its_journal_restarts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "soak"
+    soak = _soak(capsys, "--keep", str(folder))
+    # Compressed hardware timing deals the same hands: the same inputs, all journaled once.
+    fast = _soak(capsys, "--time-scale", "0.1")
+    assert fast["time_scale"] == 0.1 and soak["time_scale"] == 1.0
+    assert fast["sent"] == soak["sent"] and fast["journaled"] == soak["sent"]
+    _restarts(capsys, folder / "journal.sqlite")
 
 
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,6 +27,7 @@ import pytest
 
 from station.daemon.operations import StationOps
 from station.journal import Journal, Recorder, SystemClock
+from tests.conftest import StationRun
 from tests.console.fleet import Fleet, fill_journal
 from tests.console.test_http import sign_in
 from tests.fleet.conftest import forwarder, wait_until
@@ -123,6 +124,7 @@ def alarmed(fleet: Fleet, tmp_path_factory: pytest.TempPathFactory) -> Alarmed:
 
 
 def _station(*args: str) -> subprocess.CompletedProcess[str]:
+    """`station central ARGS` as a process (the other tests run it in this one: `station_cli`)."""
     return subprocess.run(
         [sys.executable, "-m", "station", "central", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
@@ -322,23 +324,23 @@ def test_the_command_line_lists_and_clears_as_a_technician(alarmed: Alarmed, con
     ],
 )
 def test_bad_command_line_input_is_exit_2_with_the_reason(
-    alarmed: Alarmed, config: Path, args: list[str], message: str
+    alarmed: Alarmed, config: Path, args: list[str], message: str, station_cli: StationRun
 ) -> None:
     ident = alarmed.open_alarm("fork")
-    done = _station("alarms", *[a.replace("{id}", str(ident)) for a in args],
-                    "--config", str(config))  # fmt: skip
+    done = station_cli("central", "alarms", *[a.replace("{id}", str(ident)) for a in args],
+                       "--config", str(config))  # fmt: skip
     assert done.returncode == 2, done.stdout + done.stderr
     assert message in done.stderr
     assert alarmed.row(ident)[2] is False  # nothing cleared
 
 
 def test_a_cleared_alarm_cannot_be_cleared_again_from_the_shell(
-    alarmed: Alarmed, config: Path
+    alarmed: Alarmed, config: Path, station_cli: StationRun
 ) -> None:
     ident = alarmed.open_alarm("fork")
-    args = ["alarms", "clear", str(ident), "--by", "flo", "--config", str(config)]
-    assert _station(*args, "--reason", "checked").returncode == 0
-    again = _station(*args, "--reason", "checked twice")
+    args = ["central", "alarms", "clear", str(ident), "--by", "flo", "--config", str(config)]
+    assert station_cli(*args, "--reason", "checked").returncode == 0
+    again = station_cli(*args, "--reason", "checked twice")
     assert again.returncode == 2
     assert re.search(rf"alarm {ident} was already cleared by flo at .+: checked$", again.stderr)
     assert alarmed.row(ident)[5] == "checked"

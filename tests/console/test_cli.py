@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 
 from station.central.services import free_port
+from tests.conftest import StationRun
 from tests.console.fleet import Fleet
 from tests.daemon.conftest import NotifyListener
 
@@ -34,26 +35,29 @@ def _config(fleet: Fleet, tmp_path: Path, console: str) -> Path:
     return path
 
 
-def test_the_first_admin_from_the_shell(fleet: Fleet, tmp_path: Path) -> None:
+def test_the_first_admin_from_the_shell(
+    fleet: Fleet, tmp_path: Path, station_cli: StationRun
+) -> None:
     config = _config(fleet, tmp_path, "secure_cookies = false\n")
     added = _station(
         "console-user", "add", "boss", "--role", "admin", "--password-stdin",
         "--config", str(config), stdin="the-chief-password\n",
     )  # fmt: skip
     assert added.returncode == 0, added.stderr
-    again = _station(
-        "console-user", "add", "boss", "--role", "admin", "--password-stdin",
+    # The same command's other answers, run in this process.
+    again = station_cli(
+        "central", "console-user", "add", "boss", "--role", "admin", "--password-stdin",
         "--config", str(config), stdin="the-chief-password\n",
     )  # fmt: skip
     assert again.returncode == 2
     assert "boss already has an account" in again.stderr
-    weak = _station(
-        "console-user", "add", "weakling", "--role", "floor", "--password-stdin",
+    weak = station_cli(
+        "central", "console-user", "add", "weakling", "--role", "floor", "--password-stdin",
         "--config", str(config), stdin="short\n",
     )  # fmt: skip
     assert weak.returncode == 2
     assert "10 to" in weak.stderr
-    listed = _station("console-user", "list", "--config", str(config))
+    listed = station_cli("central", "console-user", "list", "--config", str(config))
     assert "boss\tadmin\tactive" in listed.stdout.splitlines()
     audit = fleet.query(
         "SELECT account, action, target FROM console_audit WHERE target = 'boss' ORDER BY id"

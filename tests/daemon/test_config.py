@@ -3,8 +3,6 @@ both from `station config check --config` and from `station run` itself."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -16,9 +14,9 @@ from station.config.station_toml import ConfigError, load_station
 from station.display.panel import PANEL_7
 from station.display.theme import Deck
 from station.engine.cards import Card, synthetic_tag
+from tests.conftest import StationRun
 from tests.daemon.conftest import write_config
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Path(str(resources.files("station.config").joinpath("example.toml")))
 
 
@@ -183,17 +181,12 @@ def test_a_custom_panel_and_the_7_inch_one(tmp_path: Path) -> None:
     assert (panel.width_px, panel.height_px, panel.viewing_distance_mm) == (1024, 600, 800.0)
 
 
-def test_station_run_with_a_misspelt_key_exits_2_naming_file_and_key(tmp_path: Path) -> None:
+def test_station_run_with_a_misspelt_key_exits_2_naming_file_and_key(
+    tmp_path: Path, station_cli: StationRun
+) -> None:
     config = write_config(tmp_path)
     config.write_text(config.read_text().replace("station_id", "statoin_id"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=60,
-    )
+    proc = station_cli("run", "--config", str(config))  # in this process; as one: test_smoke
     assert proc.returncode == 2
     assert f"{config}: statoin_id: unknown key (did you mean station_id?)" in proc.stderr
     assert f"{config}: station_id: missing (required)" in proc.stderr
@@ -211,17 +204,16 @@ def test_station_run_with_a_missing_config_file_exits_2(
     )
 
 
-def test_station_run_on_another_stations_journal_exits_2(tmp_path: Path) -> None:
+def test_station_run_on_another_stations_journal_exits_2(
+    tmp_path: Path, station_cli: StationRun
+) -> None:
     from station.journal import Journal, SystemClock
 
     config = write_config(tmp_path)
     Journal.open(
         tmp_path / "journal.sqlite", clock=SystemClock(), station_id="T99", create=True
     ).close()
-    proc = subprocess.run(
-        [sys.executable, "-m", "station.cli", "run", "--config", str(config)],
-        capture_output=True, text=True, cwd=ROOT, check=False, timeout=60,
-    )  # fmt: skip
+    proc = station_cli("run", "--config", str(config))
     assert proc.returncode == 2
     assert f"{config}: station_id: " in proc.stderr and "not T07" in proc.stderr
     # ... and says what to do about a renamed table.

@@ -21,6 +21,7 @@ from station.engine.cards import default_registry
 from station.engine.decisions import HandEnd, Incident
 from station.engine.table import Table
 from station.formats.session import read_session
+from tests.conftest import StationRun
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +87,9 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 
 @pytest.mark.slow
-def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
+def test_station_demo_two_hands_headless_with_frames(
+    tmp_path: Path, station_cli: StationRun
+) -> None:
     out, folder = tmp_path / "frames", tmp_path / "table"
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     env.pop("DISPLAY", None)
@@ -122,10 +125,7 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     # What the demo played is recoverable from its journal as a replayable session.
     session = read_session(folder / "session.jsonl")
     assert sum(1 for line in session.lines if type(line.event).__name__ == "Setup") >= 2
-    replay = subprocess.run(
-        [sys.executable, "-m", "station.cli", "replay", str(folder / "session.jsonl"), "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-    )  # fmt: skip
+    replay = station_cli("replay", str(folder / "session.jsonl"), "--json")  # in this process
     assert replay.returncode == 0
     assert (
         '"rule":"PREMATURE-FLOP"' in replay.stdout and '"rule":"DECK-BOXED-SINGLE"' in replay.stdout
@@ -143,11 +143,8 @@ def test_station_demo_two_hands_headless_with_frames(tmp_path: Path) -> None:
     assert total["hands"] == 2 and total["rake"] == sum(int(d) for d in drops)
     # The demo's dealer signed in on the dealer screen's path: the hands are theirs.
     assert "  dealer1 signs in as the dealer with a PIN" in log
-    by_dealer = subprocess.run(
-        [sys.executable, "-m", "station.cli", "report", "rake", "--journal",
-         str(folder / "journal.sqlite"), "--format", "json", "--tz", "UTC", "--by", "dealer"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-    )  # fmt: skip
+    by_dealer = station_cli("report", "rake", "--journal", str(folder / "journal.sqlite"),
+                            "--format", "json", "--tz", "UTC", "--by", "dealer")  # fmt: skip
     assert by_dealer.returncode == 0, by_dealer.stderr
     rows = json.loads(by_dealer.stdout)["rows"]
     assert [(r["dealer"], r["hands"], r["rake"]) for r in rows] == [("dealer1", 2, total["rake"])]

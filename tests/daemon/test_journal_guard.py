@@ -17,6 +17,7 @@ from station.cli import main
 from station.daemon.daemon import Overrides
 from station.daemon.lock import DaemonLock, JournalInUseError
 from station.journal import ActorRole
+from tests.conftest import StationRun
 from tests.daemon.conftest import Running, start_daemon, write_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,7 @@ def test_station_run_creates_its_journal_files_with_the_mode(
 
 @pytest.mark.parametrize("where", ["folder", "missing"])
 def test_a_journal_path_that_cannot_be_a_journal_is_a_config_problem(
-    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str], station_cli: StationRun
 ) -> None:
     config = write_config(tmp_path)
     if where == "folder":
@@ -94,7 +95,7 @@ def test_a_journal_path_that_cannot_be_a_journal_is_a_config_problem(
     assert main(["config", "check", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert f"{config}: journal.path: {wanted}" in err
-    run = _run(config)
+    run = station_cli("run", "--config", str(config))  # in this process; as one: test_smoke
     assert run.returncode == 2  # systemd does not restart it (RestartPreventExitStatus=2)
     assert f"{config}: journal.path: {wanted}" in run.stderr
     assert "Traceback" not in run.stderr

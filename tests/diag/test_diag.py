@@ -228,11 +228,12 @@ def test_diag_from_a_running_demo_daemon(short_dir: Path) -> None:
              "--journal", str(journal)],
             stdout=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
-        time.sleep(2.5)
+        assert watch.stdout is not None
+        first = [watch.stdout.readline(), watch.stdout.readline()]  # two refreshes, then Ctrl-C
         watch.send_signal(signal.SIGINT)
         out, _ = watch.communicate(timeout=20)
         assert watch.returncode == 0
-        lines = [json.loads(line) for line in out.splitlines()]
+        lines = [json.loads(line) for line in [*first, *out.splitlines()]]
         assert len(lines) >= 2 and all(s["source"] == "daemon" for s in lines)
     finally:
         demo.send_signal(signal.SIGINT)

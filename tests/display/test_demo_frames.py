@@ -6,15 +6,12 @@ checked here as every screen is, at both panel sizes."""
 
 from __future__ import annotations
 
-import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from station.demo import shots
-from station.demo.run import DemoOptions, run_demo
 from station.display.frames import drawn_from
 from station.display.panel import PANEL_7, PANEL_10_1
 from station.display.screens import DisplayInputs
@@ -22,6 +19,7 @@ from station.display.table_shape import table_for
 from station.engine.decisions import HandEnd
 from station.engine.table import Table
 from station.formats.session import read_session
+from tests.conftest import DemoRun
 from tests.display.every_screen import (
     dealer_pages,
     diag_pages,
@@ -34,22 +32,10 @@ from tests.display.screen_check import problems, reads
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # (a loaded machine: the demo)
 
 
-@dataclass(frozen=True)
-class Demo:
-    folder: Path
-    out: Path
-    recording: shots.Recording
-    log: str
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
-    folder, out = tmp_path_factory.mktemp("table"), tmp_path_factory.mktemp("frames")
-    recording = shots.Recording()
-    log = io.StringIO()
-    status = run_demo(DemoOptions(6, folder, headless=True, out=out), log, watch=recording)
-    assert status == 0, log.getvalue()
-    return Demo(folder, out, recording, log.getvalue())
+@pytest.fixture
+def demo(demo_run: DemoRun) -> DemoRun:
+    """The session's demo run (tests/conftest.py): six hands with `--out`."""
+    return demo_run
 
 
 def _truth(folder: Path) -> tuple[dict[int, set[tuple[str, ...]]], dict[int, dict[str, int]]]:
@@ -67,7 +53,7 @@ def _truth(folder: Path) -> tuple[dict[int, set[tuple[str, ...]]], dict[int, dic
     return boards, paid
 
 
-def test_the_frames_show_every_street_and_every_hands_winners(demo: Demo) -> None:
+def test_the_frames_show_every_street_and_every_hands_winners(demo: DemoRun) -> None:
     frames = [json.loads(line) for line in (demo.out / "frames.jsonl").read_text().splitlines()]
     assert all((demo.out / f["file"]).exists() for f in frames)
     boards, paid = _truth(demo.folder)
@@ -83,7 +69,7 @@ def test_the_frames_show_every_street_and_every_hands_winners(demo: Demo) -> Non
         assert ends[0]["paid"] == payouts, hand
 
 
-def test_a_frame_after_a_hands_end_shows_its_winners(demo: Demo) -> None:
+def test_a_frame_after_a_hands_end_shows_its_winners(demo: DemoRun) -> None:
     """The winners stay on the screen from the hand's end until the next hand's posts."""
     frames = [json.loads(line) for line in (demo.out / "frames.jsonl").read_text().splitlines()]
     for f in frames:
@@ -92,7 +78,7 @@ def test_a_frame_after_a_hands_end_shows_its_winners(demo: Demo) -> None:
 
 
 @pytest.mark.parametrize("panel", [PANEL_10_1, PANEL_7], ids=["10in", "7in"])
-def test_the_screenshots_are_real_screens_every_text_readable(demo: Demo, panel: object) -> None:
+def test_the_screenshots_are_real_screens_every_text_readable(demo: DemoRun, panel: object) -> None:
     rec = demo.recording
     table = table_for(s.seat for s in rec.seen[-1].snapshot.seats)
     showdown = shots.side_pot_showdown()
@@ -110,7 +96,7 @@ def test_the_screenshots_are_real_screens_every_text_readable(demo: Demo, panel:
     assert showdown.result is not None and len(showdown.result.pots) == 2
 
 
-def test_every_screen_of_the_demo_is_whole_at_both_panel_sizes(demo: Demo) -> None:
+def test_every_screen_of_the_demo_is_whole_at_both_panel_sizes(demo: DemoRun) -> None:
     """Every screen and page the demo's session can show (the dealer screen and its pages, the
     sign-in, every floor page: the incident list, each incident, its ruling picker, the recent
     hands, each hand's recall at each step, the screen keys; every diagnostics page; the PIN
@@ -155,7 +141,7 @@ def test_every_screen_of_the_demo_is_whole_at_both_panel_sizes(demo: Demo) -> No
 PLAYING = ("TO ACT", "IN HAND", "READY")
 
 
-def test_every_dealer_frame_is_a_moment_of_the_session_replayed(demo: Demo) -> None:
+def test_every_dealer_frame_is_a_moment_of_the_session_replayed(demo: DemoRun) -> None:
     """Each dealer frame the demo wrote (`frames.jsonl`: the hand, the board, the button, the
     chips in the pots and in front, each seat's stack, as drawn) is a moment of the demo's
     recorded session replayed through the engine, in order; while a hand's result is on show

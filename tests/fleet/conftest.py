@@ -1,12 +1,16 @@
-"""Fixtures for the fleet tests: a real mosquitto (TLS, client certificates, the site ACL) and a
-real PostgreSQL cluster on loopback, started for each test by `station.central.services`, the
-central ingest on a thread, and stations' journals in tmp dirs.
+"""Fixtures for the fleet tests: for each test a real mosquitto of its own (TLS, client
+certificates, the site ACL, started by `station.central.services`) and a fresh PostgreSQL database
+of its own, in one real cluster on loopback per test process (initdb and a cluster's start cost
+seconds; a database, a tenth of one), the central ingest on a thread, and stations' journals in
+tmp dirs. Nothing a test leaves in its broker (sessions, queued or retained messages) or its
+database reaches another test.
 
 Under `CI=true` a missing broker or database is a failure, never a skip (./dev installs both).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
@@ -31,22 +35,63 @@ def _unavailable(why: str) -> None:
     pytest.skip(why)
 
 
-@pytest.fixture
-def services() -> Iterator[Any]:
+def _fleet_extras() -> None:
     try:
         import paho.mqtt  # noqa: F401
         import psycopg  # noqa: F401
-
-        from station.central.services import MissingError, Services
     except ModuleNotFoundError as exc:
         _unavailable(f"the fleet extras are not installed: {exc.name}")
         raise
+
+
+@pytest.fixture(scope="session")
+def _cluster() -> Iterator[Any]:
+    """One PostgreSQL cluster for the test process (each xdist worker has its own)."""
+    _fleet_extras()
+    from station.central.services import MissingError, Services
+
     try:
-        started = Services(SITE).start()
+        started = Services(SITE).start(broker=False)
     except MissingError as exc:
         _unavailable(str(exc))
         raise
     with started:
+        yield started.db
+
+
+class Database:
+    """A database of one test in the session's cluster, standing in for `Services.db` (the
+    password, `dsn()`); `kill()`, which `Services.close()` calls, drops it."""
+
+    _made = itertools.count(1)
+
+    def __init__(self, cluster: Any) -> None:
+        import psycopg
+
+        self.cluster = cluster
+        self.user, self.password, self.port = cluster.user, cluster.password, cluster.port
+        self.database = f"fleet_{os.getpid()}_{next(self._made)}"
+        with psycopg.connect(cluster.dsn("postgres"), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.database}"'.encode())
+
+    def dsn(self, database: str | None = None) -> str:
+        return str(self.cluster.dsn(database or self.database))
+
+    def kill(self, *, hard: bool = True) -> None:
+        import psycopg
+
+        with psycopg.connect(self.cluster.dsn("postgres"), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)'.encode())
+
+
+@pytest.fixture
+def services(_cluster: Any) -> Iterator[Any]:
+    """A broker of this test's own (its own folder, CA and port) and a fresh database."""
+    from station.central.services import Services
+
+    started = Services(SITE).start(database=False)
+    with started:
+        started.db = Database(_cluster)
         yield started
 
 

@@ -29,6 +29,7 @@ class Client:
 
         self.received: list[tuple[str, bytes]] = []
         self.pubacks: dict[int, str] = {}
+        self.subacks: set[int] = set()
         self.connected = threading.Event()
         self.failed = threading.Event()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
@@ -42,6 +43,7 @@ class Client:
         c.on_disconnect = lambda *_a: self.failed.set()
         c.on_message = lambda _c, _u, m: self.received.append((m.topic, bytes(m.payload)))
         c.on_publish = self._on_publish
+        c.on_subscribe = lambda _c, _u, mid, _reasons, _p: self.subacks.add(mid)
         self.c = c
         self.c.connect_async("127.0.0.1", services.broker.port)
         self.c.loop_start()
@@ -69,14 +71,16 @@ def test_station_a_cannot_publish_on_b_s_topics_nor_read_b_s_acks_or_events(
 ) -> None:
     a = as_station(services, "TA")
     try:
-        for topic in (
-            f"casino/{SITE}/TB/acks",
-            f"casino/{SITE}/+/acks",
-            f"casino/{SITE}/+/events",
-            "#",
-        ):
-            a.c.subscribe(topic, qos=1)
-        time.sleep(0.3)
+        mids = {
+            a.c.subscribe(topic, qos=1)[1]
+            for topic in (
+                f"casino/{SITE}/TB/acks",
+                f"casino/{SITE}/+/acks",
+                f"casino/{SITE}/+/events",
+                "#",
+            )
+        }
+        wait_until(lambda: mids <= a.subacks, what="the SUBACKs")  # subscribed before B sends
         # A publishes rows of B's on B's topic: the broker refuses (PUBACK "Not authorized")
         # and the ingest never sees them.
         info = a.c.publish(f"casino/{SITE}/TB/events", encode_rows(chain(3, station="TB")), qos=1)

@@ -14,6 +14,7 @@ from station.incidents.workflow import incidents
 from station.journal.clock import ManualClock
 from station.journal.store import Journal
 from station.journal.text import TextError, clean_text
+from tests.conftest import StationRun
 
 from .conftest import PINS, enrol
 from .synth import Writer, write_hand
@@ -67,15 +68,13 @@ def test_a_ruling_that_is_not_utf8_exits_2_without_a_traceback(ruled_journal: Pa
     assert done.stderr.decode().strip() == "station incidents: the ruling is not UTF-8 text"
 
 
-def test_escapes_in_a_ruling_are_stored_and_shown_without_them(ruled_journal: Path) -> None:
+def test_escapes_in_a_ruling_are_stored_and_shown_without_them(
+    ruled_journal: Path, station_cli: StationRun
+) -> None:
     done = _rule(ruled_journal, b"\x1b[2J\x1b[31mcard\x1b[0m replaced\r\nby floor")
     assert done.returncode == 0, done.stderr
     with Journal.open(ruled_journal, clock=ManualClock()) as journal:
         rec = next(iter(incidents(journal).values()))
     assert rec.ruling is not None and rec.ruling.text == "card replaced by floor"
-    shown = subprocess.run(
-        [sys.executable, "-m", "station.cli", "incidents", "show", str(rec.id),
-         "--journal", str(ruled_journal)],
-        cwd=ROOT, capture_output=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert b"\x1b" not in shown.stdout and b"ruling: card replaced by floor" in shown.stdout
+    shown = station_cli("incidents", "show", str(rec.id), "--journal", str(ruled_journal))
+    assert "\x1b" not in shown.stdout and "ruling: card replaced by floor" in shown.stdout
