@@ -78,6 +78,8 @@ _.as_of_event_id
 _.CLOCK_UNSYNCED  # TiltCode
 _.STATION_LINK_DOWN  # Rule (the catalog's station rules)
 _.STATION_ZONE_OVER_STACK
+_.TOURN_ELIMINATION_ORDER  # Rule: no incident; the order is in hand_end.eliminated
+_.TOURN_BUTTON  # Rule: no incident; the button the draw gives is the check
 _.CLUBS  # Suit
 _.BLUE  # the Okabe-Ito palette, complete (station/display/colour.py)
 

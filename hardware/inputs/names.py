@@ -1,11 +1,13 @@
 """Names of the dealer panel's buttons, the table's outputs and the catalog's keys, as data. Pure.
 
-`CATALOG_KEYS` and `SCREEN_KEYS` together are a copy of the values of `station.engine.events.Key`
-(hardware must not import `station`; a test in `tests/inputs` checks the lists stay equal): the
-panel has a button for every catalog key; the screen keys are entered on the touch screen (the
-tournament director's chip race, the floor's forfeit of a void hand's refund) and have no
-button. The panel has a few buttons beyond the catalog: one seat key per seat (`SEAT_1` …
-`SEAT_10`, which double as digits) and the verbal short-cuts `CALL` and `RAISE`; see `PANEL.md`.
+`CATALOG_KEYS`, `SCREEN_KEYS` and `STATION_KEYS` together are a copy of the values of
+`station.engine.events.Key` (hardware must not import `station`; a test in `tests/inputs` checks
+the lists stay equal): the panel has a button for every catalog key; the screen keys are entered
+on the touch screen (the tournament director's chip race, the floor's forfeit of a void hand's
+refund, a player who showed his cards during a tournament deal) and have no button; the station
+keys are recorded by the station itself (a tournament's moves between tables). The panel has a
+few buttons beyond the catalog: one seat key per seat (`SEAT_1` … `SEAT_10`, which double as
+digits) and the verbal short-cuts `CALL` and `RAISE`; see `PANEL.md`.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ CATALOG_KEYS: tuple[str, ...] = (
 )
 
 # Keys entered on the touch screen, not the panel (no pin).
-SCREEN_KEYS: tuple[str, ...] = ("CHIP_RACE", "FORFEIT")
+SCREEN_KEYS: tuple[str, ...] = ("CHIP_RACE", "FORFEIT", "SHOWN")
+
+# Keys the station records itself (a tournament's moves confirmed by the seat sensors).
+STATION_KEYS: tuple[str, ...] = ("MOVE_OUT", "MOVE_IN")
 
 # Panel buttons that are not catalog keys: they produce a catalog key (VERBAL) with an action.
 VERBAL_SHORTCUTS: tuple[str, ...] = ("CALL", "RAISE")

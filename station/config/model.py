@@ -15,6 +15,7 @@ from station.display.panel import PANEL_10_1, PanelConfig
 from station.display.table_shape import DEFAULT_TABLE, TableShape
 from station.display.theme import Deck, Theme
 from station.engine.events import Setup, Stakes
+from station.engine.levels import Schedule
 from station.engine.rake import RakeSchedule
 
 
@@ -48,6 +49,7 @@ class TableConfig:
     deck: str | None = None  # back colour in play (default: the registry's first deck)
     rules: Mapping[str, object] = field(default_factory=dict)
     rake: RakeSchedule | None = None  # [table.rake]: the house's take; None: no rake
+    tournament: Schedule | None = None  # [tournament]: the structure (stakes come from it)
 
     def setup(self) -> Setup:
         """The engine's setup event for this table."""
@@ -60,6 +62,7 @@ class TableConfig:
             deck=self.deck,
             rules=dict(self.rules),
             rake=self.rake,
+            tournament=self.tournament,
         )
 
 

@@ -42,6 +42,10 @@ from station.display.theme import Deck
 from station.engine.cards import DeckRegistry, default_registry
 from station.engine.events import Setup
 from station.engine.games import GAMES
+from station.engine.levels import KEYS as TOURNAMENT_KEYS
+from station.engine.levels import Schedule, ScheduleError
+from station.engine.levels import schedule_from_dict as tournament_from_dict
+from station.engine.levels import schedule_to_dict as tournament_to_dict
 from station.engine.profiles import PROFILES
 from station.engine.rake import (
     KEYS,
@@ -93,7 +97,7 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
     if station_id is not None and not STATION_ID.match(station_id):
         top.bad("station_id", f"{station_id!r}: letters, digits, '-' and '_' only (up to 32)")
     level = top.text("log_level", choices=[lv.value for lv in LogLevel], default="info")
-    table = _table(top.table("table", required=True))
+    table = _table(top.table("table", required=True), top.table("tournament"))
     shoe = _device(top.table("shoe", required=True))
     betzones = _betzones(top.table("betzones", required=True))
     inputs = _inputs(top.table("inputs"), base)
@@ -156,8 +160,10 @@ def _seat_list(sec: Section) -> tuple[int, ...] | None:
     return tuple(sorted(raw))
 
 
-def _table(sec: Section | None) -> TableConfig | None:
+def _table(sec: Section | None, tourn_sec: Section | None) -> TableConfig | None:
     if sec is None:
+        if tourn_sec is not None:
+            tourn_sec.done()
         return None
     before = len(sec.problems.items)
     game = sec.text("game", required=True, choices=list(GAMES))
@@ -168,8 +174,11 @@ def _table(sec: Section | None) -> TableConfig | None:
     if button is not None and seats is not None and button not in seats:
         sec.bad("button", f"seat {button} is not one of the seats in play ({_seat_text(seats)})")
         button = None
+    tournament = _tournament(tourn_sec, game) if game is not None else None
     stakes: dict[str, int] = {}
-    stakes_sec = sec.table("stakes", required=True)
+    stakes_sec = sec.table("stakes", required=tourn_sec is None)
+    if stakes_sec is not None and tourn_sec is not None:
+        sec.bad("stakes", "a tournament table takes its stakes from [tournament] levels")
     if stakes_sec is not None:
         for name in STAKE_KEYS:
             value = stakes_sec.integer(name, low=0, high=MAX_CHIPS)
@@ -197,14 +206,19 @@ def _table(sec: Section | None) -> TableConfig | None:
     sec.done()
     if game is None or profile is None or seats is None or len(sec.problems.items) > before:
         return None
+    if tourn_sec is not None and tournament is None:
+        return None
     setup: dict[str, Any] = {
         "type": "setup",
         "game": game,
         "profile": profile,
-        "stakes": stakes,
         "seats": {str(s): stacks.get(s) for s in seats},
         "rules": rules,
     }
+    if tournament is not None:
+        setup["tournament"] = tournament_to_dict(tournament)
+    else:
+        setup["stakes"] = stakes
     if button is not None:
         setup["button"] = button
     if deck is not None:
@@ -219,7 +233,33 @@ def _table(sec: Section | None) -> TableConfig | None:
         sec.problems.add(key or "table", message)
         return None
     assert isinstance(event, Setup)
-    return TableConfig(game, profile, event.stakes, seats, stacks, button, deck, rules, rake)
+    return TableConfig(
+        game, profile, event.stakes, seats, stacks, button, deck, rules, rake, tournament
+    )
+
+
+def _tournament(sec: Section | None, game: str) -> Schedule | None:
+    """`[tournament]`: the structure and where its clock starts (`station.engine.levels`): the
+    keys of a session's `"tournament"` but `start_t` (the clock starts when the station applies
+    the table)."""
+    if sec is None:
+        return None
+    for name in sec.doc:
+        sec.has(name)  # the structure's own reader names unknown keys
+    if "start_t" in sec.doc:
+        sec.problems.add("tournament.start_t", "the clock starts when the station applies it")
+        return None
+    try:
+        return tournament_from_dict(sec.doc, game)
+    except ScheduleError as exc:
+        key = exc.key.split(".")[-1].split("[")[0]
+        hint = (
+            suggest(key, TOURNAMENT_KEYS)
+            if exc.message.startswith("unknown key") and "." not in exc.key
+            else ""
+        )
+        sec.problems.add(f"tournament.{exc.key}" if exc.key else "tournament", exc.message + hint)
+        return None
 
 
 def _rake(sec: Section) -> RakeSchedule | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from firmware_bridge import (
@@ -86,6 +86,7 @@ from station.daemon.notify import Notifier
 from station.daemon.operations import STORAGE_RESERVE_BYTES, StationOps
 from station.daemon.sink import DisplaySink
 from station.daemon.storage_fault import StorageFault
+from station.daemon.tourney_desk import TourneyDesk
 from station.daemon.translate import (
     Provenance,
     draw_event,
@@ -99,15 +100,16 @@ from station.daemon.translate import (
 )
 from station.daemon.views import FloorViews, absent_link, diagnostics, link_view
 from station.diag.server import LiveStatus, StatusServer
+from station.display.clock_view import clock_line
 from station.display.dealer_view import StationStatus
 from station.display.diag_view import EnrolmentView, FleetView
 from station.display.floor_keys import ScreenKey
 from station.display.pinpad import PadAccess
 from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision, HandEnd, Incident
-from station.engine.events import InputEvent, Key, KeyPress, Setup
+from station.engine.events import ClockSet, InputEvent, Key, KeyPress, Setup
 from station.engine.snapshot import Phase, SeatStatus, TableSnapshot
-from station.fleet.forwarder import FleetAlarm, FleetStatus
+from station.fleet.forwarder import FleetAlarm, FleetState, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
 from station.journal import ActorRole, Recorder
 from station.journal.clock import format_utc
@@ -211,6 +213,13 @@ class Core:
         self._dealers = parts.commands.dealers()  # whom the dealer sign-in offers
         tilts = parts.recorder.op_state().tilts
         self._down_journaled = {d: f"link_lost:{d.value}" in tilts for d in devices}
+        # The centre's tournament commands and what the table does about them.
+        self.tourney = TourneyDesk(
+            parts.recorder,
+            lambda event, actor: self.record(event, actor, self.clock(), ActorRole.STATION),
+            self.session_t,
+        )
+        self._level_ended: float | None = None  # the level end a clock input was recorded for
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -286,6 +295,7 @@ class Core:
         if self._floor_dirty:
             self._floor_dirty = False
             self.display.publish_floor(self.floor.build())
+        self._level_end()
         self._pet(now)
         self._storage_timers(now)
 
@@ -362,6 +372,9 @@ class Core:
         )
         tilts = self.recorder.op_state().tilts.values()
         reasons.extend(f"tilt {t.key}" for t in tilts if t.critical)
+        hold = self.tourney.hold_reason()
+        if hold:
+            reasons.append(hold)
         return tuple(reasons)
 
     def _refuse(self, event: KeyPress, reasons: tuple[str, ...]) -> None:
@@ -434,8 +447,12 @@ class Core:
             case FleetAlarmed(alarm=alarm):
                 self._fleet_alarm(alarm)
             case FleetCommandReceived(command=command):
-                # The floor console's rulings: journaled here, by the workflow's own code.
-                answer = carry_out(command, self.recorder.journal, self.ops)
+                # The floor console's rulings: journaled here, by the workflow's own code; the
+                # tournament's commands by the tournament desk.
+                if command.kind.startswith("tournament."):
+                    answer = self.tourney.carry_out(command)
+                else:
+                    answer = carry_out(command, self.recorder.journal, self.ops)
                 if self.fleet is not None:
                     self.fleet.reply(answer)
                 if answer.status is ReplyStatus.DONE:
@@ -461,6 +478,10 @@ class Core:
                     CENTRAL_TILT_DEVICE,
                 )
         self._after_ops()
+
+    def session_t(self) -> float:
+        """The session time (`t`) of an input recorded now."""
+        return max(self.last_t, round(self.t_base + (self.clock() - self.started_at), 3))
 
     def record(
         self, event: InputEvent, actor: str, at: float, role: ActorRole = ActorRole.DEVICE
@@ -489,6 +510,7 @@ class Core:
         for observer in self.observers:
             observer(news)
         self._apply_pending_setup(snapshot)
+        self.tourney.settle(decisions)
         return decisions
 
     def _screen_key(self, key: ScreenKey) -> None:
@@ -505,7 +527,29 @@ class Core:
         if setup is not None and snapshot.phase in BETWEEN_HANDS:
             self.pending_setup = None
             log.info("table set up from the config: %s %s", setup.game, setup.profile)
+            if setup.tournament is not None:
+                # The config's tournament clock starts now (its level, elapsed_s into it).
+                start = replace(setup.tournament, start_t=self.session_t())
+                setup = replace(setup, tournament=start)
             self.record(setup, "config", self.clock(), ActorRole.STATION)
+
+    def _level_end(self) -> None:
+        """The station's own clock reached the end of a level between hands: the signal is
+        recorded as a `clock` input at that moment, so the posting prompt names the new level
+        at once (001-RR11 §15 r10: "a signal designating the end of a betting level")."""
+        view = self._shown.tournament if self._shown is not None else None
+        if view is None or view.ends_t is None or view.next_level is None:
+            return
+        if self._shown is not None and self._shown.phase not in BETWEEN_HANDS:
+            return  # a hand in play keeps its level; the next deal's is settled at its end
+        now = self.session_t()
+        if now < view.ends_t or self._level_ended == view.ends_t:
+            return
+        self._level_ended = view.ends_t
+        left = max(0.0, view.next_duration_s - (now - view.ends_t))
+        self.record(
+            ClockSet(view.next_level, round(left, 3)), "clock", self.clock(), ActorRole.STATION
+        )
 
     def _publish(self, snapshot: TableSnapshot) -> None:
         self._shown = snapshot
@@ -630,8 +674,30 @@ class Core:
                 entry_short=panel_entry_short(panel),
                 dealer=self.recorder.op_state().dealer or "",
                 dealers=self._dealers,
+                tournament=self.tourney.banner(),
+                clock_source=self._clock_source(),
+                session_t=self.session_t(),
             )
         )
+
+    def _clock_words(self) -> str:
+        """The tournament clock for the diagnostics: its longest form, with its source."""
+        shown = self._shown
+        line = clock_line(
+            shown.tournament if shown is not None else None,
+            self.session_t(),
+            self._clock_source(),
+        )
+        if line is None:
+            return ""
+        text = line.forms[0]
+        source = self._clock_source()
+        return text if source in text else f"{text} · {source}"
+
+    def _clock_source(self) -> str:
+        online = None if self.fleet is None else self.fleet.status().state is FleetState.ONLINE
+        shown = self._shown
+        return self.tourney.clock_source(shown is not None and shown.tournament is not None, online)
 
     def _alert(self) -> str:
         """The few words the dealer screen's status strip shows instead of the links when play
@@ -656,6 +722,12 @@ class Core:
         for device in (Device.SHOE, Device.BETZONES):
             found = stats.get(device)
             views.append(link_view(device, found, now) if found else absent_link(device))
+        if self.fleet is not None:
+            online = self.fleet.status().state is FleetState.ONLINE
+            hhmm = self.recorder.journal.clock.utc().astimezone().strftime("%H:%M")
+            self.tourney.note_link(online, hhmm)
+        if self._shown is not None and self._shown.tournament is not None:
+            self._publish_status()  # the level clock's time runs down on the screens
         levels = self.inputs.believed() if self.inputs is not None else {}
         data = diagnostics(
             self.recorder,
@@ -664,6 +736,7 @@ class Core:
             self.enrolment,
             self.fleet_view(),
             self._journal_words(),
+            self._clock_words(),
         )
         self.display.publish_diagnostics(data)
         if self.status_server is not None:

@@ -31,6 +31,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Final
 
+from station.daemon.items import FleetCommandReceived
 from station.daemon.operations import StationOps
 from station.fleet.messages import Command, Reply, ReplyStatus
 from station.incidents.exc import WorkflowError
@@ -54,6 +55,12 @@ _ROW_CODES: Final = (
 
 class _RefusedError(Exception):
     pass
+
+
+def received(command_id: int, kind: str, body: Mapping[str, Any]) -> FleetCommandReceived:
+    """A command of the central store as the forwarder hands it to the core's inbox (the demo's
+    tournament story gives the centre's commands so, without a broker)."""
+    return FleetCommandReceived(Command(command_id, kind, dict(body)))
 
 
 def done_row(journal: Journal, command_id: int) -> int | None:

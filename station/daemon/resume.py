@@ -41,7 +41,10 @@ def last_input_t(journal: Journal, seq: int) -> float:
 
 
 def setup_differs(journal: Journal, setup: Setup) -> bool:
-    """Whether the config's table is not the one the journal last set up."""
+    """Whether the config's table is not the one the journal last set up. A tournament table
+    is the same while it plays the same event's structure: its seats, stacks and clock come
+    from the event once it runs (the seat draw, the moves, the event's clock), never again
+    from the config."""
     found = journal.conn.execute(
         "SELECT payload FROM log WHERE code = ? ORDER BY seq DESC LIMIT 1",
         (Code.INPUT_SETUP.value,),
@@ -50,4 +53,19 @@ def setup_differs(journal: Journal, setup: Setup) -> bool:
         return True
     last = json.loads(str(found[0]))
     last.pop("t", None)
-    return bool(last != event_to_dict(setup))
+    mine = event_to_dict(setup)
+    if setup.tournament is not None and isinstance(last.get("tournament"), dict):
+        return _event(last) != _event(mine)
+    return bool(last != mine)
+
+
+def _event(setup: dict[str, object]) -> tuple[object, ...]:
+    """A tournament setup's event: the game, the profile and the structure's levels."""
+    structure = setup.get("tournament")
+    assert isinstance(structure, dict)
+    return (
+        setup.get("game"),
+        setup.get("profile"),
+        structure.get("event"),
+        json.dumps(structure.get("levels"), sort_keys=True),
+    )

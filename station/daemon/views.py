@@ -78,6 +78,7 @@ def diagnostics(
     enrolment: EnrolmentView | None,
     fleet: FleetView | None = None,
     journal_problem: str = "",
+    tournament: str = "",
 ) -> DiagnosticsData:
     journal = recorder.journal
     head, _ = journal.head()
@@ -115,6 +116,7 @@ def diagnostics(
         ),
         enrolment=enrolment,
         fleet=fleet,
+        tournament=tournament,
     )
 
 

@@ -259,7 +259,11 @@ def _models(nav: NavState, inputs: DisplayInputs, panel: PanelConfig) -> dict[st
 
 
 def shot_models(
-    recording: Recording, showdown: TableSnapshot, panel: PanelConfig, table: TableShape
+    recording: Recording,
+    showdown: TableSnapshot,
+    panel: PanelConfig,
+    table: TableShape,
+    tournament: dict[str, tuple[NavState, Seen]] | None = None,
 ) -> dict[tuple[str, str], ScreenModel]:
     """Every shot for one panel: (name, page) -> screen model ("" for the first page)."""
     cases = {name: (nav, s.snapshot, s.floor, s.diag, s.status, table)
@@ -274,6 +278,8 @@ def shot_models(
     for name, snap in (("drawmaha-draw", after_draw), ("drawmaha-split", split)):
         cases[name] = (NavState(), snap, final.floor, final.diag, links_up,
                        table_for(s.seat for s in snap.seats))  # fmt: skip
+    for name, (nav, s) in (tournament or {}).items():
+        cases[name] = (nav, s.snapshot, s.floor, s.diag, s.status, table_for(range(1, 7)))
     out: dict[tuple[str, str], ScreenModel] = {}
     for name, (nav, snap, floor, diag, status, shape) in cases.items():
         inputs = DisplayInputs(snap, floor, diag, status, shape)
@@ -291,10 +297,14 @@ def write_shots(out_dir: str | Path, panels: Sequence[str] = tuple(PANELS)) -> l
         recording = play_demo(Path(tmp))
     table = table_for(s.seat for s in recording.seen[-1].snapshot.seats)
     showdown = side_pot_showdown()
+    from station.demo.tournament_shots import tournament_cases  # noqa: PLC0415 (a cycle)
+
+    tournament = tournament_cases()
     written = []
     for tag in panels:
         panel = PANELS[tag]
-        for (name, page), model in shot_models(recording, showdown, panel, table).items():
+        models = shot_models(recording, showdown, panel, table, tournament)
+        for (name, page), model in models.items():
             file = f"{name}-{tag}-{page}.png" if page else f"{name}-{tag}.png"
             written.append(render_png(model, out / file, panel))
     return written

@@ -113,6 +113,7 @@ class DaemonDiag:
     phase: str = ""
     uptime_s: float | None = None
     why_not: str = ""  # when not running: what the socket said
+    tournament: str = ""  # a tournament table's level clock and its source
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,8 @@ def render(snap: DiagSnapshot) -> list[str]:
     d = snap.daemon
     if d.running:
         head = f"daemon: running (pid {d.pid}, {d.version}), hand {d.hand}, {d.phase}"
+        if d.tournament:
+            head += f"\ntournament: {d.tournament}"
     else:
         head = f"daemon: not reachable at {d.socket} ({d.why_not}); from the journal alone"
     lines = [f"station {snap.journal.station_id or '?'}  diagnostics at {snap.taken_utc}", head, ""]

@@ -130,6 +130,7 @@ def status_dict(status: LiveStatus, version: str, started_at: float) -> dict[str
             "size_mb": j.size_mb,
         },
         "clock": {"utc": p.clock_utc, "synced": p.clock_synced},
+        "tournament": status.data.tournament or None,
         "fleet": None
         if f is None
         else {

@@ -148,6 +148,7 @@ def build(
             hand=live.get("hand"),
             phase=str(live.get("phase", "")),
             uptime_s=live.get("uptime_s"),
+            tournament=str(live.get("tournament") or ""),
         )
         gpio_levels = live.get("gpio")
         levels = dict(gpio_levels) if isinstance(gpio_levels, dict) else None

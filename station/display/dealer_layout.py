@@ -495,6 +495,8 @@ def _strip_need(c: Canvas, view: DealerView, title: str, stop: bool, full: bool)
         pills.append(entry)
     if view.status and view.status_alert:
         pills.append(view.status)
+    if view.clock is not None:
+        pills.append(view.clock.short)
     return need + sum(c.measure(t, T) + 3 * p for t in pills)
 
 
@@ -576,6 +578,20 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
 
         beside = first_fit([*pills, link]) if link is not None and view.status_alert else None
         pills = [beside or first_fit(pills) or forms[-1], *pills]
+    clock = view.clock
+    if clock is not None:
+        # A tournament's level clock: the longest form that leaves room for the shortest
+        # title, else the shortest form (the title gives way first); before the link state.
+        least_title = c.measure(title or titles[-1], T) + p
+        look = (clock.style, Edge.ALLIN if clock.style is Style.INFO else Edge.PLAIN)
+        forms = [(f, *look) for f in clock.forms]
+        best = next((f for f in forms if room_after([*pills, f]) >= least_title), None)
+        if best is None:
+            best = next((f for f in forms if room_after([*pills, f]) >= 0), None)
+        if best is not None:
+            pills.append(best)
+        else:
+            c.drop(f"clock {clock.short}")
     if link is not None:
         pills.append(link)
         least = title or titles[-1]  # a second page names itself before "SHOE OK"

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Final, assert_never
 
 from station.display import prompt_forms
+from station.display.clock_view import ClockLine, between_words, clock_line
 from station.display.model import Suit
 from station.display.rule_words import cause
 from station.display.theme import Edge, Style
@@ -137,6 +138,11 @@ class StationStatus:
     entry_short: str = ""  # the same where that does not fit ("V 20", "MISDEAL?")
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
     dealers: tuple[str, ...] = ()  # the active people with role dealer: the sign-in's names
+    tournament: str = ""  # the centre's word to the dealer: moves to make, hand-for-hand
+    clock_source: str = ""  # EVENT CLOCK, OWN CLOCK SINCE hh:mm, OWN CLOCK ("" no tournament)
+    # The session time (`t`) now: the screens count a tournament level's time down from the
+    # snapshot's reading with it (the daemon publishes it every second while a tournament runs).
+    session_t: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +294,7 @@ class DealerView:
     middle: Middle
     floor_call: bool
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
+    clock: ClockLine | None = None  # a tournament table's level clock (`clock_view`)
 
     @property
     def title(self) -> str:
@@ -583,12 +590,49 @@ def _next(
     if snap.drop and rake is not None and middle is Middle.RESULT:
         code = PromptCode.DROP
         return NextLine(code, drop_text(rake), prompt_forms.short_form(code, snap))
+    if snap.phase in _BETWEEN:
+        # A tournament table between hands: the centre's word to the dealer (a move to make,
+        # hand-for-hand), then a break under way and a colour-up still to race, before the
+        # next deal's posts (the engine says the break, then the posts at once: they would
+        # hide it); never before a step the engine asks for now (the chip race's).
+        centre = status.tournament if status is not None else ""
+        said = snap.prompt
+        posts = said is None or said.code is PromptCode.POST
+        t_now = status.session_t if status is not None else None
+        words = between_words(snap.tournament, t_now) if posts else None
+        texts = [t for t in (centre, words[0] if words else "") if t]
+        shorts = [t for t in (tourney_short(centre), words[1] if words else "") if t]
+        if texts:
+            text = " · ".join(texts)
+            if words and said is not None:
+                text += f", THEN {said.text}"
+            return NextLine(None, text, " · ".join(shorts))
     said = snap.prompt
     if said is not None and said.text == snap.next_step:
         return NextLine(said.code, said.text, prompt_forms.short_form(said.code, snap))
     if betting and snap.to_act is not None:
         return NextLine(None, snap.next_step, "")  # what the TO ACT tile says
     return NextLine(None, snap.next_step, "")
+
+
+_BETWEEN = frozenset({Phase.IDLE, Phase.BETWEEN, Phase.ENDED})
+
+
+def tourney_short(text: str) -> str:
+    """The NEXT band's short form of the centre's words: MOVE 4 → T07 SEAT 2 · NEW 6 FROM T03 ·
+    H4H WAIT."""
+    parts = []
+    for part in text.split(" · "):
+        words = part.split()
+        if part.startswith("MOVE SEAT") and len(words) >= 8:
+            parts.append(f"MOVE {words[2]} TO {words[5]} SEAT {words[7]}")
+        elif part.startswith("NEW PLAYER SEAT") and len(words) >= 6:
+            parts.append(f"NEW {words[3]} FROM {words[5]}")
+        elif part.startswith("HAND FOR HAND: "):
+            parts.append("H4H " + part.removeprefix("HAND FOR HAND: "))
+        else:
+            parts.append(part)
+    return " · ".join(parts)
 
 
 def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> DealerView:
@@ -642,4 +686,5 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         between=between,
         middle=middle,
         floor_call=snap.floor_call,
+        clock=clock_line(snap.tournament, status.session_t, status.clock_source),
     )

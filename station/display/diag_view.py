@@ -116,6 +116,7 @@ class DiagnosticsData:
     platform: PlatformView = PlatformView()
     enrolment: EnrolmentView | None = None
     fleet: FleetView | None = None
+    tournament: str = ""  # the level clock and its source ("" not a tournament table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +256,7 @@ def _system_lines(data: DiagnosticsData) -> list[tuple[str, str, Style]]:
         ),
         ("CPU", f"{temp} · POWER {_yes_no(pl.undervoltage, 'UNDERVOLTAGE', 'OK')}", Style.BASE),
         *fleet,
+        *([("TOURNAMENT", data.tournament, Style.BASE)] if data.tournament else []),
     ]
 
 

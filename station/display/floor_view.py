@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from station.display import floor_keys
 from station.display.canvas import Canvas
+from station.display.clock_view import ClockLine
 from station.display.dealer_view import RULING_TEXT, parse_card
 from station.display.floor_cursor import FloorCursor
 from station.display.model import Rect, ScreenModel
@@ -99,13 +100,27 @@ def _tabs(cur: FloorCursor, floor_call: bool) -> list[Button]:
     return tabs
 
 
+def _clocked(c: Canvas, title: str, clock: ClockLine | None) -> str:
+    """A list's title with the level clock: the longest form that keeps it on one line beside
+    the tabs (half the panel), else the shortest."""
+    if clock is None:
+        return title
+    room = c.width // 2
+    for form in clock.forms:
+        if c.fits(f"{title} · {form}", T, room):
+            return f"{title} · {form}"
+    return f"{title} · {clock.short}"
+
+
 def floor_screen(
     data: FloorData,
     cur: FloorCursor,
     panel: PanelConfig,
     snapshot: TableSnapshot | None = None,
     theme: Theme = DEFAULT_THEME,
+    clock: ClockLine | None = None,
 ) -> ScreenModel:
+    """`clock`: a tournament table's level clock, beside the lists' titles."""
     c = Canvas(f"floor-{cur.page}", panel, theme)
     snap = snapshot if snapshot is not None else TableSnapshot.empty()
     floor_call = snap.floor_call
@@ -119,7 +134,9 @@ def floor_screen(
             else:
                 _incident(c, inc, cur.top)
         case "hands":
-            top = title_bar(c, "RECENT HANDS", _tabs(cur, floor_call), floor_call)
+            top = title_bar(
+                c, _clocked(c, "RECENT HANDS", clock), _tabs(cur, floor_call), floor_call
+            )
             rows = [
                 f"HAND {h.hand} · {h.game.upper()} · {h.started_utc[11:16]}  {h.result}"
                 for h in data.hands
@@ -132,7 +149,7 @@ def floor_screen(
         case "recall" if data.hands:
             _recall(c, data.hands[min(cur.hand, len(data.hands) - 1)], cur.step)
         case _:
-            title = f"INCIDENTS ({len(data.incidents)})"
+            title = _clocked(c, f"INCIDENTS ({len(data.incidents)})", clock)
             top = title_bar(c, title, _tabs(cur, floor_call), floor_call)
             rows = [
                 f"H{i.hand} · {i.rule} · {ruling_text(i.ruling)} · {i.status.upper()}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from station.display.clock_view import clock_line
 from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_signin import signin_screen
 from station.display.dealer_view import StationStatus, dealer_view
@@ -37,7 +38,7 @@ def inputs_used(nav: NavState) -> tuple[str, ...]:
         case Screen.PIN if nav.pin is not None:
             return ()
         case Screen.FLOOR:
-            return ("floor", "snapshot")
+            return ("floor", "snapshot", "status")  # status: a tournament clock's time
         case Screen.DIAG:
             return ("diag",)
         case Screen.SIGNIN:
@@ -52,7 +53,10 @@ def screen_model(
         case Screen.PIN if nav.pin is not None:
             return pinpad_screen(nav.pin, panel, theme)
         case Screen.FLOOR:
-            return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme)
+            clock = clock_line(
+                inputs.snapshot.tournament, inputs.status.session_t, inputs.status.clock_source
+            )
+            return floor_screen(inputs.floor, nav.floor, panel, inputs.snapshot, theme, clock)
         case Screen.DIAG:
             return diagnostics_screen(inputs.diag, nav.diag, panel, theme)
         case Screen.SIGNIN:

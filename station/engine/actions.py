@@ -72,6 +72,9 @@ def _key_in_play(hand: Hand, k: KeyPress, seq: int) -> Steps:
             return verbal(hand, seat, k, seq)
         case Key.TABLED if seat is not None:
             return table_hand(hand, seat, seq)
+        case Key.SHOWN if seat is not None:
+            showed_cards(hand, seat, seq)
+            return NOTHING
         case Key.MUCK if seat is not None:
             return muck(hand, seat, seq)
         case Key.DRAW if seat is not None:
@@ -244,6 +247,46 @@ def table_hand(hand: Hand, seat: int, seq: int) -> Steps:
         if owed:
             return (*owed, Then(lambda: _tabled(hand, seat, seq)))
     return _tabled(hand, seat, seq)
+
+
+def showed_cards(hand: Hand, seat: int, seq: int) -> None:
+    """SHOWN: a player showed his cards with the betting still to come. TOURN-SHOWING-CARDS: "A
+    player in a multihanded pot may not show any cards during a deal. Heads-up, a player may not
+    show any cards unless the event has only two remaining players, or is winner-take-all. If a
+    player deliberately shows a card, the player may be penalized (but his hand will not be
+    ruled dead)" (001-RR11 §15 r22); USPA: "that hand may be ruled dead" (000-USPA §3.3.2.19).
+    Once a player is all in and the betting is over every hand is turned up (r34): no fault. A
+    cash game: revealing a live hand in a multihanded pot is improper (001-RR11 §1 etiquette)."""
+    if hand.seats[seat].folded or hand.result is not None or rounds.round_skippable(hand):
+        return
+    live = len(hand.in_hand())
+    p = hand.profile
+    if not p.tournament:
+        if live > 2:
+            hand.incident(
+                seq,
+                Rule.MISC_CONDUCT,
+                Ruling.WARNING,
+                f"SEAT {seat} SHOWED A LIVE HAND IN A MULTIHANDED POT",
+                seat=seat,
+            )
+        return
+    allowed = live == 2 and (
+        hand.terms.last_two or (hand.terms.winner_take_all and p.tourn_show_wta_heads_up)
+    )
+    if allowed:
+        return
+    if p.tourn_show_may_kill:
+        ruling, then = Ruling.FLOOR, "THE FLOOR MAY RULE THE HAND DEAD"
+    else:
+        ruling, then = Ruling.WARNING, "A PENALTY MAY FOLLOW; THE HAND STAYS LIVE"
+    hand.incident(
+        seq,
+        Rule.TOURN_SHOWING_CARDS,
+        ruling,
+        f"SEAT {seat} SHOWED CARDS DURING THE DEAL: {then}",
+        seat=seat,
+    )
 
 
 def _tabled(hand: Hand, seat: int, seq: int) -> Steps:

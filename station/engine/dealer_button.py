@@ -25,6 +25,12 @@ def draw_for_button(table: TableState, card: Card, seq: int) -> bool:
     if spec is None or prof is None or table.button is not None or spec.family is Family.STUD:
         return False
     players = sorted(table.occupied)
+    if prof.tournament:
+        # TOURN-ABSENT: every player with chips is in the game, at his seat or not; the
+        # dealer turns a card for an absent one too (001-RR11 §15 r4, r8).
+        players = sorted({*table.occupied, *(s for s, st in table.stacks.items() if st != 0)})
+    if not players:
+        return False
     seat = players[len(table.lineup.button_draw) % len(players)]
     table.lineup.button_draw.append((seat, card))
     table.out.append(DrawRole(table.hand_no, seq, card.code, DealSlot.BUTTON_DRAW, seat))

@@ -103,6 +103,8 @@ def start(
     rake: RakeSchedule | None = None,
     time_paid: Mapping[int, int] | None = None,
     time_owed: int = 0,
+    last_two: bool = False,
+    winner_take_all: bool = False,
 ) -> Hand:
     """NEW_HAND: the hand with its forced bets, and its starting hands planned."""
     layout: ButtonLayout | None = None
@@ -128,6 +130,9 @@ def start(
             rake=rake,
             time_paid=dict(time_paid or {}),
             time_owed=time_owed,
+            start_stacks={s: stacks.get(s) for s in order},
+            last_two=last_two,
+            winner_take_all=winner_take_all,
         ),
         chips=Chips(
             committed=dict.fromkeys(order, 0),

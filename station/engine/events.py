@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from station.engine.cards import Card
+from station.engine.levels import Level, Schedule
 from station.engine.rake import RakeSchedule
 
 
@@ -48,6 +49,9 @@ class Key(StrEnum):
     DECK_CHECK = "DECK_CHECK"  # extension: the next draws, up to CONFIRM, are a deck audit
     CHIP_RACE = "CHIP_RACE"  # extension (touch screen): race off odd chips; amount = new chip
     FORFEIT = "FORFEIT"  # extension (floor, touch screen): a void hand's refund stays in the pot
+    SHOWN = "SHOWN"  # extension (floor, touch screen): the seat's player showed cards in the deal
+    MOVE_OUT = "MOVE_OUT"  # extension (the station, tournament): the seat's player left the table
+    MOVE_IN = "MOVE_IN"  # extension (the station, tournament): a player moved in; amount = chips
 
 
 # The keys' labels as printed on the dealer panel (PANEL.md): the words a dealer is told to
@@ -85,6 +89,7 @@ class Stakes:
     small_bet: int | None = None
     big_bet: int | None = None
     straddle: int | None = None
+    bb_ante: int | None = None  # the big-blind ante: the big blind posts it for the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,7 @@ class Setup:
     deck: str | None = None  # back colour in play; None = the registry's first deck
     rules: Mapping[str, object] = field(default_factory=dict)  # profile switch overrides
     rake: RakeSchedule | None = None  # the house's take; None: nothing is raked
+    tournament: Schedule | None = None  # the structure and its clock (stakes come from it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,4 +161,18 @@ class RakeZone:
     chips: tuple[int, ...] | None = None
 
 
-InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone | RakeZone
+@dataclass(frozen=True, slots=True)
+class ClockSet:
+    """The tournament clock set from outside (a session's `clock` line: the event's clock, from
+    the centre): it stands now at `level` (1-based place in the structure) with `remaining_s`
+    left, running or `paused`; `levels` replaces the structure's levels when the event's
+    structure changed; `event` names the event it is for."""
+
+    level: int
+    remaining_s: float
+    paused: bool = False
+    levels: tuple[Level, ...] | None = None
+    event: str | None = None
+
+
+InputEvent = Setup | SeatSensor | Puck | KeyPress | Draw | Zone | RakeZone | ClockSet

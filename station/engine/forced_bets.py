@@ -10,7 +10,7 @@ noted (BET-SMALLEST-CHIP).
 
 from __future__ import annotations
 
-from station.engine import chip_race, seating
+from station.engine import chip_race, seating, tournament
 from station.engine.decisions import Ruling
 from station.engine.events import Zone
 from station.engine.games import Structure
@@ -155,7 +155,12 @@ def zone_between(table: TableState, event: Zone, seq: int) -> None:
         table.posting.offset[seat] = reading  # race chips are not a post
         chip_race.zone(table, seat, event.chips, seq)
         return
-    if seat not in table.occupied and reading > 0:
+    absent_player = (
+        table.profile is not None
+        and table.profile.tournament
+        and bool(table.stacks.get(seat))  # TOURN-ABSENT: his stack posts for him
+    )
+    if seat not in table.occupied and reading > 0 and not absent_player:
         table.out.append(
             table.incident(seq, Rule.STATION_EMPTY_SEAT, f"CHIPS AT EMPTY SEAT {seat}")
         )
@@ -166,6 +171,8 @@ def zone_between(table: TableState, event: Zone, seq: int) -> None:
     posted = table.posting.posted.get(seat, 0)
     if reading >= base + posted:
         table.posting.posted[seat] = reading - base
+        if reading > base + posted:
+            tournament.posted(table, seat, seq)  # the first one fixes the next deal's level
         return
     gone = base + posted - reading
     taken = min(gone, posted)  # chips posted for this hand and taken in: an ante

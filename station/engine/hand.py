@@ -226,6 +226,10 @@ class Hand:
     def raise_cap(self) -> int | None:
         if self.spec.structure is not Structure.FIXED_LIMIT:
             return None
+        if self.profile.tournament and self.terms.last_two:
+            # TOURN-RAISE-CAP: "the last two players in a tournament are exempted from a
+            # limitation on raises" (001-RR11 §15 r23; 002-RRPG §15 r22).
+            return None
         if self.spec.rounds >= 3:
             return self.profile.raise_cap_multi_round
         return self.profile.raise_cap_two_round

@@ -8,7 +8,16 @@ next player who will be dealt in.
 
 from __future__ import annotations
 
-from station.engine import collection, dealer_button, dispatch, drop, forced_bets, lineup, seating
+from station.engine import (
+    collection,
+    dealer_button,
+    dispatch,
+    drop,
+    forced_bets,
+    lineup,
+    seating,
+    tournament,
+)
 from station.engine.decisions import Prompt, PromptCode, Ruling
 from station.engine.events import KeyPress
 from station.engine.games import Family
@@ -31,6 +40,9 @@ def new_hand(table: TableState, seq: int) -> None:
         return
     close_unfinished(table, seq)
     drop.settle(table, seq)  # the last hand's drop, if the dealer has not emptied the zone
+    tournament.before_deal(table, seq)
+    assert table.setup is not None  # a level may change the stakes and the game
+    assert table.spec is not None
     dealt = lineup.dealt_in(table)
     if len(dealt) < 2:
         table.out.append(table.incident(seq, Rule.STATION_UNEXPECTED_KEY, "FEWER THAN TWO PLAYERS"))
@@ -76,7 +88,10 @@ def new_hand(table: TableState, seq: int) -> None:
         rake=table.setup.rake,
         time_paid=time_paid,
         time_owed=time_owed,
+        last_two=tournament.last_two(table, dealt),
+        winner_take_all=tournament.winner_take_all(table),
     )
+    tournament.dealt(table, table.hand, seq)
     table.forfeit.forfeited = {}
     for seat in set(table.posting.zone) - set(dealt):
         table.posting.offset[seat] = table.posting.zone[
@@ -124,6 +139,8 @@ def _redeal(table: TableState, seq: int) -> None:
         rake=old.terms.rake,  # the time paid for the deal stays paid
         time_paid=old.terms.time_paid,
         time_owed=old.terms.time_owed,
+        last_two=old.terms.last_two,
+        winner_take_all=old.terms.winner_take_all,
     )
     absorb(table)
 
@@ -175,7 +192,9 @@ def hand_ended(table: TableState, hand: Hand) -> None:
         table.lineup.last_button = hand.button
         if hand.layout is not None and hand.layout.big_blind is not None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
+            table.lineup.big_blinds[hand.layout.big_blind] = hand.number
         table.lineup.last_players = len(hand.dealt)
+    tournament.hand_ended(table, hand.result.event)
     lineup.prompt_posts(table, hand.result.event)
 
 

@@ -38,6 +38,9 @@ class Terms(NamedTuple):
     rake: RakeSchedule | None = None  # the house's take (MISC-TIME-COLLECTION / RAKE)
     time_paid: Mapping[int, int] = MappingProxyType({})  # time collected at this deal
     time_owed: int = 0  # GN time-pot: the table's time, to come out of this hand's pot
+    start_stacks: Mapping[int, int | None] = MappingProxyType({})  # chips at the deal (antes in)
+    last_two: bool = False  # tournament: this hand's two players are the event's last two
+    winner_take_all: bool = False  # tournament: the event pays its winner only
 
 
 # --- the cards ----------------------------------------------------------------------------------

@@ -492,6 +492,9 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
             | Key.DECK_CHECK
             | Key.CHIP_RACE
             | Key.FORFEIT
+            | Key.MOVE_OUT
+            | Key.MOVE_IN
+            | Key.SHOWN
         ):
             # Keys of the betting without a seat (`actions`), and keys of the time between
             # hands: they do not apply during a hand.

@@ -121,10 +121,15 @@ def positions(
     if table.spec.family is Family.STUD:
         return None, None
     last = table.lineup.last_blinds
-    if last is not None and len(dealt) == 2 and table.lineup.last_players >= 3 and last[1] in dealt:
-        # BUTTON-HEADS-UP (001-RR11 §4 r3): going heads-up, the player who had the big
-        # blind most recently gets the button.
-        return last[1], None
+    if last is not None and len(dealt) == 2 and table.lineup.last_players >= 3:
+        # BUTTON-HEADS-UP (001-RR11 §4 r3, §15 r31): going heads-up, the player who had the big
+        # blind most recently gets the button (the last big blind, or when he is gone, the one
+        # of the two who had it last).
+        had = {s: table.lineup.big_blinds[s] for s in dealt if s in table.lineup.big_blinds}
+        if last[1] in dealt:
+            return last[1], None
+        if had:
+            return max(had, key=lambda s: had[s]), None
     if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
         return dead_button_next(dealt, last[0], last[1])
     button = table.button if table.button is not None else dealt[-1]
@@ -228,11 +233,22 @@ def prompt_posts(table: TableState, seq: int) -> None:
     st = setup.stakes
     parts = [f"BUTTON SEAT {layout.button}"]
     if st.sb and layout.small_blind is not None:
-        parts.append(f"SB SEAT {layout.small_blind} {st.sb}")
+        parts.append(f"SB SEAT {layout.small_blind} {st.sb}{_away(table, layout.small_blind)}")
     if st.bb and layout.big_blind is not None:
-        parts.append(f"BB SEAT {layout.big_blind} {st.bb}")
+        bb_ante = f" + ANTE {st.bb_ante}" if st.bb_ante else ""
+        parts.append(f"BB SEAT {layout.big_blind} {st.bb}{bb_ante}{_away(table, layout.big_blind)}")
+    if st.ante and table.tourney is not None:
+        parts.append(f"ANTE {st.ante} EACH")
     table.lineup.posts_prompt = " / ".join(parts)
     table.out.append(Prompt(table.hand_no + 1, table.lineup.posts_prompt, seq, PromptCode.POST))
+
+
+def _away(table: TableState, seat: int) -> str:
+    """TOURN-ABSENT: a tournament player away from his seat posts from his stack (the dealer
+    puts it out)."""
+    if table.tourney is None or seat in table.occupied:
+        return ""
+    return " (AWAY)"
 
 
 def seat_sensor(table: TableState, event: SeatSensor, at: float | None, seq: int) -> None:

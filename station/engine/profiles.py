@@ -1,4 +1,4 @@
-"""Rule profiles RR11, RRPG, RR5, USPA, GN and their switches (catalog Part B). Pure data.
+"""Rule profiles RR11, RRPG, RR5, USPA, GN, TDA and their switches (catalog Part B). Pure data.
 
 Each switch names the Part B row (Dnn) it settles. A session's setup line may override single
 switches with `"rules": {...}`; unknown switches and wrong values are errors.
@@ -138,6 +138,14 @@ class Profile:
     faceup_draw_policy: FaceUpPolicy = FaceUpPolicy.EXPOSED
     require_explicit_checks: bool = True
     tournament: bool = False
+    tourn_show_wta_heads_up: bool = (
+        True  # TOURN-SHOWING-CARDS: RR11/RR5 heads-up if winner-take-all
+    )
+    tourn_show_may_kill: bool = False  # TOURN-SHOWING-CARDS: USPA: the hand may be ruled dead
+    tourn_button_dealer_right: bool = (
+        False  # TOURN-BUTTON: GN: first live seat to the dealer's right
+    )
+    tourn_newcomer_not_before_sb: bool = False  # TDA r10: dealt in, but not between button and SB
     a5_limit_check_raise: bool = False  # D58: RR/USPA: not permitted unless announced; GN: yes
 
     def with_overrides(self, overrides: Mapping[str, object]) -> Profile:
@@ -190,6 +198,7 @@ PROFILES: Final[dict[str, Profile]] = {
             button_draw_low_in_low_games=False,
             button_draw_ace_high=False,
             absence_pickup_minutes=15,
+            tourn_show_wta_heads_up=False,
         ),
         Profile(
             "RR5",
@@ -208,6 +217,8 @@ PROFILES: Final[dict[str, Profile]] = {
             headsup_uncap_in_tournaments=True,
             absent_kill_tournament=AbsentKill.TURN,
             chip_race_protects_last=False,
+            tourn_show_wta_heads_up=False,
+            tourn_show_may_kill=True,
         ),
         Profile(
             "GN",
@@ -250,6 +261,20 @@ PROFILES: Final[dict[str, Profile]] = {
             joker_in_use_a5=False,
             sevens_rule=False,
             a5_limit_check_raise=True,
+            tourn_button_dealer_right=True,
+        ),
+        Profile(
+            # Tournaments under the TDA's rules (station.engine.tda cites them): a tournament
+            # table with a dead button; players moved in take on their seat's duties and are
+            # dealt in at once, except between the small blind and the button (r10). Where the
+            # TDA text was not checked, Robert's Rules v11.
+            "TDA",
+            "Poker TDA tournament rules (2024)",
+            "TDA-2024",
+            tournament=True,
+            button_method=ButtonMethod.DEAD,
+            tourn_newcomer_takes_position=True,
+            tourn_newcomer_not_before_sb=True,
         ),
     )
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from station.engine import tda
 from station.engine.rulebook_data import RULES
 
 _SOURCE = re.compile(r"(000-USPA|001-RR11|002-RRPG|003-RR5|003-HPT|004-GN|001-PN)")
@@ -37,6 +38,8 @@ def title(rule_id: str) -> str:
 @cache
 def citation(rule_id: str, source_tag: str) -> str:
     """The clauses behind `rule_id` in the rulebook `source_tag` (e.g. "004-GN")."""
+    if source_tag == tda.SOURCE and rule_id in tda.CITATIONS:
+        return tda.CITATIONS[rule_id]
     if rule_id not in RULES:
         return "station rule" if rule_id in STATION_RULES else ""
     text = RULES[rule_id][3]

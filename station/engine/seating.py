@@ -94,6 +94,15 @@ def between_button_and_big_blind(seat: int, layout: ButtonLayout) -> bool:
     return seat in ring and bb in ring and ring.index(seat) < ring.index(bb)
 
 
+def before_small_blind(seat: int, layout: ButtonLayout) -> bool:
+    """A seat strictly after the button and before the small blind (a dead button's gap)."""
+    sb = layout.small_blind
+    if sb is None:
+        return False
+    ring = clockwise_after([*layout.deal_order, seat], layout.button)
+    return seat in ring and sb in ring and ring.index(seat) < ring.index(sb)
+
+
 def newcomer_due(
     seat: int,
     *,
@@ -109,7 +118,11 @@ def newcomer_due(
     if profile.tournament:
         # TOURN-NEW-PLAYERS-AT-TABLE (D71): a player moved in is dealt in at once (he posts what
         # his position owes); RR11/USPA: not in the small blind or button position.
-        if profile.tourn_newcomer_takes_position or layout is None:
+        if layout is None:
+            return 0
+        if profile.tourn_newcomer_takes_position:
+            if profile.tourn_newcomer_not_before_sb and before_small_blind(seat, layout):
+                return None  # TDA: never dealt in between the small blind and the button
             return 0
         return None if between_button_and_big_blind(seat, layout) else 0
     if layout is not None and between_button_and_big_blind(seat, layout):

@@ -230,6 +230,7 @@ def _finish(
     }
     all_boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else []
     first = all_boards[0] if all_boards else hand.deal.board
+    out = eliminated(hand, stacks) if hand.profile.tournament and not void else ()
     hand.result = HandEnd(
         hand=hand.number,
         event=seq,
@@ -242,11 +243,14 @@ def _finish(
         shown=shown,
         rake=rake,
         carried=carried,
+        eliminated=out,
     )
     hand.phase = Phase.ENDED
     hand.deal.slots.clear()
     hand.alerts.stop_text = None
     hand.out.append(hand.result)
+    if out:
+        hand.prompt(seq, eliminated_text(out), PromptCode.INFO)
     if rake is not None and rake.total > 0:
         hand.prompt(seq, drop_text(rake), PromptCode.DROP)
     if payouts and not void:
@@ -269,6 +273,38 @@ def pass_out(hand: Hand, seq: int) -> None:
     carried += hand.terms.carry
     rake = RakeResult(0, (), hand.terms.time_paid) if hand.terms.rake is not None else None
     _finish(hand, seq, (), {}, void=False, rake=rake, carried=carried)
+
+
+def eliminated(hand: Hand, stacks: dict[int, int | None]) -> tuple[tuple[int, int], ...]:
+    """TOURN-ELIMINATION-ORDER: the players who started the hand with chips and end it with
+    none, the one who started with more first: "If multiple players go broke on the same hand,
+    the player starting the hand with the larger amount of chips finishes in the higher place"
+    (001-RR11 §15 r35; 000-USPA §3.3.2.29). Equal stacks tie (listed by seat)."""
+    out = [
+        (s, start)
+        for s, start in hand.terms.start_stacks.items()
+        if start is not None and start > 0 and stacks.get(s) == 0
+    ]
+    return tuple(sorted(out, key=lambda sc: (-sc[1], sc[0])))
+
+
+def eliminated_text(out: tuple[tuple[int, int], ...]) -> str:
+    """OUT: SEAT 2 (STARTED 2000) ABOVE SEAT 5 (STARTED 1200); equal starts share a place."""
+    groups: list[list[int]] = []
+    starts: list[int] = []
+    for seat, start in out:
+        if starts and starts[-1] == start:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+            starts.append(start)
+    parts = [
+        f"SEAT {g[0]} (STARTED {st})"
+        if len(g) == 1
+        else f"SEATS {', '.join(str(x) for x in g)} (STARTED {st} EACH, SAME PLACE)"
+        for g, st in zip(groups, starts, strict=True)
+    ]
+    return "OUT: " + " ABOVE ".join(parts)
 
 
 def drop_text(rake: RakeResult) -> str:

@@ -131,6 +131,45 @@ class NextHandView:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament table's clock as of the latest event time (`at`, session seconds): the level
+    in force (`label` LEVEL n or BREAK, its `stakes`), the time left of it then, paused or
+    waiting for the start; the level after it; the level of the hand in play (or of the next
+    deal, once a forced bet fixed it) when that is not the clock's (`hand_label`, "" otherwise);
+    a break's colour-up still to race (chip, new chip). The screens count the time down from
+    `at` with their own clock (`remaining_at`)."""
+
+    event: str | None
+    label: str
+    stakes: str
+    remaining_s: float
+    at: float | None
+    paused: bool = False
+    waiting: bool = False
+    is_break: bool = False
+    last: bool = False
+    next_label: str = ""
+    next_stakes: str = ""
+    hand_label: str = ""
+    colour_up: tuple[int, int] | None = None
+    # When the clock's level ends (session time; None: paused, waiting, or the last level) and
+    # the level that comes then (its place in the structure, from 1, and its length).
+    ends_t: float | None = None
+    next_level: int | None = None
+    next_duration_s: float = 0.0
+    # The stakes of the hand in play (between hands: of the next deal), as (stake, chips) pairs
+    # (the journal's hand start carries them: a tournament setup names no stakes of its own).
+    hand_stakes: tuple[tuple[str, int], ...] = ()
+    deal_label: str = ""  # the level of those stakes: LEVEL n
+
+    def remaining_at(self, t: float | None) -> float:
+        """Time left at session time `t` (the screens' clock); never below 0."""
+        if t is None or self.at is None or self.paused or self.waiting:
+            return self.remaining_s
+        return max(0.0, self.remaining_s - (t - self.at))
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     hand: int
     game: str
@@ -166,6 +205,7 @@ class TableSnapshot:
     result: HandEnd | None = None  # the last hand's, until the next deal starts
     next_hand: NextHandView | None = None
     waiting: tuple[int, ...] = ()  # seated, not in the hand: waiting for the big blind
+    tournament: TournamentView | None = None  # a tournament table's clock (TOURN-LEVELS)
 
     @staticmethod
     def empty() -> TableSnapshot:

@@ -28,10 +28,12 @@ from station.engine import (
     hand_cycle,
     housekeeping,
     lineup,
+    tournament,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import DealSlot, Decision, DrawRole, Ruling
 from station.engine.events import (
+    ClockSet,
     Draw,
     InputEvent,
     Key,
@@ -70,6 +72,7 @@ class Table(TableState):
         if at is not None:
             housekeeping.timers(self, at, seq)
             collection.tick(self, at)
+            tournament.tick(self, at, seq)
         match event:
             case Zone():
                 if hand is not None and hand.result is None and event.seat in hand.seats:
@@ -88,9 +91,11 @@ class Table(TableState):
                 if hand is not None:
                     hand.deal.puck = event.seat
             case Setup():
-                self._setup(event, seq)
+                self._setup(event, seq, at)
             case RakeZone():
                 drop.reading(self, event.amount, seq)
+            case ClockSet():
+                tournament.clock_set(self, event, seq)
             case _:
                 assert_never(event)
         return self._drain()
@@ -112,18 +117,24 @@ class Table(TableState):
 
     # --- between hands ------------------------------------------------------------------------
 
-    def _setup(self, event: Setup, seq: int) -> None:
+    def _setup(self, event: Setup, seq: int, at: float | None) -> None:
         hand_cycle.close_unfinished(self, seq)
         drop.settle(self, seq)
         self.setup = event
         self.spec = game_spec(event.game)
-        self.profile = profile(event.profile).with_overrides(event.rules)
+        rules = event.rules
+        if event.tournament is not None:
+            # A tournament structure makes the table a tournament table, with a dead button
+            # (001-RR11 §15 r30, 000-USPA §3.3.2.23), unless the setup says otherwise.
+            rules = {"tournament": True, "button_method": "dead", **event.rules}
+        self.profile = profile(event.profile).with_overrides(rules)
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
         self.button = event.button
         self.lineup.newcomers = set()
         self.lineup.missed = {}
         self.lineup.last_blinds = None
+        self.lineup.big_blinds = {}
         self.lineup.last_players = 0
         self.hand = None
         self.posting.posted, self.posting.antes = {}, {}
@@ -143,6 +154,7 @@ class Table(TableState):
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
         collection.setup(self)
+        tournament.setup(self, at, seq)
         lineup.prompt_posts(self, seq)
 
     # --- cards and keys -----------------------------------------------------------------------
@@ -197,6 +209,8 @@ class Table(TableState):
         hand = self.hand
         if event.key is Key.NEW_HAND:
             hand_cycle.new_hand(self, seq)
+        elif event.key in (Key.MOVE_OUT, Key.MOVE_IN):
+            tournament.move(self, event, seq)
         elif hand is not None and hand.result is None:
             dispatch.key(hand, event, seq)
         else:
@@ -217,6 +231,7 @@ class Table(TableState):
                 housekeeping.start_deck_check(self, seq)
             case Key.CHIP_RACE:
                 chip_race.start(self, event.amount, seq)
+                tournament.race_started(self, event.amount)
             case Key.FORFEIT:
                 hand_cycle.forfeit(self, event, seq)
             case Key.CONFIRM if self.deck.check is not None:
@@ -251,6 +266,9 @@ class Table(TableState):
                 | Key.ELIMINATE
                 | Key.BURN_SELECT
                 | Key.CHOP
+                | Key.MOVE_OUT
+                | Key.MOVE_IN
+                | Key.SHOWN
             ):
                 self.out.append(
                     self.incident(

@@ -17,6 +17,7 @@ from station.engine.decisions import Decision, Incident, Ruling
 from station.engine.events import Setup
 from station.engine.games import GameSpec
 from station.engine.hand import Hand
+from station.engine.levels import ClockState, Level, Schedule
 from station.engine.profiles import Profile
 from station.engine.rake import TimeCollection
 from station.engine.rule_ids import Rule
@@ -32,6 +33,7 @@ class Lineup:
     missed: dict[int, set[str]] = field(default_factory=dict)  # BLIND-MISSED: {"sb", "bb"}
     seat_wait: dict[int, int] = field(default_factory=dict)  # BLIND-SEAT-CHANGE: hands to wait
     last_blinds: tuple[int | None, int] | None = None  # (small, big) of the last hand
+    big_blinds: dict[int, int] = field(default_factory=dict)  # seat -> last hand it was the BB
     last_button: int | None = None
     last_players: int = 0
     posts_prompt: str = ""
@@ -147,6 +149,27 @@ class DropLedger:
 
 
 @dataclass(slots=True)
+class Tourney:
+    """A tournament table's structure and clock (`tournament`, TOURN-LEVELS): the levels, the
+    clock as last set, the latest event time; the level whose stakes the table holds for the
+    next deal (`applied`), whether a forced bet for that deal is in (`locked`: its level is
+    fixed), the level of the hand in progress, the level the table was last told about, and a
+    break's colour-up still to be raced (chip, new chip)."""
+
+    schedule: Schedule
+    levels: tuple[Level, ...]
+    clock: ClockState
+    game: str  # the setup's game: the game of every level that names none
+    now: float | None = None
+    applied: int = -1
+    locked: bool = False
+    hand_level: int | None = None
+    told: int = -1
+    colour_up: tuple[int, int] | None = None
+    raced: set[int] = field(default_factory=set)  # breaks whose colour-up was raced
+
+
+@dataclass(slots=True)
 class TableState:
     """A poker table: setup, seats, stacks, button, the hand in progress, and the parts above."""
 
@@ -169,6 +192,7 @@ class TableState:
     race: Race | None = None  # TOURN-CHIP-RACE in progress
     house: House = field(default_factory=House)  # time collection due
     drop: DropLedger = field(default_factory=DropLedger)  # the rake zone's drops
+    tourney: Tourney | None = None  # a tournament's structure and clock (TOURN-LEVELS)
     # What the dealer screen still shows and what owns it (`alerts`, noted by `Table._drain`).
     screen: AlertBook = field(default_factory=AlertBook)
     out: list[Decision] = field(default_factory=list)

@@ -6,7 +6,7 @@ and what he may do. Face-down cards appear as a count.
 
 from __future__ import annotations
 
-from station.engine import lineup
+from station.engine import lineup, tournament
 from station.engine.decisions import PromptCode
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -177,6 +177,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             result=None,
             next_hand=_next_hand(t),
             waiting=_waiting(t),
+            tournament=tournament.view(t),
         )
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
@@ -262,6 +263,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         result=t.screen.last_result(),
         next_hand=_next_hand(t) if hand.result is not None else None,
         waiting=_waiting(t),
+        tournament=tournament.view(t),
     )
 
 

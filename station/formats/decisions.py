@@ -60,6 +60,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["rake"] = rake_to_dict(d.rake)
             if d.carried:
                 out["carried"] = d.carried  # extension: a pass-out's antes, for the next deal
+            if d.eliminated:
+                out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
             return out
         case DrawRole():
             return {

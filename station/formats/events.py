@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from station.engine.cards import Card, CardError
 from station.engine.events import (
+    ClockSet,
     Draw,
     InputEvent,
     Key,
@@ -41,13 +42,26 @@ from station.engine.events import (
     Zone,
 )
 from station.engine.games import GAMES, NOT_YET_RUN, Family, Structure
+from station.engine.levels import (
+    ScheduleError,
+    levels_from_list,
+    levels_to_list,
+    playing_index,
+)
+from station.engine.levels import (
+    schedule_from_dict as tournament_from_dict,
+)
+from station.engine.levels import (
+    schedule_to_dict as tournament_to_dict,
+)
 from station.engine.profiles import PROFILES
 from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_to_dict
+from station.engine.tournament import level_stakes
 
 MAX_SEAT = 10
 RAKE_ZONE = "rake"  # a `zone` line's `zone`: the rake (drop) zone instead of a seat's
 MAX_AMOUNT = 10**12  # a strict amount's cap (hostile input: a replayed file may come from anywhere)
-STAKE_KEYS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle")
+STAKE_KEYS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle", "bb_ante")
 END_TYPE: Final = "end"  # the journal's end-of-input marker (lenient only)
 
 _KEYS: Final = {k.value: k for k in Key}
@@ -89,8 +103,20 @@ def decode_event(
 
 _COMMON_KEYS = ("type", "t", "note")
 _SETUP_KEYS = frozenset(
-    (*_COMMON_KEYS, "game", "profile", "stakes", "seats", "button", "deck", "rules", "rake")
+    (
+        *_COMMON_KEYS,
+        "game",
+        "profile",
+        "stakes",
+        "seats",
+        "button",
+        "deck",
+        "rules",
+        "rake",
+        "tournament",
+    )
 )
+_CLOCK_KEYS = frozenset((*_COMMON_KEYS, "level", "remaining_s", "paused", "levels", "event"))
 _SEAT_KEYS = frozenset((*_COMMON_KEYS, "seat", "occupied"))
 _PUCK_KEYS = frozenset((*_COMMON_KEYS, "seat"))
 _KEY_KEYS = frozenset(
@@ -112,6 +138,18 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
     profile = obj.get("profile", "RR11")
     if type(profile) is not str or (strict and profile not in PROFILES):
         raise EventFormatError(f"unknown profile {profile!r} (known: {', '.join(PROFILES)})")
+    tournament = None
+    if obj.get("tournament") is not None:
+        if strict and game not in GAMES:
+            raise EventFormatError(f"unknown game {game!r}")
+        try:
+            tournament = tournament_from_dict(obj["tournament"], game)
+        except ScheduleError as exc:
+            raise EventFormatError(str(exc)) from None
+        if strict and "stakes" in obj:
+            raise EventFormatError(
+                "a tournament setup takes its stakes from its levels: remove 'stakes'"
+            )
     stakes_obj = obj.get("stakes", {})
     if type(stakes_obj) is not dict:
         raise EventFormatError("'stakes' must be an object")
@@ -122,7 +160,10 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
         **{k: _amount(v, f"stake {k!r}", strict) for k, v in stakes_obj.items() if v is not None}
     )
     spec = GAMES[game] if strict else None
-    if spec is not None:
+    if tournament is not None:
+        start = tournament.levels[playing_index(tournament.levels, tournament.level - 1)]
+        stakes = level_stakes(start)
+    elif spec is not None:
         stakes = _complete_stakes(stakes, spec.structure, spec.family, game)
     seats_obj = obj.get("seats")
     if type(seats_obj) is not dict or (strict and not seats_obj):
@@ -168,7 +209,41 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
         deck=deck,
         rules=dict(rules),
         rake=rake,
+        tournament=tournament,
     )
+
+
+def _clock(obj: dict[str, Any], strict: bool) -> ClockSet:
+    """A `clock` line: the tournament clock as the event's clock stands now."""
+    if strict:
+        _check_keys(obj, _CLOCK_KEYS, "clock")
+    level = obj.get("level")
+    if type(level) is not int or level < 1:
+        raise EventFormatError(f"'level' must be a level number >= 1, not {level!r}")
+    left_raw = obj.get("remaining_s")
+    if type(left_raw) not in (int, float):
+        raise EventFormatError(f"'remaining_s' must be seconds >= 0, not {left_raw!r}")
+    left = float(left_raw)  # type: ignore[arg-type]
+    if not math.isfinite(left) or left < 0:
+        raise EventFormatError(f"'remaining_s' must be seconds >= 0, not {left_raw!r}")
+    paused = obj.get("paused", False)
+    if type(paused) is not bool:
+        raise EventFormatError("'paused' must be true or false")
+    event = obj.get("event")
+    if event is not None and type(event) is not str:
+        raise EventFormatError("'event' must name the event")
+    levels = None
+    if obj.get("levels") is not None:
+        try:
+            # A level without a game of its own is checked against the table's game when the
+            # clock is applied; here only its shape (any game's completion rules are the same
+            # for the forced bets of a blind game).
+            levels = levels_from_list(obj["levels"], "")
+        except ScheduleError as exc:
+            raise EventFormatError(str(exc)) from None
+        if level > len(levels):
+            raise EventFormatError(f"'level' {level} is past the last of the {len(levels)} levels")
+    return ClockSet(level, left, paused, levels, event)
 
 
 def _seat_sensor(obj: dict[str, Any], strict: bool) -> SeatSensor:
@@ -289,6 +364,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], bool], InputEvent]]] = {
     "key": _key,
     "draw": _draw,
     "zone": _zone,
+    "clock": _clock,
 }
 
 
@@ -340,7 +416,7 @@ def _short(v: object) -> str:
 
 
 def _unknown_type(kind: str) -> str:
-    return f"unknown line type {kind!r} (known: setup, seat, puck, key, draw, zone)"
+    return f"unknown line type {kind!r} (known: setup, seat, puck, key, draw, zone, clock)"
 
 
 def _complete_stakes(stakes: Stakes, structure: Structure, family: Family, game: str) -> Stakes:
@@ -380,6 +456,8 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 "stakes": {k: v for k, v in stakes.items() if v is not None},
                 "seats": {str(s): st for s, st in sorted(event.seats.items())},
             }
+            if event.tournament is not None:
+                del out["stakes"]  # the levels say them
             if event.button is not None:
                 out["button"] = event.button
             if event.deck is not None:
@@ -388,6 +466,8 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 out["rules"] = dict(event.rules)
             if event.rake is not None:
                 out["rake"] = schedule_to_dict(event.rake)
+            if event.tournament is not None:
+                out["tournament"] = tournament_to_dict(event.tournament)
         case SeatSensor():
             out = {"type": "seat", "seat": event.seat, "occupied": event.occupied}
         case Puck():
@@ -425,6 +505,21 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
             out = {"type": "zone", "zone": RAKE_ZONE, "amount": event.amount}
             if event.chips is not None:
                 out["chips"] = list(event.chips)
+        case ClockSet():
+            out = {
+                "type": "clock",
+                "level": event.level,
+                "remaining_s": _num(event.remaining_s),
+                "paused": event.paused,
+            }
+            if event.levels is not None:
+                out["levels"] = levels_to_list(event.levels)
+            if event.event is not None:
+                out["event"] = event.event
     if t is not None:
         out = {"type": out.pop("type"), "t": round(t, 3), **out}
     return out
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else round(v, 3)

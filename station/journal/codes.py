@@ -19,6 +19,7 @@ class Code(StrEnum):
     INPUT_KEY = "input.key"
     INPUT_DRAW = "input.draw"
     INPUT_ZONE = "input.zone"
+    INPUT_CLOCK = "input.clock"  # the tournament clock set (the event's clock, a level's end)
     INPUT_END = "input.end"  # end of input (Table.finish); payload {"type": "end"}
     # Decisions of the rules engine (payload: formats.decisions.decision_to_dict), ref = input seq.
     DECISION_INCIDENT = "decision.incident"
@@ -63,6 +64,18 @@ class Code(StrEnum):
     INCIDENT_CLOSED = "incident.closed"
     # Access to restricted data.
     RECALL_REVEALED = "recall.revealed"
+    # Tournaments: the centre's commands as given, and what the table did about them.
+    TOURNAMENT_CLOCK = "tournament.clock"  # the event's clock (its input.clock row: `input`)
+    TOURNAMENT_MOVE_ORDERED = "tournament.move_ordered"  # a player to move out (balancing)
+    TOURNAMENT_ARRIVAL_ORDERED = "tournament.arrival_ordered"  # a player to seat here
+    TOURNAMENT_MOVED_OUT = "tournament.moved_out"  # the seat emptied: he left with his chips
+    TOURNAMENT_MOVED_IN = "tournament.moved_in"  # the seat filled: he is seated with his chips
+    TOURNAMENT_HAND_FOR_HAND = "tournament.hand_for_hand"  # hand-for-hand on or off
+    TOURNAMENT_RELEASED = "tournament.released"  # a hand-for-hand round may be dealt
+    TOURNAMENT_HOLDING = "tournament.holding"  # the table waits to deal a round's hand
+    TOURNAMENT_ROUND_DEALT = "tournament.round_dealt"  # the hand that plays a round
+    TOURNAMENT_SEATS_DRAWN = "tournament.seats_drawn"  # the draw's players at this table
+    TOURNAMENT_ELIMINATED = "tournament.eliminated"  # players out in a hand, by player
 
 
 INPUT_CODES: Final = frozenset(
@@ -73,6 +86,7 @@ INPUT_CODES: Final = frozenset(
         Code.INPUT_KEY,
         Code.INPUT_DRAW,
         Code.INPUT_ZONE,
+        Code.INPUT_CLOCK,
         Code.INPUT_END,
     }
 )
@@ -83,6 +97,7 @@ INPUT_CODE_BY_TYPE: Final = {
     "key": Code.INPUT_KEY,
     "draw": Code.INPUT_DRAW,
     "zone": Code.INPUT_ZONE,
+    "clock": Code.INPUT_CLOCK,
     "end": Code.INPUT_END,
 }
 DECISION_CODE_BY_TYPE: Final = {

@@ -80,8 +80,9 @@ def derive(
 
 
 def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
-    """What the PHH export and recall need that no decision carries: button and stacks."""
-    return {
+    """What the PHH export and recall need that no decision carries: button and stacks; at a
+    tournament table the hand's stakes and level (its setup names no stakes of its own)."""
+    out: dict[str, Any] = {
         "hand": snap.hand,
         "game": snap.game,
         "profile": snap.profile,
@@ -96,6 +97,10 @@ def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
             for s in snap.seats
         },
     }
+    if snap.tournament is not None:
+        out["stakes"] = dict(snap.tournament.hand_stakes)
+        out["level"] = snap.tournament.deal_label
+    return out
 
 
 def _same(entry: Entry, row: LogRow) -> bool:

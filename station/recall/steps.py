@@ -108,6 +108,7 @@ _INPUTS = frozenset(
         Code.INPUT_KEY,
         Code.INPUT_DRAW,
         Code.INPUT_ZONE,
+        Code.INPUT_CLOCK,
     }
 )
 
@@ -146,7 +147,9 @@ def recall_hand(
         hand=hand,
         game=str(start.get("game") or setup.get("game", "")),
         profile=str(start.get("profile") or setup.get("profile", "")),
-        stakes={str(k): int(v) for k, v in setup.get("stakes", {}).items()},
+        stakes={
+            str(k): int(v) for k, v in (start.get("stakes") or setup.get("stakes", {})).items()
+        },
         button=start.get("button"),
         seats=tuple(dealt),
         starting_stacks=starting,

@@ -31,6 +31,9 @@ from station.display.thread import (
     DisplayThread,
     poll_interval,
 )
+from tests.display.real_tables import at_line
+
+LEVELS = "TOURN-LEVELS/rr11_level_ends_during_a_hand_the_next_hand_posts_the_new_blinds.jsonl"
 
 
 def test_importing_the_package_does_not_import_pygame() -> None:
@@ -202,5 +205,13 @@ def test_a_screen_draws_only_the_inputs_it_says_it_uses(name: str) -> None:
     # and each declared input does show (the change above alters the picture), except on the
     # recall page, which has no CALL FLOOR tab: declaring the snapshot for every floor page
     # costs that page a redraw at most
+    if name == "floor":
+        # The floor's lists draw the status only at a tournament table: its level clock's time
+        # runs on with the session time the status carries.
+        used = tuple(n for n in used if n != "status")
+        table = dataclasses.replace(base, snapshot=at_line(LEVELS, 12))
+        now = dataclasses.replace(table, status=StationStatus(session_t=1109))
+        later = dataclasses.replace(table, status=StationStatus(session_t=1139))
+        assert screen_model(nav, now, PANEL_10_1) != screen_model(nav, later, PANEL_10_1)
     if name != "recall":
         assert all(screen_model(nav, others[n], PANEL_10_1) != before for n in used), used

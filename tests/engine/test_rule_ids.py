@@ -18,7 +18,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "station" / "engine"
 # The catalog's data and text and the constants themselves are where the ids are written out.
 SOURCES = {"rulebook_data.py", "rulebook_text.py", "rulebook.py", "rule_ids.py"}
 RULE_SHAPED = re.compile(r"[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")
-RULEBOOK_TAGS = re.compile(r"00\d-[A-Z0-9]+")  # "001-RR11": a rulebook, not a rule
+RULEBOOK_TAGS = re.compile(r"00\d-[A-Z0-9]+|TDA-\d{4}")  # "001-RR11": a rulebook, not a rule
 
 
 def bare_rule_ids(root: Path) -> list[str]:

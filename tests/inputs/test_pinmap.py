@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hardware.inputs.exc import InputsError, PinMapError
-from hardware.inputs.names import CATALOG_KEYS, SCREEN_KEYS, Group
+from hardware.inputs.names import CATALOG_KEYS, SCREEN_KEYS, STATION_KEYS, Group
 from hardware.inputs.pinmap import HEADER, Active, Pull
 from hardware.inputs.pinmap_load import default_pinmap, load_pinmap, parse_pinmap
 from station.engine.events import Key
@@ -22,7 +22,7 @@ def problems(*edits: tuple[str, str]) -> list[str]:
 
 
 def test_the_catalog_key_list_is_a_copy_of_the_engine_enum() -> None:
-    assert tuple(k.value for k in Key) == CATALOG_KEYS + SCREEN_KEYS
+    assert tuple(k.value for k in Key) == CATALOG_KEYS + SCREEN_KEYS + STATION_KEYS
 
 
 def test_the_default_pin_map_is_valid_and_complete() -> None:

@@ -1,0 +1,203 @@
+"""The centre's tournament commands at the station, through the core (`station.daemon.core`,
+`station.daemon.tourney_desk`): the event's clock becomes a journaled `clock` input, a move is
+carried out when the seat sensor confirms it, hand-for-hand holds NEW_HAND until the round is
+released, a seat draw sets the table up, and eliminations are journaled by player. A restart
+folds the same state back from the journal.
+
+The core runs on the test's thread with its real parts (SQLite journal, recorder, engine); only
+the screen is a `NullSink` and time a `FakeClock`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.inputs.clock import FakeClock
+from station.daemon.core import Core
+from station.daemon.items import FleetCommandReceived, Inbox, Stop
+from station.daemon.sink import NullSink
+from station.daemon.tourney_desk import TourneyDesk
+from station.engine.cards import Card
+from station.engine.events import Draw, Key, KeyPress, SeatSensor, Setup, Zone
+from station.fleet.messages import Command, ReplyStatus
+from station.formats.session import event_from_dict
+from station.journal import Code, Journal, Recorder, SystemClock
+from station.journal.rows import LogRow
+from tests.daemon.conftest import offline_core
+
+STRUCTURE = {
+    "event": "E1",
+    "levels": [{"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "minutes": 20}],
+}
+
+
+def _setup(seats: dict[str, int]) -> Setup:
+    _, event = event_from_dict(
+        {"type": "setup", "game": "nlhe", "seats": seats, "button": 1, "tournament": STRUCTURE}
+    )
+    assert isinstance(event, Setup)
+    return event
+
+
+@dataclass
+class Station:
+    journal: Journal
+    core: Core
+    inbox: Inbox
+    sink: NullSink
+    clock: FakeClock
+
+    def table(self, *events: Any) -> None:
+        for event in events:
+            self.clock.advance(0.5)
+            self.core.record(event, "table", self.clock())
+
+    def command(self, ident: int, kind: str, **body: Any) -> None:
+        self.inbox.put(FleetCommandReceived(Command(ident, kind, body)))
+        self.inbox.put(Stop("served"))
+        self.core.run()
+
+    def rows(self, code: Code) -> list[LogRow]:
+        return [r for r in self.journal.rows() if r.code == code]
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Iterator[Station]:
+    journal = Journal.open(
+        tmp_path / "journal.sqlite", clock=SystemClock(), station_id="T07", create=True
+    )
+    try:
+        recorder = Recorder(journal)
+        recorder.recover()
+        core, inbox, sink, clock = offline_core(recorder)
+        yield Station(journal, core, inbox, sink, clock)
+    finally:
+        journal.close()
+
+
+def test_the_event_clock_is_a_journaled_input_and_a_repeated_command_is_not_carried_out_twice(
+    station: Station,
+) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    station.command(7, "tournament.clock", event="E1", level=2, remaining_s=600, paused=False)
+    (given,) = station.rows(Code.TOURNAMENT_CLOCK)
+    (clock,) = station.rows(Code.INPUT_CLOCK)
+    assert (clock.actor, clock.data()["level"], clock.data()["remaining_s"]) == ("centre", 2, 600)
+    assert given.data()["command"] == 7 and given.data()["input"] == clock.seq
+    view = station.core.recorder.snapshot().tournament
+    assert view is not None and (view.label, view.stakes) == ("LEVEL 2", "50-100")
+    # The posting prompt of the next hand names the new blinds at once (no hand in play).
+    assert (
+        station.core.recorder.snapshot().next_step == "BUTTON SEAT 1 / SB SEAT 2 50 / BB SEAT 3 100"
+    )
+    again = station.core.tourney.carry_out(
+        Command(7, "tournament.clock", {"level": 1, "remaining_s": 5})
+    )
+    assert (again.status, again.seq, again.detail) == (
+        ReplyStatus.DONE,
+        given.seq,
+        "already carried out",
+    )
+    assert len(station.rows(Code.INPUT_CLOCK)) == 1
+    bad = station.core.tourney.carry_out(
+        Command(8, "tournament.clock", {"level": 0, "remaining_s": 5})
+    )
+    assert bad.status is ReplyStatus.REFUSED and "level" in bad.detail
+
+
+def test_a_move_out_waits_for_the_hand_and_the_empty_seat(station: Station) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 800}))
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
+    station.command(3, "tournament.move_out", player="P4", seat=4, to_table="T09", to_seat=2)
+    assert station.core.tourney.banner() == "MOVE SEAT 4 TO TABLE T09 SEAT 2"
+    assert station.rows(Code.TOURNAMENT_MOVED_OUT) == []
+    # Seat 4 is dealt in: he stands up during the hand (absent: his hand is killed at the end
+    # of the deal), and only when the hand is over does the station take him off the table.
+    station.table(SeatSensor(4, False))
+    for card in ("Ah", "Kd", "7c", "2s", "Qh", "Jd", "9c", "3s"):
+        station.table(Draw(Card.parse(card)))
+    assert station.rows(Code.TOURNAMENT_MOVED_OUT) == []
+    station.table(KeyPress(Key.FOLD, seat=1), KeyPress(Key.FOLD, seat=2))
+    (moved,) = station.rows(Code.TOURNAMENT_MOVED_OUT)
+    assert (moved.data()["player"], moved.data()["chips"], moved.data()["to_table"]) == (
+        "P4",
+        800,
+        "T09",
+    )
+    key = [r for r in station.rows(Code.INPUT_KEY) if r.data()["key"] == "MOVE_OUT"]
+    assert len(key) == 1 and moved.data()["input"] == key[0].seq
+    assert 4 not in station.core.recorder.table.stacks
+    assert station.core.tourney.banner() == ""
+
+
+def test_a_move_in_is_seated_with_his_chips_when_the_sensor_shows_him(station: Station) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    station.command(4, "tournament.move_in", player="P9", seat=5, from_table="T03", chips=12400)
+    assert station.core.tourney.banner() == "NEW PLAYER SEAT 5 FROM T03 (12,400)"
+    station.table(SeatSensor(5, True))
+    (moved,) = station.rows(Code.TOURNAMENT_MOVED_IN)
+    assert (moved.data()["player"], moved.data()["chips"]) == ("P9", 12400)
+    assert station.core.recorder.table.stacks[5] == 12400
+    assert station.core.tourney.state.roster[5] == "P9"
+
+
+def test_hand_for_hand_holds_the_deal_until_the_round_is_released(station: Station) -> None:
+    station.command(
+        1,
+        "tournament.seat_draw",
+        seats={"1": {"player": "A", "chips": 5000}, "2": {"player": "B", "chips": 1000}},
+    )  # no table yet: refused, nothing drawn
+    assert station.rows(Code.TOURNAMENT_SEATS_DRAWN) == []
+    station.table(_setup({"1": 5000, "2": 1000, "3": 600, "4": 5000}))
+    station.command(
+        2,
+        "tournament.seat_draw",
+        seats={"1": "A", "2": "B", "3": "C", "4": "D"},
+    )
+    station.command(5, "tournament.hand_for_hand", on=True, round=1)
+    (holding,) = station.rows(Code.TOURNAMENT_HOLDING)
+    assert holding.data()["round"] == 1
+    assert "HAND FOR HAND: WAIT" in station.core.why_no_new_hand()
+    station.command(6, "tournament.release", round=1)
+    assert station.core.why_no_new_hand() == ()
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
+    (dealt,) = station.rows(Code.TOURNAMENT_ROUND_DEALT)
+    assert dealt.data() == {"round": 1, "hand": 1}
+    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
+        station.table(Draw(Card.parse(card)))
+    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
+    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
+    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
+        station.table(Draw(Card.parse(card)))
+    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+    (out,) = station.rows(Code.TOURNAMENT_ELIMINATED)
+    assert out.data()["round"] == 1 and out.data()["hand"] == 1
+    assert out.data()["players"] == [
+        {"seat": 2, "player": "B", "start_stack": 1000},  # started with more: finishes higher
+        {"seat": 3, "player": "C", "start_stack": 600},
+    ]
+    assert [r.data()["round"] for r in station.rows(Code.TOURNAMENT_HOLDING)] == [1, 2]
+    assert "HAND FOR HAND: WAIT" in station.core.why_no_new_hand()
+    # A restart folds the same state from the journal.
+    again = TourneyDesk(station.core.recorder, station.core.tourney._record, station.core.session_t)
+    assert again.state == station.core.tourney.state
+
+
+def test_a_seat_draw_with_chips_sets_the_table_up_at_the_clocks_level(station: Station) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    station.command(1, "tournament.clock", level=2, remaining_s=300, paused=True)
+    station.command(
+        2,
+        "tournament.seat_draw",
+        seats={"2": {"player": "X", "chips": 20000}, "6": {"player": "Y", "chips": 18000}},
+        final_table=True,
+    )
+    setup = station.rows(Code.INPUT_SETUP)[-1].data()
+    assert setup["seats"] == {"2": 20000, "6": 18000} and "button" not in setup
+    assert setup["tournament"]["level"] == 2 and setup["tournament"]["final_table"] is True
+    assert setup["tournament"]["elapsed_s"] == 900  # 20 minutes, 300 s left
+    assert station.core.tourney.state.roster == {2: "X", 6: "Y"}
