@@ -28,6 +28,7 @@ from station.engine import (
     hand_cycle,
     housekeeping,
     lineup,
+    rotation,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
 from station.engine.decisions import DealSlot, Decision, DrawRole, Ruling
@@ -43,11 +44,10 @@ from station.engine.events import (
     Zone,
     key_label,
 )
-from station.engine.games import game_spec
 from station.engine.profiles import profile
 from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
-from station.engine.table_state import Deck, TableState
+from station.engine.table_state import Deck, KillBook, TableState
 from station.engine.view import table_snapshot
 
 
@@ -116,7 +116,7 @@ class Table(TableState):
         hand_cycle.close_unfinished(self, seq)
         drop.settle(self, seq)
         self.setup = event
-        self.spec = game_spec(event.game)
+        self.spec = rotation.spec_of(event.game, event.structure)
         self.profile = profile(event.profile).with_overrides(event.rules)
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
@@ -143,6 +143,9 @@ class Table(TableState):
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
         collection.setup(self)
+        rotation.start(self)
+        if event.kill is None or self.kills.holder not in event.seats:
+            self.kills = KillBook()  # r1: neutral in a new game
         lineup.prompt_posts(self, seq)
 
     # --- cards and keys -----------------------------------------------------------------------

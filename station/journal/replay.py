@@ -80,8 +80,11 @@ def derive(
 
 
 def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
-    """What the PHH export and recall need that no decision carries: button and stacks."""
+    """What the PHH export and recall need that no decision carries: button and stacks (and
+    money forfeited to this deal, when there is any: DECK-DEFECT-FREEROLL)."""
+    extra = {"carry": snap.carry} if snap.carry else {}
     return {
+        **extra,
         "hand": snap.hand,
         "game": snap.game,
         "profile": snap.profile,
