@@ -4,8 +4,8 @@
         [--games nlhe,plo,flhe] [--dump DIR] [--dump-known K]
 
 Plays N random hands (seeded; 2-9 players; random stacks with many short ones; explicit random
-cards) in lockstep in PokerKit and in our engine, which reads each hand as a recorded table
-session (PRODUCT.md §4). After every action it compares the seat to act, the amount to call, the
+cards) in lockstep in PokerKit and in our engine, which reads each hand as a recorded table session
+(docs/session-format.md). After every action it compares the seat to act, the amount to call, the
 minimum and maximum raise and the collected pots, and at the end the final stacks. Differences
 that Robert's Rules make on purpose are allowed only through the named allow-list
 (tests/differential/allowlist.py, each pinned by a test named after its catalog rule id).

@@ -81,6 +81,7 @@ echo "== compiled engine (mypyc)"
     echo "install.sh: the compiled engine was not built: the station runs the engine as Python" >&2
 "$PREFIX/venv/bin/python" -m station.native_build status
 install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
+install -d -m 0755 "$PREFIX/docs" && cp -r "$SRC/docs/." "$PREFIX/docs/"  # what README links to
 ln -sf "$PREFIX/venv/bin/station" /usr/local/bin/station  # `station ...` for people at the Pi
 
 echo "== config"

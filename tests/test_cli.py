@@ -51,10 +51,10 @@ def test_replay_of_a_missing_file_exits_2(
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_every_command_is_in_the_readme_cli_reference() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [name for name in COMMANDS if f"station {name}" not in readme]
-    assert not missing, f"commands missing from README: {missing}"
+def test_every_command_is_in_the_cli_reference() -> None:
+    reference = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    missing = [name for name in COMMANDS if f"station {name}" not in reference]
+    assert not missing, f"commands missing from docs/cli.md: {missing}"
 
 
 def test_the_console_script_runs_as_a_module() -> None:
@@ -120,16 +120,16 @@ def test_every_command_and_sub_command_answers_help(capsys: pytest.CaptureFixtur
         assert capsys.readouterr().out.startswith(f"usage: station {' '.join(path)}")
 
 
-def test_the_readme_cli_reference_is_generated_from_the_parsers() -> None:
-    """README.md's CLI reference is exactly what `python -m station.cli.reference` prints: it
+def test_the_cli_reference_is_generated_from_the_parsers() -> None:
+    """docs/cli.md's CLI reference is exactly what `python -m station.cli.reference` prints: it
     fails when a command, option or help text changes without `--write`."""
-    from station.cli.reference import in_readme, reference_markdown
+    from station.cli.reference import in_reference, reference_markdown
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    current = in_readme(readme)
-    assert current is not None, "README.md has no generated CLI reference"
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    current = in_reference(text)
+    assert current is not None, "docs/cli.md has no generated CLI reference"
     assert current == reference_markdown(), (
-        "README.md's CLI reference drifted: run `python -m station.cli.reference --write`"
+        "docs/cli.md's CLI reference drifted: run `python -m station.cli.reference --write`"
     )
 
 

@@ -1,7 +1,7 @@
 """The replay corpus (tests/corpus): every rule scenario, every PHH sample hand and 600 real hands
 with a dealer's mistakes replay byte-identically to their recording, table snapshots included.
 
-`station replay --json --trace` output is a public contract (PRODUCT.md section 4); this is what
+`station replay --json --trace` output is a public contract (docs/session-format.md); this is what
 lets the engine's structure change safely. A failure names the session and its first differing
 line; `python -m tests.corpus.corpus check` prints the same, `record` re-records after a
 deliberate change (say why in the commit).

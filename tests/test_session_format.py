@@ -1,4 +1,4 @@
-"""The recorded-session format (PRODUCT.md section 4): reader, writer, error messages."""
+"""The recorded-session format (docs/session-format.md): reader, writer, error messages."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""Benchmarks: each measures one quality bar of PRODUCT.md section 5 and prints one JSON line."""
+"""Benchmarks: each measures one bar of docs/performance.md and prints one JSON line."""

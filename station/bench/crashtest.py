@@ -48,7 +48,7 @@ MAX_ACKS = 40  # a paced round kills after at most this many acknowledged events
 MODES = ("recovery", "ack", "jitter", "free")
 MODE_WEIGHTS = (2, 3, 3, 2)
 BETWEEN_HANDS = frozenset({"idle", "between", "ended"})
-# PRODUCT.md section 5: after kill -9 at random points (>= 100 rounds), 0 events lost,
+# docs/performance.md: after kill -9 at random points (>= 100 rounds), 0 events lost,
 # PRAGMA integrity_check ok every time, the state after restart identical.
 BARS = (
     Bar("rounds", ">=", 100),

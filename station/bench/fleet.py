@@ -25,7 +25,7 @@ acknowledged), `ack_p99_all_s`
 (every row), `max_outbox` (the most rows any station had waiting), `catch_up_s` (the longest
 time from a fault's end until every row committed before it was acknowledged).
 
-Bars (PRODUCT.md section 5): lost == 0, stored == events (as `unstored` == 0), every chain
+Bars (docs/performance.md): lost == 0, stored == events (as `unstored` == 0), every chain
 verified, ack p99 <= 2 s outside the fault windows.
 """
 

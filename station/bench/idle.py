@@ -8,7 +8,7 @@ the bench reads the daemon's CPU time (/proc/PID/stat: user + system, every thre
 `--seconds` of wall time, and its memory from /proc/PID/status: `rss_mb` (VmRSS now) and
 `peak_rss_mb` (VmHWM, the high-water mark since the process started).
 
-Bars (PRODUCT.md section 5): `cpu_pct` <= 2 (% of one core), `peak_rss_mb` <= 80; and
+Bars (docs/performance.md): `cpu_pct` <= 2 (% of one core), `peak_rss_mb` <= 80; and
 `exit_status` == 0 (SIGTERM stopped it).
 """
 
@@ -27,8 +27,8 @@ from station.bench.report import Bar, cpu_s, emit, proc_status, say, status_mb
 if TYPE_CHECKING:
     from station.bench.spawned import Table
 
-# exit_status: SIGTERM (systemctl stop) must stop it cleanly; not a PRODUCT.md bar, but a
-# daemon that needs SIGKILL fails the run.
+# exit_status: SIGTERM (systemctl stop) must stop it cleanly; not a bar of docs/performance.md, but
+# a daemon that needs SIGKILL fails the run.
 BARS = (Bar("cpu_pct", "<=", 2), Bar("peak_rss_mb", "<=", 80), Bar("exit_status", "==", 0))
 READY_TIMEOUT_S = 30.0
 LINKS_TIMEOUT_S = 15.0

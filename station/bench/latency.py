@@ -21,7 +21,7 @@ scratch journal in the same folder, alternately with the head witness checked an
 the station does (its flush on a thread of its own) and without it, `COMMITS` of each;
 `witness_p50_ms` is the difference of the medians.
 
-Bar (PRODUCT.md section 5): `p99_ms` <= 20.
+Bar (docs/performance.md): `p99_ms` <= 20.
 
 `--fleet-offline` gives the station a `[fleet]` whose broker is down: the daemon's forwarder
 keeps reconnecting and every row stays in the outbox (`outbox_rows` in the line), which must

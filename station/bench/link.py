@@ -9,7 +9,7 @@ or unacknowledged (a hand's worth piles up while the shoe is unplugged, no more)
 Output (one JSON line, `station.bench.report`): sent, received, lost, duplicated, out_of_order
 (draws delivered after a later one), then the fault evidence: crc_errors, resyncs and
 retransmits at both ends of the line, reconnects of the host, seconds from the first draw to the
-last delivery, and the faults the emulator injected (`injected_*`). Bars (PRODUCT.md section 5):
+last delivery, and the faults the emulator injected (`injected_*`). Bars (docs/performance.md):
 `lost` == 0 and `duplicated` == 0.
 """
 

@@ -2,9 +2,9 @@
 of a process read from /proc. Edge adapter (stdout, /proc).
 
 The line is one JSON object: `"bench"` (its name) first, then the figures (units in the key
-names: `_s`, `_ms`, `_mb`, `_pct`, `per_s`), then `"bar"` (figure -> the PRODUCT.md section 5
-bar it is held to, as `"<= 20"`, `">= 2000"` or `"== 0"`) and `"ok"` (true when every bar is
-met; a figure that could not be measured fails its bar). Human text goes to stderr.
+names: `_s`, `_ms`, `_mb`, `_pct`, `per_s`), then `"bar"` (figure -> bar of docs/performance.md it
+is held to, as `"<= 20"`, `">= 2000"` or `"== 0"`) and `"ok"` (true when every bar is met; a figure
+that could not be measured fails its bar). Human text goes to stderr.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A scripted table: a deterministic multi-hand no-limit hold'em session, as the table's sensors
-would report it (PRODUCT.md section 4 conventions). Pure (a seeded RNG of its own).
+would report it (docs/session-format.md conventions). Pure (a seeded RNG of its own).
 
 Four seats, blinds 1/2. Each hand: the puck moves to the next seat, the blinds go out as zone
 amounts before NEW_HAND, hole cards are drawn one at a time from the small blind round, then

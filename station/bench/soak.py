@@ -24,7 +24,7 @@ RSS after the last hand minus the RSS once `--warmup` hands were played (what th
 fill, caches of the last 100 hands for the floor screens among them, is not growth).
 
 Bars: `lost` == 0, `duplicated` == 0, `sequence_mismatches` == 0, `rss_growth_mb` <= 10 (memory
-bounded; PRODUCT.md section 5 bounds the daemon's RSS at 80 MB, `station bench idle` measures
+bounded; docs/performance.md bounds the daemon's RSS at 80 MB, `station bench idle` measures
 that for the daemon alone).
 """
 

@@ -12,7 +12,7 @@ recovery replayed (from its `station.recovered` row): the rows after the checkpo
 from (`checkpoint_seq`, 0 for the first row: a journal from before checkpoints, whose first
 start replays it all and saves one).
 
-Bar (PRODUCT.md section 5): `median_s` <= 2.
+Bar (docs/performance.md): `median_s` <= 2.
 """
 
 from __future__ import annotations

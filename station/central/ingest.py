@@ -252,9 +252,16 @@ class Ingest:
         while not stop.is_set():
             try:
                 conn: Conn = psycopg.connect(self.cfg.conninfo(), autocommit=True)
-                migrate(conn)
-                conn.autocommit = True
-                self._lock_site(conn, stop)
+                try:
+                    migrate(conn)
+                    conn.autocommit = True
+                    locked = self._lock_site(conn, stop)
+                except BaseException:
+                    conn.close()  # a session lost mid-way is not left for the collector
+                    raise
+                if not locked:  # stopped while another ingest held the site
+                    conn.close()
+                    return
                 self.conn = conn
                 self.heads.clear()
                 self._db_ok = True
@@ -268,18 +275,20 @@ class Ingest:
                 stop.wait(delay)
                 delay = min(delay * 2, DB_RETRY_MAX_S)
 
-    def _lock_site(self, conn: Conn, stop: threading.Event) -> None:
+    def _lock_site(self, conn: Conn, stop: threading.Event) -> bool:
+        """Wait for the site's advisory lock (one ingest per site); False when stopped first."""
         key = zlib.crc32(f"ingest:{self.cfg.site}".encode())
         waited = False
         while not stop.is_set():
             got = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
             if got is not None and got[0]:
-                return
+                return True
             if not waited:
                 log.info("ingest: another ingest holds site %s; waiting", self.cfg.site)
                 waited = True
                 self._stop_transport()
             stop.wait(0.5)
+        return False
 
     def _lost_db(self, exc: Exception, stop: threading.Event) -> None:
         log.warning("ingest: database connection lost (%s)", exc)

@@ -18,8 +18,8 @@ from typing import Protocol, cast
 from station import __version__
 
 # name -> (module, one-line help). `station --help` lists the commands whose module loads; a test
-# fails when one does not (a missing or misspelt module), and another when the README's CLI
-# reference (generated from these parsers: `python -m station.cli.reference`) drifts from them.
+# fails when one does not (a missing or misspelt module), and another when the CLI reference
+# (docs/cli.md, generated from these parsers: `python -m station.cli.reference`) drifts from them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("station.cli.run", "run the station daemon on a config file"),
     "demo": ("station.cli.demo", "run an emulated table dealing real hands"),

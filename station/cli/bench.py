@@ -2,7 +2,7 @@
 
 Convention shared by every benchmark (`station.bench.report`): it prints exactly one JSON object
 on one line to stdout: `"bench"` (its name), the figures (with the units in the key names: `_s`,
-`_ms`, `_mb`, `_pct`, `per_s`), `"bar"` (figure -> the PRODUCT.md section 5 bar, e.g. `"<= 20"`)
+`_ms`, `_mb`, `_pct`, `per_s`), `"bar"` (figure -> bar of docs/performance.md, e.g. `"<= 20"`)
 and `"ok"` (every bar met). Progress and warnings go to stderr. The exit status is 0 when the
 measurement ran (whether or not a bar was met), 1 when it could not finish (the line then
 carries `"error"` when there are figures to show), 2 on bad arguments.

@@ -7,9 +7,9 @@ are exchanged; what is left gives one more chip to the next highest card if it i
 or more. RR: nobody is raced out of the event: a player left with no chips gets a new chip before
 anyone else.
 
-Readings the sources leave open (README): a player ranks by his highest race card and wins at
-most one chip (the TDA practice the rulebooks say they follow); a player raced out (RR) gets his
-chip out of the exchanged odd chips, as the first of them.
+Readings the sources leave open (docs/session-format.md, CHIP_RACE): a player ranks by his
+highest race card and wins at most one chip (the TDA practice the rulebooks say they follow); a
+player raced out (RR) gets his chip out of the exchanged odd chips, as the first of them.
 """
 
 from __future__ import annotations

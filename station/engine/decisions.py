@@ -1,8 +1,8 @@
 """Decisions: what the station concludes from the input events. Pure.
 
-`Incident`, `Prompt` and `HandEnd` are the public output of `station replay --json` (PRODUCT.md
-section 4); `DrawRole` and `Action` are trace records, printed only with `--trace`. Every record
-names the hand and the 1-based sequence number of the input event that caused it.
+`Incident`, `Prompt` and `HandEnd` are the public output of `station replay --json`
+(docs/session-format.md); `DrawRole` and `Action` are trace records, printed only with `--trace`.
+Every record names the hand and the 1-based sequence number of the input event that caused it.
 
 The records are immutable: frozen dataclasses, and named tuples for the three the engine builds
 on nearly every event (`Prompt`, `DrawRole`, `Action`: a named tuple is built in a fifth of the
@@ -20,7 +20,7 @@ from station.engine.rake import RakeResult
 
 
 class Ruling(StrEnum):
-    """The fixed ruling vocabulary (documented in the README)."""
+    """The fixed ruling vocabulary (documented in docs/session-format.md)."""
 
     MISDEAL = "misdeal"  # reshuffle and redeal the same hand
     PLAY_ON = "play_on"  # the hand continues as dealt

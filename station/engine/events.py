@@ -1,6 +1,6 @@
 """Input events: what the table physically produces, as the rules engine receives them. Pure.
 
-These mirror the recorded-session lines of PRODUCT.md section 4 one to one. Each event reaches the
+These mirror the recorded-session lines of docs/session-format.md one to one. Each event reaches the
 engine together with its sequence number (the session line or journal sequence) and its time in
 seconds since the session start; the engine never reads a clock.
 """

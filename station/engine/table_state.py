@@ -43,7 +43,7 @@ class Posting:
     """The zones between hands and the forced bets they make (`Table`, `forced_bets`,
     `hand_cycle`): a zone amount posted before NEW_HAND that is taken in again before NEW_HAND
     is an ante (dead money); one still in front at NEW_HAND is a blind, straddle or other live
-    post (PRODUCT.md §4 conventions)."""
+    post (docs/session-format.md conventions)."""
 
     zone: dict[int, int] = field(default_factory=dict)
     offset: dict[int, int] = field(default_factory=dict)  # chips of a finished hand still there

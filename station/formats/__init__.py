@@ -1,4 +1,4 @@
-"""The station's formats, the public contract among them (PRODUCT.md section 4): input events
+"""The station's formats, the public contract among them (docs/session-format.md): input events
 as dictionaries (`events`: the one decoder, strict for a session's lines and lenient for the
 journal's payloads, and the encoder), the recorded session (`session`: the file, with
 `FILE:LINE: problem` errors, and the writer), the decisions as JSON (`decisions`: what `station

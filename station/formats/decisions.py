@@ -1,4 +1,4 @@
-"""Decisions as the JSON objects of `station replay --json` (PRODUCT.md section 4). Pure."""
+"""Decisions as the JSON objects of `station replay --json` (docs/session-format.md). Pure."""
 
 from __future__ import annotations
 

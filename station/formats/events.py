@@ -1,7 +1,7 @@
 """Input events as dictionaries, both ways: the one decoder (strict or lenient) and the encoder.
 Pure.
 
-A session line (PRODUCT.md section 4) and a journal's input payload are the same dictionary, the
+A session line (docs/session-format.md) and a journal's input payload are the same dictionary, the
 one `event_to_dict` writes, and `decode_event` reads both: one function per line type, each field
 read in one place, in one of two modes.
 

@@ -1,4 +1,4 @@
-"""The recorded table session (PRODUCT.md section 4): reader and writer. Edge adapter (files).
+"""The recorded table session (docs/session-format.md): reader and writer. Edge adapter (files).
 
 A session is JSON lines, one object per line. `parse_session` checks the whole text before
 returning anything, so a bad file is never half-applied; every problem is reported as

@@ -1,8 +1,8 @@
-"""PHH hand -> recorded table session (PRODUCT.md §4), one hand per session. Pure.
+"""PHH hand -> recorded table session (docs/session-format.md), one hand per session. Pure.
 
 The session is what a table would have produced for the hand: forced bets, NEW_HAND, every card
 leaving the shoe in dealing order (burns included), bet-zone totals, dealer keys. The conventions
-(also in the README's session-format section):
+(also in docs/session-format.md):
 
 - Seats: PHH player i sits in seat i. Button games: p1 is the first seat left of the button and the
   last player is the button (heads-up too: PokerKit reverses the blinds there, so p1 posts the big

@@ -180,7 +180,7 @@ def recall_hand(
 
 
 def forced_bets(span: Sequence[LogRow], hand: int) -> tuple[dict[int, int], dict[int, int]]:
-    """(posts, antes) from the zone inputs before the hand's NEW_HAND (PRODUCT.md section 4:
+    """(posts, antes) from the zone inputs before the hand's NEW_HAND (docs/session-format.md:
     forced bets are zone amounts before NEW_HAND; antes are taken in before it, blinds stay)."""
     zone: dict[int, int] = {}
     antes: dict[int, int] = {}

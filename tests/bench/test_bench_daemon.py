@@ -2,8 +2,9 @@
 JSON line: latency, idle, startup, and a short soak whose journal a restart then recovers (at a
 tenth of the hardware's waits; `./dev test --full` also soaks at the table's own timing and
 compares the two). Small sizes, and no assertion on a time: the figures are the benches' to
-print (PRODUCT.md section 5 bars are never timed unit tests). What is asserted is what must hold
-at any speed: every draw measured and matched, nothing lost or doubled, the daemon stopped
+print (the performance bars of docs/performance.md are never timed unit tests). What is asserted is
+what must hold at any speed: every draw measured and matched, nothing lost or doubled, the daemon
+stopped
 cleanly."""
 
 from __future__ import annotations

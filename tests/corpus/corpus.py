@@ -2,7 +2,7 @@
 hand of the PHH sample and a fixed set of real hands with a dealer's mistakes in them, recorded
 once and compared exactly by the test suite (tests/test_replay_corpus.py).
 
-The recorded session format and the replay output are a public contract (PRODUCT.md section 4):
+The recorded session format and the replay output are a public contract (docs/session-format.md):
 a change to the engine's structure must leave every one of these outputs byte-identical. Each
 session also records a digest of the table snapshot after every event (what the display shows),
 so a change the replay output does not reveal (a prompt text, a seat's status) is caught too.

@@ -174,7 +174,7 @@ def test_station_run_as_a_process(tmp_path: Path, notify: NotifyListener) -> Non
     try:
         ready = notify.until("READY=1", 10.0)[-1]
         ready_s = ready[0] - started
-        # Printed, not asserted: the 2 s bar (PRODUCT.md section 5) is measured by
+        # Printed, not asserted: the 2 s bar (docs/performance.md) is measured by
         # `station bench startup`, never by a timed assertion a loaded machine can break.
         print(f"\nstation run: process start to READY=1 in {ready_s:.3f} s")
         up = notify.until("shoe up; betzones up", 10.0)

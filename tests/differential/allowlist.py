@@ -321,7 +321,7 @@ NOT_GENERATED: tuple[Difference, ...] = (
         key="BET-LIMIT-STRUCTURE",
         rule="BET-LIMIT-STRUCTURE",
         citation='catalog BET-LIMIT-STRUCTURE; 001-RR11 glossary "FIXED LIMIT"; §7 (Omaha '
-        "high-low); PRODUCT.md §4 (flo8 = Omaha hi-lo limit)",
+        "high-low); docs/session-format.md (flo8 = Omaha hi-lo limit)",
         pokerkit="FixedLimitOmahaHoldemHighLowSplitEightOrBetter is pot-limit with no raise "
         "cap (inherits PotLimitPokerMixin) (pokerkit.md §3, 'An outright bug')",
         rulebook="fixed limit: every bet and raise is the fixed amount of the round, capped at "

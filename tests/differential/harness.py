@@ -3,7 +3,7 @@
 One random hand is played in both at once. PokerKit gets the hand through its own API with only
 the bookkeeping automated (antes, blinds, bet collection, hand killing, chips pushing/pulling);
 every card is dealt explicitly. Our engine gets the same hand as a recorded table session built
-exactly as PRODUCT.md §4 says:
+exactly as docs/session-format.md says:
 
 - setup line: seats 1..n, button = seat n. PokerKit's player i is seat i + 1. For three or more
   players PokerKit's player 0 is the small blind (first left of the button) and player n-1 the

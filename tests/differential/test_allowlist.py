@@ -344,7 +344,7 @@ def test_CHIP_ODD_STUD_highest_card_by_suit() -> None:
         assert not st.status
         assert list(st.stacks) == [101, 100, 99]  # PokerKit: odd chip to player 0 (seat 1)
 
-    # Our engine, from the recorded session (PRODUCT.md §4: the deal starts at seat 1, the
+    # Our engine, from the recorded session (docs/session-format.md: the deal starts at seat 1, the
     # bring-in is a zone amount after third street; a draw's face_up means the card left the
     # shoe face up, so up-cards are ordinary draws: the engine knows which slots are up).
     stakes = {"bring_in": 1, "small_bet": 2, "big_bet": 4}
@@ -392,8 +392,9 @@ def test_CHIP_ODD_STUD_highest_card_by_suit() -> None:
 
 def test_BET_LIMIT_STRUCTURE_flo8_is_fixed_limit() -> None:
     # Catalog BET-LIMIT-STRUCTURE (glossary "FIXED LIMIT": amounts per round are pre-set) and
-    # PRODUCT.md §4 (flo8 = Omaha hi-lo limit): at 10/20 with blinds 5/10 the first raise is to
-    # exactly 20. PokerKit's FixedLimitOmahaHoldemHighLowSplitEightOrBetter is pot-limit: 20..35.
+    # docs/session-format.md (flo8 = Omaha hi-lo limit): at 10/20 with blinds 5/10 the first raise
+    # is to exactly 20. PokerKit's FixedLimitOmahaHoldemHighLowSplitEightOrBetter is pot-limit:
+    # 20..35.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         st = pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter.create_state(

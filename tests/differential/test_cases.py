@@ -67,7 +67,7 @@ def test_every_known_bug_has_its_case() -> None:
 
 
 def test_case_files_are_valid_sessions() -> None:
-    # The '#' lines are comments to the reader (README: lines starting with '#' are ignored).
+    # The '#' lines are comments to the reader (docs/session-format.md: they are ignored).
     paths = sorted(CASES.glob("*.jsonl"))
     assert paths
     for path in paths:

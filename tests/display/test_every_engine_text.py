@@ -1,6 +1,6 @@
-"""Every prompt and incident text the engine produces, rendered at both panel sizes (PRODUCT.md
-§5: "no text ever cut or overlapping, at both panel sizes, for every text the engine
-produces").
+"""Every prompt and incident text the engine produces, rendered at both panel sizes
+(docs/performance.md: "no text ever cut or overlapping, at both panel sizes, for every text the
+engine produces").
 
 The texts are harvested by replaying all of tests/scenarios and the PHH sample through the
 engine (`engine_texts`: nothing here is a frozen list, so a changed or new text is checked as

@@ -1,5 +1,5 @@
-"""The display package has no import cycle (STYLE.md: "No import cycles anywhere in
-`station/`"), counting imports made only for type checking: a cycle there is a cycle in the
+"""The display package has no import cycle (docs/rules-engine.md: no import cycle anywhere in
+`station/`), counting imports made only for type checking: a cycle there is a cycle in the
 design all the same (it was `floor_keys` <-> `floor_view`)."""
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def test_DECK_DUPLICATE_CARD_voids_the_hand_and_returns_every_wager() -> None:
 
 def test_DECK_DUPLICATE_CARD_during_the_deal_hands_back_the_blinds() -> None:
     # The same clause, before the first betting round has opened: the blinds are still in
-    # front of their seats and are the only wagers; PRODUCT.md section 4: a void hand's
+    # front of their seats and are the only wagers; docs/session-format.md: a void hand's
     # payouts return each wager to its owner (the sum of payouts is every chip put in).
     run = Run()
     run.feed(setup("nlhe", {1: 100, 2: 100, 3: 100}, stakes=HOLDEM, button=1))

@@ -1,5 +1,5 @@
-"""The central store anchors each station's chain (standards-ux requirement 6, PRODUCT.md
-section 5 "journal rollback ... detected at the station's start and centrally"): a journal put
+"""The central store anchors each station's chain (docs/performance.md:
+"journal rollback ... detected at the station's start and centrally"): a journal put
 back to an older state, or rewritten, is flagged by the ingest (an alarm row) and by the
 station's forwarder at its next start (which the daemon turns into a critical tilt)."""
 

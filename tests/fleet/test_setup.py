@@ -1,4 +1,4 @@
-"""The README's central set-up, run as written (issue 31 item 1): the lines of its
+"""docs/fleet.md's central set-up, run as written (issue 31 item 1): the lines of its
 `central-setup` block go to bash one by one, on a throw-away system layout: a folder standing
 for `/` ($STATION_SETUP_ROOT) with Debian's `mosquitto.conf` and `mosquitto.service` (their
 paths moved into it), a throw-away PostgreSQL cluster (`station.central.services`, as the
@@ -42,9 +42,9 @@ SITE = "main"
 
 
 def readme_block() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "fleet.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- central-setup -->\n```sh\n(.*?)```", text, re.S)
-    assert found, "the README's central-setup block"
+    assert found, "docs/fleet.md's central-setup block"
     return [line for line in found.group(1).splitlines() if line.strip()]
 
 

@@ -1,4 +1,4 @@
-"""PHH -> recorded session: the conventions of PRODUCT.md §4, checked on real hands of the sample.
+"""PHH -> recorded session: the conventions of docs/session-format.md, checked on real hands.
 
 Each expectation is read off the PHH file and the conventions (catalog DEAL-HOLDEM, DEAL-STUD-ORDER,
 DRAW-BURN, BUTTON-HEADS-UP), never off the converter's output.

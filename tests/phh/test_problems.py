@@ -60,7 +60,7 @@ MUTABLE = ["pluribus/30/12", "alice-carol-wikipedia", "wsop/2023/43/5/00-22-43",
     st.lists(st.tuples(st.sampled_from(["drop", "dup", "swap"]), st.integers(0, 60)), max_size=4),
 )
 def test_mangled_real_histories_never_crash(rel: str, edits: list[tuple[str, int]]) -> None:
-    # Malformed input gives a clear error or a session, never a crash (PRODUCT.md §5).
+    # Malformed input gives a clear error or a session, never a crash (docs/performance.md).
     (hand,) = read_phh(sample(rel), rel)
     actions = list(hand.actions)
     for op, where in edits:
