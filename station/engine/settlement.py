@@ -301,8 +301,14 @@ def _finish(
     if rake is not None and rake.total > 0:
         hand.prompt(seq, drop_text(rake), PromptCode.DROP)
     if payouts and not void:
-        best = max(payouts.items(), key=lambda kv: kv[1])
-        hand.prompt(seq, f"PUSH: SEAT {best[0]} RECEIVES {best[1]}", PromptCode.COLLECT)
+        hand.prompt(seq, push_text(payouts), PromptCode.COLLECT)
+
+
+def push_text(payouts: Mapping[int, int]) -> str:
+    """PUSH: every winner and what he receives, by seat ("PUSH: SEAT 1 RECEIVES 200, SEAT 4
+    RECEIVES 151"): a split or a side pot won by another player is pushed to each of them."""
+    paid = ", ".join(f"SEAT {seat} RECEIVES {amount}" for seat, amount in sorted(payouts.items()))
+    return f"PUSH: {paid}"
 
 
 def pass_out(hand: Hand, seq: int) -> None:
