@@ -65,6 +65,7 @@ class SeatState(StrEnum):
     DEAD = "dead"
     WINNER = "winner"  # the hand is over and the seat was paid
     BUSTED = "busted"  # the hand is over and the seat, all in, lost all its chips
+    LOST = "lost"  # the hand is over; the seat was in it to the end and was paid nothing
     READY = "ready"  # between hands: dealt in next hand
     WAIT_BB = "wait_bb"  # seated, waiting for the big blind (a new player, missed blinds)
     SITTING_OUT = "sitting_out"  # seated, not dealt in, not waiting for anything we know of
@@ -80,6 +81,7 @@ SEAT_WORDS: Final[dict[SeatState, str]] = {
     SeatState.DEAD: "DEAD",
     SeatState.WINNER: "WINNER",
     SeatState.BUSTED: "BUSTED",
+    SeatState.LOST: "LOST",
     SeatState.READY: "READY",
     SeatState.WAIT_BB: "WAIT BB",
     SeatState.SITTING_OUT: "SIT OUT",
@@ -92,6 +94,7 @@ QUIET: Final = frozenset(
         SeatState.FOLDED,
         SeatState.DEAD,
         SeatState.BUSTED,
+        SeatState.LOST,
         SeatState.SITTING_OUT,
         SeatState.AWAY,
         SeatState.EMPTY,
@@ -333,6 +336,9 @@ def _state(
             return SeatState.WAIT_BB
     if _busted(seat, snap):
         return SeatState.BUSTED
+    void = snap.result is not None and snap.result.void
+    if paid and not void and seat.status in (SeatStatus.ACTIVE, SeatStatus.ALLIN):
+        return SeatState.LOST  # the result is on show and paid him nothing: he lost
     match seat.status:
         case SeatStatus.ACTIVE:
             return SeatState.IN_HAND
@@ -372,10 +378,13 @@ def seat_label(
     between = snap.next_hand if next_hand else None
     state = _state(seat, snap, paid, between)
     style, edge = _look(state)
-    bet = seat.bet
+    bet, stack = seat.bet, seat.stack
     button, blind = seat.button, seat.blind
     if state is SeatState.WINNER:
+        # What he won is drawn in front of him until the push: behind it, the stack he had
+        # before it (the engine's stack already counts it), as with a bet in front of a seat.
         bet = paid[seat.seat]
+        stack = None if stack is None else stack - bet
     if next_hand and between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
         # The next hand's positions go on the seats once its posts start going in (or no result
         # is on show); while a result is up, every marker is its own hand's.
@@ -395,7 +404,7 @@ def seat_label(
         selected=seat.seat == selected,
         button=button,
         blind=blind,
-        stack="" if empty else (DASH if seat.stack is None else str(seat.stack)),
+        stack="" if empty else (DASH if stack is None else str(stack)),
         bet=str(bet) if bet else "",
         bet_amount=bet,
         up_cards=_cards(seat.up),

@@ -371,6 +371,30 @@ def test_a_seat_all_in_that_lost_reads_busted_once_the_pot_is_paid(panel: PanelC
         assert_readable(models, panel)
 
 
+SHORT_WINS = (
+    "POT-SIDE-POTS/rr11_short_allin_wins_the_main_pot_side_pot_to_the_best_other_hand.jsonl"
+)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_seat_that_lost_at_the_showdown_reads_lost_and_a_winner_shows_his_stack_behind(
+    panel: PanelConfig,
+) -> None:
+    """At the showdown of POT-SIDE-POTS (aces win the main pot, kings the side pot), seat 3's
+    queens played to the end and won nothing: with the result up he reads LOST, not IN HAND
+    (he no longer plays). Seat 2 won the side pot of 200: it is drawn in front of him until the
+    push, so his stack reads what is behind it, 850 (1,000 less 150 put in), not the 1,050 he
+    has after the push (the engine's count)."""
+    ended = at_line(SHORT_WINS, 35)
+    assert ended.result is not None and ended.result.payouts == {1: 150, 2: 200}
+    labels = {s.seat: s for s in dealer_view(ended, OK).seats}
+    assert (labels[3].word, labels[3].quiet) == ("LOST", True)
+    assert (labels[2].word, labels[2].stack, labels[2].bet) == ("WINNER", "850", "200")
+    assert {s.seat: s.stack for s in ended.seats}[2] == 1050
+    on_felt = [seat_texts(m).get(3, "") for m in pages(ended, panel)]
+    assert any("LOST" in t for t in on_felt) and not any("IN HAND" in t for t in on_felt)
+
+
 def next_says(models: list[ScreenModel]) -> str:
     """What the NEXT band says: the texts after its label, on the page that has it."""
     for m in models:

@@ -27,11 +27,11 @@ def _checked(snap: TableSnapshot, where: str) -> list[str]:
         snap.next_hand if not result_up and snap.phase in (Phase.BETWEEN, Phase.ENDED) else None
     )
     for seat, label in zip(snap.seats, view.seats, strict=True):
-        stack = (
-            ""
-            if label.state.value == "empty"
-            else (DASH if seat.stack is None else str(seat.stack))
-        )
+        # From the post to the push a seat's stack is what is behind the chips in front of it:
+        # a winner's payout is drawn in front of him while the result is up, so his stack is the
+        # engine's (which already counts it) less that payout.
+        behind = None if seat.stack is None else seat.stack - paid.get(seat.seat, 0)
+        stack = "" if label.state.value == "empty" else (DASH if behind is None else str(behind))
         if label.stack != stack:
             out.append(f"{where}: seat {seat.seat} stack {label.stack!r}, snapshot {seat.stack}")
         bet = paid.get(seat.seat) or seat.bet
