@@ -318,12 +318,15 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
     last = hand.conduct.last_wager
     if (
         last is not None
+        and last.seat == seat
         and not hand.betting()
         and hand.bets.closing is not None
         and hand.bets.closing.round is last.round
-        and _declaration_differs(hand, last, seat, k)
     ):
-        rounds.reopen(hand, seat)  # his chips closed the round; what he said comes first
+        if _declaration_differs(hand, last, seat, k):
+            rounds.reopen(hand, seat)  # his chips closed the round; what he said comes first
+        elif k.action in _WAGERS:
+            return NOTHING  # his chips that closed the round did what he said: nothing changes
     rnd = hand.bets.round
     if (
         last is None
@@ -395,6 +398,11 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             return wager(hand, seat, whole, seq)
         case _:
             return None
+
+
+_WAGERS = frozenset(
+    {VerbalAction.BET, VerbalAction.RAISE, VerbalAction.COMPLETE, VerbalAction.ALLIN}
+)
 
 
 def _declaration_differs(hand: Hand, last: LastWager, seat: int, k: KeyPress) -> bool:
