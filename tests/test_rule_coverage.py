@@ -18,7 +18,6 @@ SHARED_CATALOG = ROOT.parent / "shared" / "rules" / "RULES-CATALOG.md"
 
 # Rules of game forms the engine does not deal: they cannot have a scenario until it does.
 OUT_OF_SCOPE = {
-    "EXPOSE-MEXICAN-STUD": "Mexican stud (004-GN §IX) is not a supported game form",
     "MISDEAL-OTHER-FORMS": "Open-face Chinese and Chinese poker (004-GN) are not run yet "
     "(docs/CHINESE-POKER.md)",
 }

@@ -104,7 +104,7 @@ def test_comments_and_blank_lines_are_skipped_but_counted() -> None:
         ('{"type":"key","key":"DRAW","seat":1}', "needs a 'count'"),
         ('{"type":"seat","seat":1,"occupied":1}', "'occupied' must be true or false"),
         ('{"type":"key","key":"DRAW","seat":1,"count":1,"cards":["Ah","Kd"]}', "lists 2 cards"),
-        ('{"type":"key","key":"FOLD","seat":1,"cards":["Ah"]}', "only a DRAW key may carry"),
+        ('{"type":"key","key":"FOLD","seat":1,"cards":["Ah"]}', "or DISCARD key may carry"),
         ('{"type":"zone","seat":1,"amount":5,"amonut":5}', "unknown key 'amonut'"),
         ('{"type":"setup","game":"canasta","seats":{"1":1,"2":1}}', "unknown game 'canasta'"),
         (

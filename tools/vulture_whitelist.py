@@ -20,6 +20,9 @@ _.when_changed  # gpiozero's edge callback (hardware/inputs/gpio.py)
 _.autocommit  # psycopg's connection mode (station/central/ingest.py)
 _.formatter_class  # argparse (station/cli/reference.py)
 _.script_args  # setuptools (station/native_build.py)
+_.card_count  # PokerKit reads a hand type's class attributes (tests/differential/pk_games.py)
+_.board_card_count
+_.hole_card_count
 _.reducer_override  # pickle.Pickler's hook (station/journal/checkpoint.py)
 _.last_known  # HeadSource, a Protocol (station/journal/witness.py)
 _.HeadSource

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("station.cli.run", "run the station daemon on a config file"),
     "demo": ("station.cli.demo", "run an emulated table dealing real hands"),
     "replay": ("station.cli.replay", "replay a recorded session and print the decisions"),
+    "games": ("station.cli.games", "list every game the station deals, with its source"),
     "import-phh": ("station.cli.import_phh", "convert PHH hand histories into recorded sessions"),
     "config": ("station.cli.config", "check a station config and pin map without starting play"),
     "incidents": ("station.cli.incidents", "list, rule, review, close, export incidents"),

@@ -9,7 +9,7 @@ added since the last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from firmware_bridge import LinkState, LinkStats
@@ -26,11 +26,12 @@ from station.display.diag_view import (
     PlatformView,
 )
 from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
-from station.engine.decisions import Ruling
+from station.engine.decisions import DealSlot, DrawRole, Ruling
 from station.incidents.records import FOLD_CODES, IncidentFold
 from station.journal import Recorder
 from station.journal.clock import format_utc
 from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
+from station.recall.steps import RecallStep as JournalStep
 
 LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
@@ -194,18 +195,30 @@ class FloorViews:
             result = "VOID"
         else:
             result = ", ".join(f"seat {s} wins {a}" for s, a in sorted(end.payouts.items()) if a)
-            split = [
-                f"{part_word(recall.game, part.name)} "
-                + ", ".join(f"seat {s} {a}" for s, a in sorted(part.won.items()))
+            parts = [
+                part_word(part.name)
+                + " "
+                + " ".join(f"S{s} {a}" for s, a in sorted(part.won.items()))
                 for pot in end.pots
                 for part in pot.parts
             ]
-            if split:  # a pot split two ways: who won each part
-                result += f" ({' · '.join(split)})"
+            if parts:
+                result += " (" + " · ".join(parts) + ")"  # a split pot: each half's winner
         return HandRecallView(
             hand=number,
             game=recall.game,
             started_utc=recall.start_utc,
-            steps=tuple(RecallStep(s.seq, s.text) for s in recall.steps),
+            steps=tuple(_steps(recall.steps)),
             result=result,
         )
+
+
+def _steps(steps: Sequence[JournalStep]) -> Iterator[RecallStep]:
+    """The recall's steps with the board(s) as they stand after each (a double-board game's
+    second board apart)."""
+    boards: tuple[list[str], list[str]] = ([], [])
+    for s in steps:
+        d = s.decision
+        if isinstance(d, DrawRole) and d.role is DealSlot.BOARD:
+            boards[1 if d.board else 0].append(d.card)
+        yield RecallStep(s.seq, s.text, tuple(boards[0]), board2=tuple(boards[1]))

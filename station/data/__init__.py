@@ -32,3 +32,8 @@ def phh_sample(prefix: str = "") -> Iterator[tuple[str, str]]:
             handle = tar.extractfile(m)
             if handle is not None:
                 yield name, handle.read().decode("utf-8")
+
+
+def session_text(name: str) -> str:
+    """A recorded session shipped in `sessions/` (e.g. "double-board-showdown"), as text."""
+    return files(__package__).joinpath("sessions", f"{name}.jsonl").read_text(encoding="utf-8")

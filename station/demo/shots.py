@@ -7,9 +7,10 @@ The emulated table of `station demo` plays its six real PHH hands through the da
 floor's sign-in, the shoe unplugged), and everything the core publishes to the screens is
 recorded; the shots are picked from that record. A showdown with side pots comes from the PHH
 sample too (the demo's six-handed hands have none): a 2023 WSOP Omaha hi-lo hand whose two pots
-are split, replayed through the engine. A Drawmaha hand (its draw and its split pot) is a short
-session written out here and replayed through the engine the same way. Each shot is written for
-the 10.1" and the 7" panel;
+are split, replayed through the engine; a Double Board Omaha showdown, each board's half to its
+own winner, from the recorded session `station/data/sessions/double-board-showdown.jsonl`. A
+Drawmaha hand (its draw and its split pot) is a short session written out here and replayed
+through the engine the same way. Each shot is written for the 10.1" and the 7" panel;
 where the 7" panel needs more than one page for a screen, each page is written (`-alerts`,
 `-seats`).
 """
@@ -39,6 +40,7 @@ from station.engine.snapshot import Phase, TableSnapshot
 
 PANELS: dict[str, PanelConfig] = {"10in": PANEL_10_1, "7in": PANEL_7}
 SIDE_POT_HAND = "wsop/2023/43/5/03-36-22"  # Omaha hi-lo: two pots, each split high and low
+DOUBLE_BOARD = "double-board-showdown"  # Double Board Omaha: each board's half to its winner
 PAGES = {"dealer:details": (Screen.DETAILS, "alerts"), "dealer:seats": (Screen.SEATS, "seats")}
 
 
@@ -159,6 +161,20 @@ def drawmaha_hand() -> tuple[TableSnapshot, TableSnapshot]:
     raise RuntimeError("the Drawmaha hand never ended")
 
 
+def session_end(name: str) -> TableSnapshot:
+    """A recorded session shipped with the package (`station.data.session_text`), replayed to
+    its first hand's end."""
+    from station.data import session_text  # noqa: PLC0415
+    from station.engine.table import Table  # noqa: PLC0415
+    from station.formats.session import parse_session  # noqa: PLC0415
+
+    table = Table()
+    for line in parse_session(session_text(name), name).lines:
+        if any(isinstance(d, HandEnd) for d in table.feed(line.event, seq=line.line, at=line.t)):
+            return table.snapshot()
+    raise RuntimeError(f"{name} never ended")
+
+
 def _first(seen: list[Seen], wanted: Callable[[TableSnapshot], bool], what: str) -> Seen:
     found = next((s for s in seen if wanted(s.snapshot)), None)
     if found is None:
@@ -273,6 +289,11 @@ def shot_models(
     cases["showdown-side-pots"] = (
         NavState(), showdown, final.floor, final.diag, links_up,
         table_for(s.seat for s in showdown.seats),
+    )  # fmt: skip
+    boards = session_end(DOUBLE_BOARD)
+    cases["double-board-showdown"] = (
+        NavState(), boards, final.floor, final.diag, links_up,
+        table_for(s.seat for s in boards.seats),
     )  # fmt: skip
     after_draw, split = drawmaha_hand()
     for name, snap in (("drawmaha-draw", after_draw), ("drawmaha-split", split)):

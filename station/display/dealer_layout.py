@@ -251,6 +251,12 @@ def _draw_content(
             names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
             need = felt.result_need(c, view, area.w, cols, names)
             board_h = felt.board_need(c, view, big=False)
+            if view.board2 and names and need + board_h + c.pad > area.h:
+                # Two boards: what each board's half went for reads against the boards, so
+                # they come before the names of the winning hands.
+                plain = felt.result_need(c, view, area.w, cols, names=False)
+                if plain + board_h + c.pad <= area.h:
+                    names, need = False, plain
             y = area.y + max(0, (area.h - need) // 2)
             if view.board and need + board_h + c.pad <= area.h:  # the final board above it
                 y = area.y + max(0, (area.h - need - board_h - c.pad) // 2)
@@ -377,7 +383,18 @@ def _table_page(c: Canvas, view: DealerView) -> None:
     seats = seat_table.table_seats(view.seats)
     if y < bottom:
         y += seat_table.seat_table(c, seats, Rect(p, y, width, bottom - y), WHERE_SEATS)
-        _summary(c, view, Rect(p, y, width, max(0, bottom - y)))
+        y += _summary(c, view, Rect(p, y, width, max(0, bottom - y)))
+        # The hand's final board(s) in the room the result and the seats leave: two boards
+        # one under the other, or side by side when only one row fits.
+        board_h = felt.board_need(c, view, big=False) if view.middle is Middle.RESULT else 0
+        row_h, row_w = felt.card_size(c, big=False)[1], felt.board_row_width(c, view, big=False)
+        if board_h and y + p + board_h <= bottom:
+            bw = felt.board_width(c, view, big=False)
+            top = y + p + (bottom - y - p - board_h) // 2
+            felt.draw_board(c, view, p + (width - bw) // 2, top, big=False)
+        elif board_h and y + p + row_h <= bottom and row_w <= width:
+            top = y + p + (bottom - y - p - row_h) // 2
+            felt.draw_board_row(c, view, p + (width - row_w) // 2, top, big=False)
     else:
         for s in seats:
             c.drop(f"seat {s.number} stack and bet ({WHERE_SEATS})")
@@ -440,7 +457,7 @@ def _pot_seats(c: Canvas, view: DealerView, area: Rect) -> None:
     """The pots with the seats that play for each (without the board: it is on the first
     page), one to a row or two, as they fit `area`; else the seats of each pot on a paragraph,
     runs of seats shortened ("MAIN SEATS 1-7 · SIDE 1 SEATS 2-7", en dashes)."""
-    pots = replace(view, board=())
+    pots = replace(view, board=(), board2=())
     for cols in (1, 2):
         need = felt.middle_need(c, pots, area.w, big=False, cols=cols)
         if need <= area.h and (cols == 2 or felt.pots_width(c, pots) <= area.w):

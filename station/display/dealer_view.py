@@ -22,8 +22,8 @@ from station.display.model import Suit
 from station.display.rule_words import cause
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
-from station.engine.games import GAMES
 from station.engine.settlement import drop_text
+from station.engine.showdown import DRAW_PART
 from station.engine.snapshot import (
     AlertOwner,
     NextHandView,
@@ -228,14 +228,12 @@ class PaidLine:
     """One pot of a finished hand and who it went to."""
 
     # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand), "CARRIED"
-    # (a hand nobody opened: the antes stay in the pot for the next deal)
+    # (a hand nobody opened: the antes stay in the pot for the next deal), or a part of a pot
+    # decided in parts (`part_word`: "HIGH", "BOARD 2 LOW", "OMAHA", "DRAW 49", "BADUGI")
     label: str
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
     named: str = ""  # the winning hand, as the engine named it at the showdown ("" none)
-    # A pot split between two hands judged two ways: each part's name ("OMAHA", "DRAW 49",
-    # "BADUGI") and who won it, (seat, chips) by seat.
-    parts: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +292,7 @@ class DealerView:
     middle: Middle
     floor_call: bool
     dealer: str = ""  # the person signed in as the table's dealer ("" nobody)
+    board2: tuple[tuple[str, Suit], ...] = ()  # a double-board game's bottom board
     clock: ClockLine | None = None  # a tournament table's level clock (`clock_view`)
 
     @property
@@ -492,14 +491,13 @@ _PART_WORDS: Final[dict[str, str]] = {
 }
 
 
-def part_word(game: str, name: str) -> str:
-    """A pot part's name on the screen: the hand it was judged by; Drawmaha's draw half says
-    DRAW ("DRAW 49", "DRAW HIGH") beside the Omaha half."""
-    word = _PART_WORDS.get(name, name.replace("_", " ").upper())
-    spec = GAMES.get(game)
-    if spec is not None and spec.draw_after and name != "omaha_high":
-        return f"DRAW {word}"
-    return word
+def part_word(name: str) -> str:
+    """A pot part's name on the screen (`hand_end` splits' `part`): a hi-lo half or a board
+    ("HIGH", "BOARD 2 LOW"), or the hand a part was judged by ("OMAHA", "2-7", "BADUGI");
+    Drawmaha's draw half says DRAW ("DRAW 49", "DRAW HIGH") beside the Omaha half."""
+    if name.startswith(DRAW_PART):
+        return "DRAW " + part_word(name.removeprefix(DRAW_PART))
+    return _PART_WORDS.get(name, name.replace("_", " ").upper())
 
 
 def _result(snap: TableSnapshot) -> ResultView | None:
@@ -509,19 +507,19 @@ def _result(snap: TableSnapshot) -> ResultView | None:
     if end.void:
         back = tuple(sorted((s, c) for s, c in end.payouts.items() if c))
         return ResultView(snap.hand, True, (PaidLine("RETURNED", sum(c for _, c in back), back),))
-    lines = [
-        PaidLine(
-            "MAIN" if i == 0 else f"SIDE {i}",
-            p.amount,
-            tuple(sorted((s, c) for s, c in p.won.items() if c)),
-            named=p.named,
-            parts=tuple(
-                (part_word(snap.game, part.name), tuple(sorted(part.won.items())))
-                for part in p.parts
-            ),
-        )
-        for i, p in enumerate(end.pots)
-    ]
+    lines: list[PaidLine] = []
+    for i, p in enumerate(end.pots):
+        name = "MAIN" if i == 0 else f"SIDE {i}"
+        if not p.parts or len(end.pots) > 1:
+            winners = tuple(sorted((s, c) for s, c in p.won.items() if c))
+            lines.append(PaidLine(name, p.amount, winners, p.named))
+            continue
+        # One pot split in parts (hi-lo halves, a double-board game's boards): one line per
+        # part, so the dealer pushes each to its winner ("HIGH 3 TO SEAT 2", "BOARD 2 ...").
+        # With side pots each pot keeps one line, its winners' shares (the room it takes).
+        for part in p.parts:
+            shares = tuple(sorted((s, c) for s, c in part.won.items() if c))
+            lines.append(PaidLine(part_word(part.name), part.amount, shares, part.named))
     if end.carried and not end.pots:  # JACKS-OR-BETTER: nobody opened
         lines.append(PaidLine("CARRIED", end.carried, ()))
     won: dict[int, int] = {}
@@ -677,6 +675,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         pot_total=str(pots_total),
         pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
         board=_cards(snap.board),
+        board2=_cards(snap.board2),
         next=_next(snap, betting, middle, status),
         stop_text=stop.text if stop is not None else None,
         stop_seat=stop.seat if stop is not None else None,

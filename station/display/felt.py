@@ -21,7 +21,7 @@ from station.display import card_face
 from station.display.canvas import Canvas
 from station.display.dealer_view import DealerView, PaidLine
 from station.display.fontmetrics import text_width
-from station.display.model import Align, Rect
+from station.display.model import Align, Rect, Suit
 from station.display.theme import Edge, Style, TextRole
 
 K, T = TextRole.KEY, TextRole.TEXT
@@ -38,25 +38,71 @@ def card_size(c: Canvas, big: bool) -> tuple[int, int]:
     return w, card_face.tall_height(cap, suit)
 
 
+def _board_rows(view: DealerView) -> list[tuple[tuple[str, Suit], ...]]:
+    """The boards on the felt: one, or a double-board game's top and bottom board."""
+    return [b for b in (view.board, view.board2) if b]
+
+
+SHORT_PANEL_PX = 600  # a panel this tall or less (the 7") has no height for a second row
+
+
+def side_by_side(c: Canvas, view: DealerView, big: bool) -> bool:
+    """A double-board game's boards on one row: on a short panel, where a second row of cards
+    would leave no room for the alerts, when the row fits across the panel."""
+    return (
+        bool(view.board2)
+        and c.height <= SHORT_PANEL_PX
+        and board_row_width(c, view, big) <= c.width - 2 * c.pad
+    )
+
+
 def board_width(c: Canvas, view: DealerView, big: bool) -> int:
-    if not view.board:
+    rows = _board_rows(view)
+    if not rows:
         return 0
+    if side_by_side(c, view, big):
+        return board_row_width(c, view, big)
     w, _ = card_size(c, big)
-    n = max(3, len(view.board))  # room for the flop at least; grows with the board
+    n = max(3, *(len(b) for b in rows))  # room for the flop at least; grows with the board
     return n * (w + c.pad) - c.pad
 
 
 def board_need(c: Canvas, view: DealerView, big: bool) -> int:
-    return card_size(c, big)[1] if view.board else 0
+    rows = 1 if side_by_side(c, view, big) else len(_board_rows(view))
+    return rows * card_size(c, big)[1] + max(0, rows - 1) * c.pad
 
 
 def draw_board(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> int:
-    """The board's cards from (x, y); returns the width used."""
+    """The board's cards from (x, y), a second board under the first (beside it on a short
+    panel); returns the width used."""
+    if side_by_side(c, view, big):
+        draw_board_row(c, view, x, y, big)
+        return board_row_width(c, view, big)
     w, h = card_size(c, big)
     role = K if big else T
-    for i, (rank, suit) in enumerate(view.board):
-        c.card(Rect(x + i * (w + c.pad), y, w, h), rank, suit, role)
+    for row, board in enumerate(_board_rows(view)):
+        top = y + row * (h + c.pad)
+        for i, (rank, suit) in enumerate(board):
+            c.card(Rect(x + i * (w + c.pad), top, w, h), rank, suit, role)
     return board_width(c, view, big)
+
+
+def board_row_width(c: Canvas, view: DealerView, big: bool) -> int:
+    """The boards side by side on one row (a double-board game where two rows do not fit)."""
+    w, _ = card_size(c, big)
+    rows = _board_rows(view)
+    return sum(len(b) * (w + c.pad) for b in rows) + max(0, len(rows) - 1) * 2 * c.pad - c.pad
+
+
+def draw_board_row(c: Canvas, view: DealerView, x: int, y: int, big: bool) -> None:
+    """The boards side by side from (x, y), a wider gap between them."""
+    w, h = card_size(c, big)
+    role = K if big else T
+    for board in _board_rows(view):
+        for rank, suit in board:
+            c.card(Rect(x, y, w, h), rank, suit, role)
+            x += w + c.pad
+        x += 2 * c.pad
 
 
 # pots -----------------------------------------------------------------------------------------
@@ -238,10 +284,7 @@ def draw_middle(
 def paid_text(line: PaidLine, names: bool = True) -> str:
     """Who a pot went to and, at a showdown, with what: "TO SEAT 2: FLUSH, ACE HIGH", "TO SEAT
     5 106 · SEAT 7 105", "TO THE HOUSE". A split pot's winning hand is on a line of its own
-    (`named_text`): beside the last seat it would read as that seat's alone. A pot split two
-    ways says each part: "OMAHA SEAT 3 2 · DRAW HIGH SEAT 2 3"."""
-    if line.parts:
-        return " · ".join(part_texts(line))
+    (`named_text`): beside the last seat it would read as that seat's alone."""
     if line.label == "CARRIED":
         return "TO THE NEXT DEAL"
     if not line.winners:
@@ -250,20 +293,6 @@ def paid_text(line: PaidLine, names: bool = True) -> str:
         named = f": {line.named}" if line.named and names else ""
         return f"TO SEAT {line.winners[0][0]}{named}"
     return "TO " + " · ".join(f"SEAT {s} {chips}" for s, chips in line.winners)
-
-
-def part_texts(line: PaidLine) -> list[str]:
-    """Each part of a pot split two ways and who won it: "OMAHA SEAT 3 32"."""
-    return [
-        f"{name} " + ", ".join(f"SEAT {s} {chips}" for s, chips in won) for name, won in line.parts
-    ]
-
-
-def _paid_wrap(c: Canvas, line: PaidLine, width: int, names: bool = True) -> list[str]:
-    """Who a pot went to, wrapped to `width`; a split pot's parts each start a line."""
-    if line.parts:
-        return [w for text in part_texts(line) for w in c.wrap(text, T, width)]
-    return c.wrap(paid_text(line, names), T, width)
 
 
 def named_text(line: PaidLine, names: bool = True) -> str:
@@ -292,10 +321,10 @@ def _paid_lines(
         head = label_w + c.measure(str(line.amount), K) + p
         if head > width:  # not even the pot and its amount: this width will not do
             return [(line, [], 10 * c.height)]
-        words = _paid_wrap(c, line, max(1, width - head), names)
+        words = c.wrap(paid_text(line, names), T, max(1, width - head))
         named = named_text(line, names)
         if len(words) > 1 or named:  # not beside the amount: on the lines below, full width
-            words = _paid_wrap(c, line, width, names)
+            words = c.wrap(paid_text(line, names), T, width)
             if named:
                 words += c.wrap(named, T, width)
             lines.append((line, words, c.row(K) + len(words) * c.row(T)))
@@ -315,7 +344,7 @@ def _cells(
     if any(label_w + c.measure(str(pl.amount), K) > col for pl in view.result.pots):
         return None
     return [
-        (pl, _paid_wrap(c, pl, col, names) + _named_lines(c, pl, names, col))
+        (pl, c.wrap(paid_text(pl, names), T, col) + _named_lines(c, pl, names, col))
         for pl in view.result.pots
     ]
 

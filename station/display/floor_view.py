@@ -65,6 +65,7 @@ class RecallStep:
     text: str  # "seat 5 raises to 6", "burn", "flop Kd 9s 4h"
     board: tuple[str, ...] = ()  # the board after this step
     pot: int | None = None  # chips in the middle and in front after this step
+    board2: tuple[str, ...] = ()  # a double-board game's second board after this step
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,12 +285,14 @@ def _recall(c: Canvas, hand: HandRecallView, step: int) -> None:
         info += f" · POT {cur.pot}"
     c.text(Rect(2 * p, y, c.width - 4 * p, row), info, T)
     y += row
-    if cur is not None and cur.board:
+    boards = [b for b in ((cur.board, cur.board2) if cur is not None else ()) if b]
+    for k, board in enumerate(boards):  # a double-board game: the second under the first
         ch = round(c.row(K) * 1.1)
         cw = max(round(ch * 0.72), c.measure("10", K) + p)
-        c.text(Rect(2 * p, y, c.measure("BOARD", T) + p, ch), "BOARD", T, Style.DIM)
-        x = 3 * p + c.measure("BOARD", T)
-        for i, code in enumerate(cur.board):
+        label = "BOARD" if len(boards) == 1 else f"BOARD {k + 1}"
+        c.text(Rect(2 * p, y, c.measure("BOARD 2", T) + p, ch), label, T, Style.DIM)
+        x = 3 * p + c.measure("BOARD 2", T)
+        for i, code in enumerate(board):
             card = parse_card(code)
             if card is not None:
                 c.card(Rect(x + i * (cw + p), y, cw, ch), card[0], card[1])

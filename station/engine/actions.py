@@ -12,6 +12,7 @@ from typing import assert_never
 from station.engine import (
     burn_errors,
     deal_errors,
+    discard_round,
     draw_round,
     irregular,
     rounds,
@@ -79,6 +80,9 @@ def _key_in_play(hand: Hand, k: KeyPress, seq: int) -> Steps:
             return muck(hand, seat, seq)
         case Key.DRAW if seat is not None:
             return draw_round.request_draw(hand, seat, k.count or 0, k.cards, seq)
+        case Key.DISCARD if seat is not None and hand.spec.discard:
+            discard_round.discard(hand, seat, k.count, k.cards, seq)
+            return NOTHING
         case Key.RUN_IT:
             run_it(hand, k.count or 1, seq)
             return NOTHING
@@ -202,6 +206,16 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps:
     done = wagers.verbal_after_chips(hand, seat, k, seq)
     if done is not None:
         return done
+    if hand.phase in _CLOSED and k.action in _RAISES and not hand.seats[seat].folded:
+        # Said after a card of the next street (or another action): too late to reopen.
+        hand.incident(
+            seq,
+            Rule.BET_VERBAL_BINDING,
+            Ruling.WARNING,
+            f"SEAT {seat} SPOKE AFTER THE BETTING CLOSED: THE ACTION STANDS",
+            seat=seat,
+        )
+        return NOTHING
     match k.action:
         case VerbalAction.FOLD:
             return fold(hand, seat, seq)
@@ -234,10 +248,19 @@ def verbal(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps:
             assert_never(k.action)
 
 
+_CLOSED = frozenset({Phase.STREET, Phase.DRAWING, Phase.SHOWDOWN})
+_RAISES = frozenset(
+    {VerbalAction.BET, VerbalAction.RAISE, VerbalAction.COMPLETE, VerbalAction.ALLIN}
+)
+
+
 def table_hand(hand: Hand, seat: int, seq: int) -> Steps:
     """TABLED: the seat shows its hand."""
     if hand.seats[seat].folded:
         irregular.unexpected_key(hand, Key.TABLED, seat, seq)
+        return NOTHING
+    if hand.spec.dealer_button and hand.phase is not Phase.SHOWDOWN:
+        stud.show_down_card(hand, seat, seq)  # Mexican stud: shown by choice, or not at its time
         return NOTHING
     if hand.phase is Phase.BETTING:
         # The showdown came while the seat to act still owed his short call: it binds him and

@@ -3,9 +3,14 @@ button out of position. Pure.
 
 Catalog §1 product default (`faceup_draw_policy = EXPOSED`): a card that leaves the shoe face up
 into a face-down slot is delivered face up to the seat the sequence assigns, and the dealer is
-asked "BOXED or EXPOSED?"; BOXED re-labels it a scrap (DECK-BOXED-*). A face-up card into a board,
-up-card or burn slot is always a boxed card. The misdeal rules of catalog §3 then apply before the
-action cutoff (MISDEAL-CUTOFF-*).
+asked "BOXED or EXPOSED?"; BOXED re-labels it a scrap (DECK-BOXED-*). A face-up card into a board or
+up-card slot is always a boxed card. A burn card that comes out face up, or that the dealer
+flashes (FLASH or EXPOSED with no seat), is an exposed card (000-USPA §3.1.6.12: "A card that is
+flashed by a dealer is treated as an exposed card"): the rulebooks say nothing of an exposed burn,
+so the station follows the common practice, house practice here: it stays the burn, shown to all,
+and the street is dealt as usual (BOXED, before the next card, still rules a face-up burn a boxed
+card). The misdeal
+rules of catalog §3 then apply before the action cutoff (MISDEAL-CUTOFF-*).
 """
 
 from __future__ import annotations
@@ -28,7 +33,10 @@ def _code(card: Card | None) -> str:
 def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
     """A draw that left the shoe face up. True when it was handled here (the caller places
     nothing); False when the caller should place it in `slot` as usual."""
-    if slot.up or slot.role in (DealSlot.BURN, DealSlot.BOARD):
+    if slot.role is DealSlot.BURN:
+        burn_exposed(hand, card, seq, face_up=True)
+        return False  # it is the burn all the same
+    if slot.up or slot.role is DealSlot.BOARD:
         boxed(hand, slot, card, seq, immediate=True)
         return True
     if hand.profile.faceup_draw_policy is FaceUpPolicy.BOXED:
@@ -45,6 +53,52 @@ def face_up(hand: Hand, slot: Slot, card: Card | None, seq: int) -> bool:
         PromptCode.RECOVERY,
     )
     return False
+
+
+def burn_exposed(hand: Hand, card: Card | None, seq: int, *, face_up: bool) -> None:
+    """An exposed burn card (house practice, see the module docstring): it stays the burn and is
+    shown to all; the street's cards come as planned. `face_up`: it left the shoe face up, and
+    BOXED before the next card may still rule it a boxed card."""
+    hand.faults.burn_up = (card, seq) if face_up else None
+    boxed_hint = " (BOXED IF IT WAS FACE UP IN THE DECK)" if face_up else ""
+    hand.incident(
+        seq,
+        Rule.EXPOSE_GENERAL,
+        Ruling.PLAY_ON,
+        f"BURN CARD {_code(card)} EXPOSED: IT STAYS THE BURN, SHOW IT TO ALL{boxed_hint}",
+    )
+
+
+def flash_burn(hand: Hand, card: Card | None, seq: int) -> bool:
+    """FLASH or EXPOSED with no seat just after a burn card: the dealer exposed the burn. True
+    when it applied (the last card out is a burn, and the one named if a card is named)."""
+    log = hand.deal.street_log
+    if not log or hand.result is not None:
+        return False
+    last, role, _ = log[-1]
+    if role is not DealSlot.BURN or (card is not None and card != last):
+        return False
+    pending = hand.faults.burn_up
+    hand.faults.burn_up = None
+    if pending is None or pending[0] != last:
+        burn_exposed(hand, last, seq, face_up=False)
+    return True  # (a face-up burn already ruled exposed: the key confirms it, one incident)
+
+
+def _box_the_burn(hand: Hand, seq: int) -> bool:
+    """BOXED just after a face-up burn, before the next card: it was face up in the deck, a scrap
+    of paper (DECK-BOXED-SINGLE), and the next card is the burn."""
+    pending = hand.faults.burn_up
+    hand.faults.burn_up = None
+    if pending is None or hand.result is not None:
+        return False
+    card, at = pending
+    if card is not None and card in hand.deal.burns:
+        hand.deal.burns.remove(card)
+    hand.deal.street_log = [x for x in hand.deal.street_log if x[2] != at]
+    hand.deal.slots.appendleft(Slot(DealSlot.BURN, None, hand.street))
+    boxed(hand, None, card, seq, immediate=True)
+    return True
 
 
 def must_settle_at_next_card(hand: Hand) -> bool:
@@ -123,7 +177,7 @@ def box_key(hand: Hand, seq: int) -> bool:
     """The BOXED key. True when it applied to a face-up card."""
     pending = hand.faults.faceup
     if pending is None:
-        return False
+        return _box_the_burn(hand, seq)
     hand.faults.faceup = None
     hand.alerts.stop_text = None
     hand.alerts.stop_seat = None
@@ -313,10 +367,29 @@ def _exposed_on_the_draw(hand: Hand, seat: int, card: Card | None, seq: int) -> 
     )
 
 
+def _mexican_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    """EXPOSE-MEXICAN-STUD (004-GN r251): a down card the dealer exposes is face up, so that
+    player's next card comes down, and he may declare all in for the pot or stay in for all the
+    betting; an exposed joker still plays as if dealt down (wild)."""
+    hand.reveal(seat, card)
+    joker = " (THE JOKER STILL PLAYS WILD)" if card is not None and card.is_joker else ""
+    hand.incident(
+        seq,
+        Rule.EXPOSE_MEXICAN_STUD,
+        Ruling.PLAY_ON,
+        f"{_code(card)} OF SEAT {seat} EXPOSED{joker}: HIS NEXT CARD COMES DOWN; HE MAY DECLARE "
+        "ALL IN FOR THE POT OR STAY IN",
+        seat=seat,
+    )
+
+
 def _stud_exposed(hand: Hand, seat: int, card: Card | None, seq: int, slot: Slot | None) -> None:
     street = slot.street if slot is not None else hand.street
+    if hand.spec.dealer_button:
+        _mexican_exposed(hand, seat, card, seq)
+        return
     if street > 0:
-        if street == 4:
+        if street == hand.spec.rounds - 1:
             hand.reveal(seat, card)
             if hand.seats[seat].allin:
                 # 001-RR11 §8 r16: an all-in player's final card dealt up is kept.
@@ -409,8 +482,9 @@ def kept_irregular_card(hand: Hand, seq: int) -> bool:
         return False
     card, drawn_at, before = hand.faults.scraps[0]
     stud = hand.spec.family is Family.STUD
-    rounds = 3 if stud else hand.spec.hole_cards
-    plan = [(s, k, stud and k == 2) for k in range(rounds) for s in hand.dealt]
+    rounds = hand.starting_cards()
+    start = hand.spec.stud_start
+    plan = [(s, k, stud and start[k]) for k in range(rounds) for s in hand.dealt]
     last = hand.deal.slots[0] if len(hand.deal.slots) == 1 else None
     if last is None or (last.seat, last.k, last.up) != plan[-1] or last.street != 0:
         return False
@@ -499,7 +573,7 @@ def extra_card(hand: Hand, card: Card | None, seq: int) -> None:
         return
     hand.out.append(DrawRole(hand.number, seq, _code(card), DealSlot.STRAY))
     extra = len(hand.faults.extra)
-    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    per_hand = hand.starting_cards()
     rule = Rule.MISDEAL_TWO_EXTRA_CARDS
     if extra == per_hand and hand.empty_seat_between():
         rule = Rule.MISDEAL_DEALT_TO_EMPTY_SEAT
@@ -523,7 +597,7 @@ def short_deal(hand: Hand, seq: int) -> bool:
     MISDEAL-ENTITLED-PLAYER-DEALT-OUT). True when the betting opens one card short (the caller
     returns `steps.ShortDeal`, then books the action as usual if the betting is open)."""
     missing = len(hand.deal.slots)
-    per_hand = 3 if hand.spec.family is Family.STUD else hand.spec.hole_cards
+    per_hand = hand.starting_cards()
     if missing == per_hand and len(hand.dealt) > 1:
         misdeal(
             hand,

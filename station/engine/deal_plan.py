@@ -20,17 +20,22 @@ from station.engine.snapshot import Phase
 
 
 def plan_initial_deal(hand: Hand) -> None:
-    """The starting hands: one card at a time to every seat in deal order."""
-    if hand.spec.family is Family.STUD:
-        for k in range(3):
+    """The starting hands: one card at a time to every seat in deal order (stud: the game's
+    down and up cards). A bomb pot's flop follows on every board, with no burn and no betting
+    before it (004-GN §VIII "5 Card Double Board Bomb Pot PLO" a)."""
+    spec = hand.spec
+    if spec.family is Family.STUD:
+        for k, up in enumerate(spec.stud_start):
             for s in hand.dealt:
-                hand.deal.slots.append(
-                    Slot(DealSlot.UP if k == 2 else DealSlot.DOWN, s, 0, k == 2, k)
-                )
-    else:
-        for k in range(hand.spec.hole_cards):
-            for s in hand.dealt:
-                hand.deal.slots.append(Slot(DealSlot.HOLE, s, 0, False, k))
+                hand.deal.slots.append(Slot(DealSlot.UP if up else DealSlot.DOWN, s, 0, up, k))
+        return
+    for k in range(spec.hole_for(len(hand.dealt))):
+        for s in hand.dealt:
+            hand.deal.slots.append(Slot(DealSlot.HOLE, s, 0, False, k))
+    if spec.bomb:
+        for b in range(spec.boards):
+            for _ in range(spec.board[0]):
+                hand.deal.slots.append(Slot(DealSlot.BOARD, None, 0, True, 0, b))
 
 
 def plan_street(hand: Hand, street: int) -> None:
@@ -43,22 +48,28 @@ def plan_street(hand: Hand, street: int) -> None:
     if rec is not None and step is not None and step.expect is Expect.ELIMINATE:
         for _ in range(rec.eliminate):
             hand.deal.slots.append(Slot(DealSlot.ELIMINATED, None, street))
-    if hand.spec.family is Family.FLOP:
+    spec = hand.spec
+    if spec.family is Family.FLOP:
+        if street == 1 and not spec.flop_burn:
+            burn = False  # Ultimate Big O: no burn card for the flop
         if burn:
             hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         for _ in range(hand.repair.extra_burns):  # BURN-ERROR-ANY-STREET
             hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         hand.repair.extra_burns = 0
-        for _ in range(hand.spec.board[street - 1]):
-            hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True))
-    elif hand.spec.family is Family.STUD:
+        # Double board: the second board's cards follow, without a burn (004-GN §VIII "Double
+        # Board Omaha": "no burn will be used for the second board").
+        for b in range(spec.boards):
+            for _ in range(spec.street_cards(street)):
+                hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True, 0, b))
+    elif spec.family is Family.STUD:
         burn, seats, common = stud.street_plan(hand, street, burn)
         if burn:
             hand.deal.slots.append(Slot(DealSlot.BURN, None, street))
         if common:  # STUD-CARD-SHORTAGE: one common card in the centre
             hand.deal.slots.append(Slot(DealSlot.BOARD, None, street, True))
-        up = street < 4
         for s in seats:
+            up = stud.card_up(hand, s, street)
             hand.deal.slots.append(Slot(DealSlot.UP if up else DealSlot.DOWN, s, street, up))
 
 
@@ -69,10 +80,9 @@ def street_prompt(hand: Hand, street: int) -> str:
     if DealSlot.ELIMINATED in roles:
         n = roles.count(DealSlot.ELIMINATED)
         return f"ELIMINATE {n} CARDS, THEN BURN & DEAL {hand.street_name(street).upper()}"
-    if hand.spec.family is Family.FLOP:
-        what = ("FLOP", "TURN", "RIVER")[street - 1]
-    else:
-        what = f"{hand.street_name(street).upper()}"
+    what = hand.street_name(street).upper()
+    if hand.spec.family is Family.FLOP and hand.spec.boards > 1:
+        what = f"{what} ON BOTH BOARDS"
     return f"BURN & {what}" if burn else f"{what} (NO BURN)"
 
 
@@ -122,13 +132,13 @@ def place(hand: Hand, slot: Slot, card: Card | None, seq: int) -> None:
             case DealSlot.BURN:
                 hand.deal.burns.append(card)
             case DealSlot.BOARD:
-                hand.deal.board.append(card)
+                (hand.deal.board2 if slot.board else hand.deal.board).append(card)
             case DealSlot.HOLE | DealSlot.DOWN | DealSlot.UP | DealSlot.DRAW | DealSlot.REPLACEMENT:
                 if slot.seat is not None:
                     hand.deal.cards[slot.seat].append((card, slot.up))
             case _:
                 pass
-    hand.out.append(DrawRole(hand.number, seq, code, slot.role, slot.seat, slot.street))
+    hand.out.append(DrawRole(hand.number, seq, code, slot.role, slot.seat, slot.street, slot.board))
     if slot.street > 0:
         hand.deal.street_log.append((card, slot.role, seq))
 

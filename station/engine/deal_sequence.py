@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from station.engine import deal_errors, deal_plan, draw_round, irregular, rounds, stub, stud
+from station.engine import (
+    deal_errors,
+    deal_plan,
+    discard_round,
+    draw_round,
+    irregular,
+    rounds,
+    stub,
+    stud,
+)
 from station.engine.cards import Card
 from station.engine.decisions import DealSlot, DrawRole
 from station.engine.games import Family
@@ -42,13 +51,18 @@ def on_draw(
         deal.tags[tag] = seq
         if card is not None:
             deal.card_tags[card] = tag
-    if card is not None and card.rank < 6 and not stub.in_the_deck(hand, card):
+    if (
+        card is not None
+        and (card.rank < 6 or hand.spec.no_ranks)
+        and not stub.in_the_deck(hand, card)
+    ):
         irregular.joker_not_in_use(hand, card, seq)
         return NOTHING
     if hand.repair.awaiting_reshuffle:
         irregular.wrong_recovery(hand, card, seq)
         return NOTHING
     faults = hand.faults
+    faults.burn_up = None  # BOXED for a face-up burn comes before the next card
     if faults.faceup is not None and (
         face_up or hand.phase is not Phase.DEALING or deal_errors.must_settle_at_next_card(hand)
     ):
@@ -64,6 +78,11 @@ def on_draw(
     if hand.phase is Phase.MISDEAL or hand.result is not None or not slots:
         irregular.unexpected_draw(hand, card, face_up, seq)
         return NOTHING
+    if hand.discard.due and hand.phase is Phase.STREET:
+        discard_round.missed(hand, seq)  # the next street's first card: no discard, dead hand
+        slots = deal.slots  # the dead hands' cards are no longer expected
+        if hand.result is not None or not slots:
+            return NOTHING
     slot = slots[0]
     if face_up and deal_errors.face_up(hand, slot, card, seq):
         return NOTHING

@@ -81,6 +81,7 @@ class PotPart:
     name: str
     amount: int
     won: Mapping[int, int]
+    named: str = ""  # its winning hand as announced ("FLUSH, ACE HIGH", "LOW 8-6"); screen only
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,9 @@ class PotResult:
     # when the pot went to a showdown; "" when it was won uncontested. Screen only: not part of
     # `station replay --json` (whose hand_end keeps its shape).
     named: str = ""
-    parts: tuple[PotPart, ...] = ()  # when the pot was decided in parts (split pots)
+    # When the pot was decided in parts (split pots). Left out of the repr, which the replay
+    # corpus digests: a result without parts reads as it always has.
+    parts: tuple[PotPart, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,7 @@ class ActionKind(StrEnum):
     SHOW = "show"  # TABLED at showdown
     MUCK = "muck"
     DRAW = "draw"  # draw games: stood pat (0) or exchanged cards (`amount` = cards)
+    DISCARD = "discard"  # Pineapple, Super Stud: cards discarded, none replaced (`amount`)
 
 
 class DrawRole(NamedTuple):
@@ -162,6 +166,7 @@ class DrawRole(NamedTuple):
     role: DealSlot
     seat: int | None = None
     street: int = 0  # betting round the card belongs to (0 = initial deal)
+    board: int = 0  # a board card of the second board (double-board games): 1
 
 
 class Action(NamedTuple):

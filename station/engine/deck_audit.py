@@ -17,10 +17,18 @@ from station.engine.games import GameSpec
 from station.engine.profiles import Profile
 
 
+def joker_in_use(spec: GameSpec, profile: Profile) -> bool:
+    """Whether the game's deck holds the joker: A-5 lowball as the profile says (D60); a game
+    whose deck is built with one (draw high, Mexican stud's 41 cards) always."""
+    return spec.uses_joker(profile.joker_in_use_a5)
+
+
 def game_deck(spec: GameSpec, profile: Profile) -> tuple[Card, ...]:
     """The cards of the deck the game is dealt from."""
     base = SHORT_DECK if spec.short_deck else STANDARD_DECK
-    return (*base, JOKER) if spec.uses_joker(profile.joker_in_use_a5) else base
+    if spec.no_ranks:
+        base = tuple(c for c in base if c.rank not in spec.no_ranks)
+    return (*base, JOKER) if joker_in_use(spec, profile) else base
 
 
 @dataclass(frozen=True, slots=True)

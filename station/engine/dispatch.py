@@ -108,10 +108,18 @@ def start(
 ) -> Hand:
     """NEW_HAND: the hand with its forced bets, and its starting hands planned."""
     layout: ButtonLayout | None = None
-    if spec.family is Family.STUD:
+    if spec.family is Family.STUD and spec.dealer_button:
+        # Mexican stud: dealt from the button's left, no blinds (004-GN §IX "Mexican Poker").
+        layout = button_layout(dealt, button if button is not None else max(dealt))
+        layout = ButtonLayout(layout.button, layout.deal_order, None, None)
+        order = list(layout.deal_order)
+    elif spec.family is Family.STUD:
         order = stud_order(dealt)
     else:
         layout = button_layout(dealt, button if button is not None else max(dealt), blinds)
+        if spec.bomb or not stakes.bb:
+            # No blinds (a bomb pot, an ante-only game): nobody sits in a blind.
+            layout = ButtonLayout(layout.button, layout.deal_order, None, None)
         order = list(layout.deal_order)
     seats = {s: Seat(s, stacks.get(s)) for s in order}
     hand = Hand(
@@ -160,7 +168,8 @@ def start(
     rounds.check_blinds(hand, seq)
     if puck is not None and hand.button is not None and puck != hand.button:
         hand.prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
-    hand.prompt(seq, f"DEAL: FIRST CARD TO SEAT {order[0]}", PromptCode.DEAL)
+    flops = ", THEN A FLOP ON EACH BOARD (NO BURN)" if spec.bomb else ""
+    hand.prompt(seq, f"DEAL: FIRST CARD TO SEAT {order[0]}{flops}", PromptCode.DEAL)
     return hand
 
 

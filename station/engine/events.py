@@ -93,6 +93,25 @@ class Stakes:
 
 
 @dataclass(frozen=True, slots=True)
+class RotationGame:
+    """One game of a mixed-game rotation: its id, its stakes and (for a game that may be played
+    at several) its betting structure."""
+
+    game: str
+    stakes: Stakes
+    structure: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rotation:
+    """A mixed game (HORSE, 8-game): the games in order, each played for `hands` hands, or for
+    one orbit of the button when `hands` is 0 (a stud game: one hand per player)."""
+
+    games: tuple[RotationGame, ...]
+    hands: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """Seat the table: game, rule profile, stakes, seats -> stacks (None = not tracked)."""
 
@@ -104,6 +123,9 @@ class Setup:
     deck: str | None = None  # back colour in play; None = the registry's first deck
     rules: Mapping[str, object] = field(default_factory=dict)  # profile switch overrides
     rake: RakeSchedule | None = None  # the house's take; None: nothing is raked
+    structure: str | None = None  # another of the game's betting structures (games.Structure)
+    kill: str | None = None  # a required-kill game: "full" or "half" (KILL-POTS)
+    rotation: Rotation | None = None  # a mixed game: the games in turn (the first is `game`)
     tournament: Schedule | None = None  # the structure and its clock (stakes come from it)
 
 

@@ -10,10 +10,9 @@ noted (BET-SMALLEST-CHIP).
 
 from __future__ import annotations
 
-from station.engine import chip_race, seating, tournament
+from station.engine import chip_race, kill_pots, seating, tournament
 from station.engine.decisions import Ruling
 from station.engine.events import Zone
-from station.engine.games import Structure
 from station.engine.positions import button_layout
 from station.engine.rule_ids import Rule
 from station.engine.table_state import TableState
@@ -44,18 +43,23 @@ def kill(table: TableState, dealt: list[int], seq: int) -> tuple[int, int] | Non
     game: the limits of this hand go up with it."""
     assert table.setup is not None
     assert table.spec is not None
-    bb = table.setup.stakes.bb or 0
-    for seat in sorted(table.posting.kill_keys):
+    st = table.setup.stakes
+    base = kill_pots.unit(table.spec, st)
+    keyed = set(table.posting.kill_keys)
+    due = table.kills.due
+    if due is not None and table.posting.posted.get(due, 0) > 0:
+        keyed.add(due)  # a required kill needs no key (KILL-POTS, 001-RR11 §13)
+    for seat in sorted(keyed):
         amount = table.posting.posted.get(seat, 0)
         if seat not in dealt:
             continue
-        if table.spec.structure is Structure.FIXED_LIMIT and seating.kill_amount(amount, bb):
+        if kill_pots.is_kill(table.spec, st, amount):
             return seat, amount
         table.out.append(
             table.incident(
                 seq,
                 Rule.KILL_POTS,
-                f"SEAT {seat}: A KILL IS {2 * bb} (HALF KILL {3 * bb // 2}) IN A LIMIT GAME",
+                f"SEAT {seat}: A KILL IS {2 * base} (HALF KILL {3 * base // 2}) IN A LIMIT GAME",
                 Ruling.CORRECT_BET,
                 seat=seat,
             )

@@ -1,12 +1,14 @@
 """Game forms: what is dealt, how it is bet and how it is judged. Pure data.
 
-Catalog section 7.1 is the source of each row. A `GameSpec` holds no behaviour; the hand state
-machine reads it to know the expected dealing pattern of each street.
+Catalog section 7.1 is the source of each row, and `source` names the rulebook section each game
+follows. A `GameSpec` holds no behaviour; the hand state machine reads it to know the expected
+dealing pattern of each street. A setup may choose another of the game's `structures`
+(`with_structure`); `station games` lists every row.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final
 
@@ -30,6 +32,7 @@ class HighEval(StrEnum):
     SHORT_DECK = "short_deck"  # flush beats full house, A-6-7-8-9 straight
     JOKER = "joker"  # draw high: the joker as an ace or to complete a straight or flush
     NINES = "nines"  # Archie: a pair of nines or better qualifies
+    MEXICAN = "mexican"  # 41 cards, a joker wild; flush beats full house, 5-6-7-J-Q a straight
 
 
 class LowEval(StrEnum):
@@ -37,6 +40,7 @@ class LowEval(StrEnum):
     A5 = "a5"  # ace-to-five (razz, A-5 lowball): straights and flushes ignored
     A5_8 = "a5_8"  # ace-to-five, eight or better qualifier (hi-lo)
     OMAHA_A5_8 = "omaha_a5_8"  # two hole + three board, eight or better
+    OMAHA_A5 = "omaha_a5"  # two hole + three board, ace-to-five, no qualifier
     D27 = "d27"  # deuce-to-seven: straights and flushes count, ace high
     BADUGI = "badugi"
 
@@ -68,6 +72,14 @@ class BringIn(StrEnum):
     LOW_CARD = "low_card"  # 7-stud: lowest up-card by suit brings in
     HIGH_CARD = "high_card"  # razz: highest up-card (aces low) brings in
     LOW_CARD_ACE_HIGH = "low_card_ace_high"  # stud/8: lowest, ace counts high
+    HIGH_CARD_ACE_HIGH = "high_card_ace_high"  # Kansas City razz: highest, ace counts high
+
+
+class BoardSplit(StrEnum):
+    """How a pot is shared between two boards (flop games with `boards` 2)."""
+
+    EACH = "each"  # each board half the pot (Double Board Omaha, the bomb pot)
+    EITHER = "either"  # best high on either board half, best low on either the other (Ult. Big O)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +99,20 @@ class GameSpec:
     bring_in: BringIn = BringIn.NONE
     open_pair: bool = False  # 7-stud: an open pair on 4th street allows the big bet
     max_players: int = 10
+    structures: tuple[Structure, ...] = ()  # others a setup may choose (`with_structure`)
     source: str = ""  # the rulebook section the game follows
+    boards: int = 1  # flop games: boards dealt (Double Board Omaha: two)
+    board_split: BoardSplit = BoardSplit.EACH
+    flop_burn: bool = True  # Ultimate Big O: no burn card for the flop
+    bomb: bool = False  # antes only, no betting before the flop, no burn for it (bomb pot)
+    hole_by_players: tuple[tuple[int, int], ...] = ()  # Big Easy: (players at most, cards)
+    discard: int = 0  # cards each player discards, none replaced (Pineapple 1, Super Stud 2)
+    discard_after: int = 0  # the betting round after which they are discarded
+    stud_start: tuple[bool, ...] = (False, False, True)  # stud: the starting cards, up or not
+    stud_streets: tuple[bool, ...] = (True, True, True, False)  # stud: later cards, up or not
+    later_low: bool = False  # stud: the lowest hand showing starts the later streets
+    no_ranks: tuple[int, ...] = ()  # ranks taken out of the deck (Mexican stud: 8, 9, 10)
+    dealer_button: bool = False  # stud dealt from the button's left, the button moving (Mexican)
     second: Second = Second.NONE  # the other half of a split judged another way
     split_odd: SplitOdd = SplitOdd.FIRST
     draw_after: int = 0  # flop games with a draw (Drawmaha): the betting round the draw follows
@@ -97,9 +122,9 @@ class GameSpec:
     def rounds(self) -> int:
         """Number of betting rounds."""
         if self.family is Family.FLOP:
-            return 1 + len(self.board)
+            return len(self.board) + (0 if self.bomb else 1)
         if self.family is Family.STUD:
-            return 5
+            return 1 + len(self.stud_streets)
         return 1 + self.draws
 
     def uses_joker(self, a5_joker: bool) -> bool:
@@ -107,13 +132,56 @@ class GameSpec:
         profile's switch says (D60: RR/USPA in use unless posted, GN not unless posted)."""
         return self.joker and (self.low is not LowEval.A5 or a5_joker)
 
+    @property
+    def hi_lo(self) -> bool:
+        return self.high is not HighEval.NONE and self.low is not LowEval.NONE
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck the game is dealt from (a joker in use counts apart)."""
+        if self.short_deck:
+            return 36
+        return 52 - 4 * len(self.no_ranks)
+
     def big_bet_from(self) -> int:
         """Fixed limit: index of the first betting round played at the big bet."""
         if self.family is Family.FLOP:
-            return 2  # turn (Drawmaha: the round after the draw, with the turn)
+            return 1 if self.bomb else 2  # the turn (Drawmaha: the round after the draw)
         if self.family is Family.STUD:
-            return 2  # 5th street
+            return 2  # 5th street (Mexican stud: the fourth card)
         return 1 if self.draws == 1 else 2  # single draw: after the draw; triple: after 2nd
+
+    def street_cards(self, street: int) -> int:
+        """Flop games: board cards per board dealt for betting round `street` (> 0)."""
+        return self.board[street - (0 if self.bomb else 1)]
+
+    def street_names(self) -> tuple[str, ...]:
+        """The betting rounds' names (the display's and the prompts')."""
+        if self.family is Family.FLOP:
+            return ("flop", "turn", "river") if self.bomb else ("preflop", "flop", "turn", "river")
+        if self.family is Family.STUD:
+            first = len(self.stud_start) - self.discard  # Super Stud: 3rd street after discards
+            return tuple(f"{n}{_TH.get(n, 'th')} street" for n in range(first, first + self.rounds))
+        return ()
+
+    def hole_for(self, players: int) -> int:
+        """Starting cards per player in a hand of `players` (The Big Easy: more when fewer)."""
+        for most, cards in self.hole_by_players:
+            if players <= most:
+                return cards
+        return self.hole_cards
+
+    def with_structure(self, structure: Structure) -> GameSpec:
+        """The game played at `structure`, one of its `structures` (ValueError otherwise)."""
+        if structure is self.structure:
+            return self
+        if structure not in self.structures:
+            allowed = ", ".join(s.value for s in (self.structure, *self.structures))
+            raise ValueError(f"{self.title} is played {allowed}, not {structure.value}")
+        return replace(self, structure=structure)
+
+
+_TH = {1: "st", 2: "nd", 3: "rd"}
 
 
 def _flop(
@@ -129,6 +197,12 @@ def _flop(
 
 
 NL, PL, FL = Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT
+_ANY = (NL, PL, FL)
+_HE = "001-RR11 §5; 004-GN §VII"
+_OMAHA = "001-RR11 §6; 004-GN §VIII"
+_O8 = "001-RR11 §7; 004-GN §VIII Omaha High-Low"
+_GN8 = "004-GN §VIII"
+_GN9 = "004-GN §IX"
 NONE, POS = LowEval.NONE, SplitOdd.POSITION
 
 # Draw high, big-bet A-5 lowball and the split draw and stud games (001-RR11 §11-§12, 004-GN
@@ -211,48 +285,125 @@ DRAWMAHA: Final = tuple(
 GAMES: Final[dict[str, GameSpec]] = {
     g.name: g
     for g in (
-        _flop("nlhe", "No-limit hold'em", NL),
-        _flop("plhe", "Pot-limit hold'em", PL),
-        _flop("flhe", "Limit hold'em", FL),
-        _flop("nlo", "No-limit Omaha", NL, HighEval.OMAHA, hole=4),
-        _flop("plo", "Pot-limit Omaha", PL, HighEval.OMAHA, hole=4),
-        _flop("flo", "Limit Omaha", FL, HighEval.OMAHA, hole=4),
-        _flop("plo8", "Pot-limit Omaha hi-lo", PL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4),
-        _flop("flo8", "Limit Omaha hi-lo", FL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4),
+        _flop("nlhe", "No-limit hold'em", NL, source=_HE),
+        _flop("plhe", "Pot-limit hold'em", PL, source=_HE),
+        _flop("flhe", "Limit hold'em", FL, source=_HE),
         _flop(
-            "sdhe", "Short-deck hold'em", NL, HighEval.SHORT_DECK, short_deck=True, max_players=9
+            "pineapple", "Pineapple", NL, hole=3, discard=1, discard_after=0, structures=(PL, FL),
+            source="004-GN §VII Pineapple",
+        ),
+        _flop(
+            "crazypine", "Crazy Pineapple", NL, hole=3, discard=1, discard_after=1,
+            structures=(PL, FL), source="004-GN §VII Crazy Pineapple",
+        ),
+        _flop("nlo", "No-limit Omaha", NL, HighEval.OMAHA, hole=4, source=_OMAHA),
+        _flop("plo", "Pot-limit Omaha", PL, HighEval.OMAHA, hole=4, source=_OMAHA),
+        _flop("flo", "Limit Omaha", FL, HighEval.OMAHA, hole=4, source=_OMAHA),
+        _flop(
+            "plo5", "Five-card pot-limit Omaha", PL, HighEval.OMAHA, hole=5, max_players=8,
+            structures=(NL, FL), source=f"{_GN8} (five cards: The Big O without the low)",
+        ),
+        _flop(
+            "plo8", "Pot-limit Omaha hi-lo", PL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4,
+            structures=(NL,), source=_O8,
+        ),
+        _flop(
+            "flo8", "Limit Omaha hi-lo", FL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=4,
+            source=_O8,
+        ),
+        _flop(
+            "o8reg", "Omaha hi-lo regular (no qualifier)", PL, HighEval.OMAHA, LowEval.OMAHA_A5,
+            hole=4, structures=(NL, FL), source=f"{_GN8} Omaha High Low Regular",
+        ),
+        _flop(
+            "bigo", "The Big O (five-card Omaha hi-lo)", PL, HighEval.OMAHA,
+            LowEval.OMAHA_A5_8, hole=5, max_players=8, structures=(NL, FL),
+            source=f"{_GN8} The Big O",
+        ),
+        _flop(
+            "bigeasy", "The Big Easy (Omaha hi-lo, five or more cards)", PL, HighEval.OMAHA,
+            LowEval.OMAHA_A5_8, hole=5, max_players=8, structures=(NL, FL),
+            hole_by_players=((4, 7), (6, 6)), source=f"{_GN8} The Big Easy",
+        ),
+        _flop(
+            "dbo", "Double Board Omaha", PL, HighEval.OMAHA, hole=4, max_players=8, boards=2,
+            structures=(NL, FL), source=f"{_GN8} Double Board Omaha",
+        ),
+        _flop(
+            "bomb5", "Five-card double-board bomb pot PLO", PL, HighEval.OMAHA, hole=5,
+            max_players=8, boards=2, bomb=True, source=f"{_GN8} 5 Card Double Board Bomb Pot PLO",
+        ),
+        _flop(
+            "ubigo", "Ultimate Big O", PL, HighEval.OMAHA, LowEval.OMAHA_A5_8, hole=5,
+            max_players=8, boards=2, board_split=BoardSplit.EITHER, flop_burn=False,
+            structures=(NL, FL), source=f"{_GN8} Ultimate Big O",
+        ),
+        _flop(
+            "sdhe", "Short-deck hold'em", NL, HighEval.SHORT_DECK, short_deck=True, max_players=9,
+            source="004-GN Short Deck r356-r360",
         ),
         GameSpec(
             "stud", "Seven-card stud", Family.STUD, FL, HighEval.STANDARD, LowEval.NONE,
             bring_in=BringIn.LOW_CARD, open_pair=True, max_players=8,
+            source="001-RR11 §8; 004-GN §IX Seven-Card Stud",
         ),
         GameSpec(
             "razz", "Razz", Family.STUD, FL, HighEval.NONE, LowEval.A5,
-            bring_in=BringIn.HIGH_CARD, max_players=8,
+            bring_in=BringIn.HIGH_CARD, max_players=8, later_low=True,
+            source="001-RR11 §9; 004-GN §IX Razz",
+        ),
+        GameSpec(
+            "kcrazz", "Kansas City razz (deuce-to-seven)", Family.STUD, FL, HighEval.NONE,
+            LowEval.D27, bring_in=BringIn.HIGH_CARD_ACE_HIGH, max_players=8, later_low=True,
+            source=f"{_GN9} Razz r232",
         ),
         GameSpec(
             "stud8", "Seven-card stud hi-lo", Family.STUD, FL, HighEval.STANDARD, LowEval.A5_8,
             bring_in=BringIn.LOW_CARD_ACE_HIGH, max_players=8,
+            source="001-RR11 §10; 004-GN §IX Stud 8/O",
+        ),
+        GameSpec(
+            "stud8reg", "Seven-card stud hi-lo regular (no qualifier)", Family.STUD, FL,
+            HighEval.STANDARD, LowEval.A5, bring_in=BringIn.HIGH_CARD, max_players=8,
+            later_low=True, source=f"{_GN9} Seven Card Stud High Low Regular r243",
+        ),
+        GameSpec(
+            "superstud", "Super Stud", Family.STUD, FL, HighEval.STANDARD, LowEval.NONE,
+            bring_in=BringIn.LOW_CARD, open_pair=True, max_players=7, discard=2,
+            stud_start=(False, False, False, False, True), source=f"{_GN9} Super Stud r244-r247",
+        ),
+        GameSpec(
+            "superstud8", "Super Stud 8/O", Family.STUD, FL, HighEval.STANDARD, LowEval.A5_8,
+            bring_in=BringIn.HIGH_CARD, max_players=7, discard=2,
+            stud_start=(False, False, False, False, True), source=f"{_GN9} Super Stud r244-r247",
+        ),
+        GameSpec(
+            "mexstud", "Mexican poker (Mexican stud)", Family.STUD, FL, HighEval.MEXICAN,
+            LowEval.NONE, bring_in=BringIn.HIGH_CARD_ACE_HIGH, max_players=8, joker=True,
+            stud_start=(False, True), stud_streets=(False, False, False), no_ranks=(8, 9, 10),
+            dealer_button=True, source=f"{_GN9} Mexican Poker r248-r259",
         ),
         GameSpec(
             "27td", "2-7 triple draw", Family.DRAW, FL, HighEval.NONE, LowEval.D27,
-            hole_cards=5, draws=3, max_players=6,
+            hole_cards=5, draws=3, max_players=6, source="004-GN §X Deuce-To-Seven",
         ),
         GameSpec(
             "27sd", "No-limit 2-7 single draw", Family.DRAW, NL, HighEval.NONE, LowEval.D27,
             hole_cards=5, draws=1, max_players=7,
+            source="001-RR11 §11 Deuce-to-Seven; 004-GN §X No-Limit and Pot-Limit Lowball",
         ),
         GameSpec(
             "a5sd", "A-5 lowball (limit, single draw)", Family.DRAW, FL, HighEval.NONE,
             LowEval.A5, hole_cards=5, draws=1, joker=True, max_players=8,
+            source="001-RR11 §11 Ace-to-Five; 004-GN §X Ace-To-Five",
         ),
         GameSpec(
             "a5td", "A-5 triple draw", Family.DRAW, FL, HighEval.NONE, LowEval.A5,
-            hole_cards=5, draws=3, max_players=6,
+            hole_cards=5, draws=3, max_players=6, source="004-GN §X Ace-To-Five (triple draw)",
         ),
         GameSpec(
             "badugi", "Badugi", Family.DRAW, FL, HighEval.NONE, LowEval.BADUGI,
-            hole_cards=4, draws=3, max_draw=4, max_players=8,
+            hole_cards=4, draws=3, max_draw=4, max_players=8, source="004-GN §XI r290-r299",
         ),
         *DRAW_SPLITS,
         *DRAWMAHA,

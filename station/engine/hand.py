@@ -34,6 +34,7 @@ from station.engine.hand_state import (
     Chips,
     Conduct,
     Deal,
+    Discarding,
     Draws,
     Faults,
     Repair,
@@ -46,11 +47,6 @@ from station.engine.profiles import MisdealCutoff, Profile
 from station.engine.rule_ids import Rule
 from station.engine.rulebook import citation
 from station.engine.snapshot import Phase
-
-STREET_NAMES = {
-    Family.FLOP: ("preflop", "flop", "turn", "river"),
-    Family.STUD: ("3rd street", "4th street", "5th street", "6th street", "7th street"),
-}
 
 
 @dataclass(slots=True)
@@ -75,6 +71,7 @@ class Hand:
     bets: Bets = field(default_factory=Bets)
     show: Showdown = field(default_factory=Showdown)
     draws: Draws = field(default_factory=Draws)
+    discard: Discarding = field(default_factory=Discarding)
     stud: StudState = field(default_factory=StudState)
     faults: Faults = field(default_factory=Faults)
     repair: Repair = field(default_factory=Repair)
@@ -124,6 +121,12 @@ class Hand:
     def reveal(self, seat: int, card: Card | None) -> None:
         """A card of the seat is face up for everyone (stud exposures)."""
         self.deal.cards[seat] = [(c, up or c is card) for c, up in self.deal.cards[seat]]
+
+    def starting_cards(self) -> int:
+        """Cards each player is dealt in the starting hand (a bomb pot's flop apart)."""
+        if self.spec.family is Family.STUD:
+            return len(self.spec.stud_start)
+        return self.spec.hole_for(len(self.dealt))
 
     def last_card_of(self, seat: int) -> Card | None:
         held = self.deal.cards.get(seat, [])
@@ -204,8 +207,8 @@ class Hand:
 
     def street_name(self, street: int | None = None) -> str:
         r = self.street if street is None else street
-        names = STREET_NAMES.get(self.spec.family)
-        if names is not None and r < len(names):
+        names = self.spec.street_names()
+        if r < len(names):
             return names[r]
         return "before the draw" if r == 0 else f"after draw {r}"
 
@@ -217,10 +220,11 @@ class Hand:
             size = big if street >= self.spec.big_bet_from() else small
         else:
             size = st.bb or st.small_bet or st.ante or 1
-        if self.terms.kill_post is not None and st.bb:
-            # KILL-POTS: a full kill (2x the big blind) doubles the limits, a half kill (1.5x)
-            # raises them by half.
-            size = size * self.terms.kill_post[1] // st.bb
+        base = st.small_bet if self.spec.family is Family.STUD else st.bb
+        if self.terms.kill_post is not None and base:
+            # KILL-POTS: a full kill (2x the big blind; stud: the small bet) doubles the
+            # limits, a half kill (1.5x) raises them by half.
+            size = size * self.terms.kill_post[1] // base
         return size
 
     def raise_cap(self) -> int | None:

@@ -14,11 +14,13 @@ from station.engine import (
     dispatch,
     drop,
     forced_bets,
+    kill_pots,
     lineup,
+    rotation,
     seating,
     tournament,
 )
-from station.engine.decisions import Prompt, PromptCode, Ruling
+from station.engine.decisions import Action, ActionKind, Prompt, PromptCode, Ruling
 from station.engine.events import KeyPress
 from station.engine.games import Family
 from station.engine.hand import Hand
@@ -56,6 +58,7 @@ def new_hand(table: TableState, seq: int) -> None:
     lineup.note_missed_blinds(table, dealt, button, blinds)
     forced_bets.refuse_waiting_posts(table, dealt, seq)
     kill = forced_bets.kill(table, dealt, seq)
+    kill_pots.check_posted(table, dealt, kill, seq)
     straddle = forced_bets.straddle(table, dealt, button, blinds, kill, seq)
     if straddle is not None and table.profile.missed_blind_straddle:
         table.lineup.missed.pop(straddle, None)  # GN r155: back as the under-the-gun straddle
@@ -93,6 +96,9 @@ def new_hand(table: TableState, seq: int) -> None:
     )
     tournament.dealt(table, table.hand, seq)
     table.forfeit.forfeited = {}
+    if table.posting.carried:
+        _carried_posts(table.hand, seq)
+    table.posting.carried = False
     for seat in set(table.posting.zone) - set(dealt):
         table.posting.offset[seat] = table.posting.zone[
             seat
@@ -178,7 +184,9 @@ def hand_ended(table: TableState, hand: Hand) -> None:
         s: table.posting.zone.get(s, 0) for s in set(table.posting.zone) | set(hand.seats)
     }
     table.posting.posted, table.posting.antes = {}, {}
-    if table.spec is not None and table.spec.family is not Family.STUD and hand.button:
+    if _void_deal(hand):
+        _void_redeal(table, hand)
+    elif table.spec is not None and hand.button and not _stud_without_button(table):
         # The button moves to the next player who will be dealt in: it passes players who
         # wait for the big blind (BLIND-NEW-PLAYER, BLIND-MISSED).
         movers = [
@@ -188,14 +196,72 @@ def hand_ended(table: TableState, hand: Hand) -> None:
             and s not in table.lineup.newcomers
             and not table.lineup.missed.get(s)
         ]
+        if hand.layout is not None and hand.layout.big_blind is None:
+            # No blinds (a bomb pot, an ante game): "If a player fails to play the worst
+            # position ..., the button will pass and go to the next player that posted on the
+            # previous hand" (004-GN §VIII "5 Card Double Board Bomb Pot PLO" c).
+            movers = [s for s in hand.dealt if table.stacks.get(s, None) != 0] or movers
         table.button = next_seat(movers, hand.button)
         table.lineup.last_button = hand.button
         if hand.layout is not None and hand.layout.big_blind is not None:
             table.lineup.last_blinds = (hand.layout.small_blind, hand.layout.big_blind)
             table.lineup.big_blinds[hand.layout.big_blind] = hand.number
         table.lineup.last_players = len(hand.dealt)
-    tournament.hand_ended(table, hand.result.event)
+    if not _void_deal(hand):
+        killer = hand.terms.kill_post[0] if hand.terms.kill_post is not None else None
+        forced = sum(a for s, a in hand.chips.posts.items() if s != killer)
+        kill_pots.after_pot(table, hand.result, killer, forced, hand.result.event)
+        rotation.hand_played(table, len(hand.dealt), hand.result.event)
+    tournament.hand_ended(table, hand.result.event, redeal=_void_deal(hand))
     lineup.prompt_posts(table, hand.result.event)
+
+
+def _stud_without_button(table: TableState) -> bool:
+    spec = table.spec
+    return spec is not None and spec.family is Family.STUD and not spec.dealer_button
+
+
+def _carried_posts(hand: Hand, seq: int) -> None:
+    """The forced bets of a void deal's redeal that stayed in front: no zone moved for them
+    before NEW_HAND, so the journal (its recall, its PHH export) learns them from these actions
+    of the trace."""
+    layout = hand.layout
+    for seat, amount in sorted(hand.chips.posts.items()):
+        kind = ActionKind.POST
+        if layout is not None and seat == layout.small_blind:
+            kind = ActionKind.SMALL_BLIND
+        elif layout is not None and seat == layout.big_blind:
+            kind = ActionKind.BIG_BLIND
+        elif seat == hand.terms.straddle:
+            kind = ActionKind.STRADDLE
+        hand.out.append(Action(hand.number, seq, seat, kind, amount))
+
+
+def _void_deal(hand: Hand) -> bool:
+    """Whether the deal itself was void by a rule (a defective deck, GN's two boxed cards): not a
+    hand the floor closed or the station abandoned after it was played at the table."""
+    assert hand.result is not None
+    return hand.result.void and any(
+        i.ruling is Ruling.VOID and not i.rule.startswith("STATION-") for i in hand.alerts.incidents
+    )
+
+
+def _void_redeal(table: TableState, hand: Hand) -> None:
+    """A void deal (DECK-FOREIGN-BACK, DECK-DUPLICATE-CARD: "all action is void, and all chips
+    in the pot are returned", 001-RR11 §3 "Irregularities" r3-r4; 004-GN r110-r111; GN's two
+    boxed cards, D08) did not count: like a misdeal it is "reshuffled and a new
+    hand ... dealt" (001-RR11 glossary MISDEAL) by the same button with the same forced bets,
+    and only the players of that deal are entitled to the next (§3 r6). No rulebook moves the
+    button for it (MISDEAL-PROCEDURE, product default 1-2), so the button, the blinds and the
+    last hand's positions stay; a blind still in front of its seat is that seat's post again."""
+    if hand.button is not None:
+        table.button = hand.button
+    for seat, amount in hand.chips.posts.items():
+        reading = table.posting.zone.get(seat, 0)
+        if amount > 0 and reading >= amount and seat in table.stacks:
+            table.posting.posted[seat] = amount
+            table.posting.offset[seat] = reading - amount
+            table.posting.carried = True
 
 
 def refunds(table: TableState) -> dict[int, int]:

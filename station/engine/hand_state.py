@@ -55,6 +55,7 @@ class Slot:
     street: int = 0
     up: bool = False
     k: int = 0  # dealing round of the starting hands (each player's k-th card)
+    board: int = 0  # board cards: 0 the (top) board, 1 the second board (double-board games)
 
 
 @dataclass(slots=True)
@@ -64,6 +65,7 @@ class Deal:
     slots: deque[Slot] = field(default_factory=deque)  # the draws expected next, in order
     cards: dict[int, list[tuple[Card, bool]]] = field(default_factory=dict)  # seat -> (card, up)
     board: list[Card] = field(default_factory=list)
+    board2: list[Card] = field(default_factory=list)  # the second (bottom) board, if any
     burns: list[Card] = field(default_factory=list)
     seen: dict[Card, int] = field(default_factory=dict)  # card -> seq of its draw
     tags: dict[str, int] = field(default_factory=dict)  # tag -> seq of its draw
@@ -107,6 +109,25 @@ class Chips:
 
 
 @dataclass(slots=True)
+class Closing:
+    """A betting round just closed by a wager (`rounds`): what its close changed, so that a
+    verbal declaration the seat makes just after those chips, before any card or action, can
+    reopen it (BET-VERBAL-BINDING)."""
+
+    round: BettingRound
+    street: int
+    bets: dict[int, int]  # each seat's bet as it went into the middle
+    pusher: int | None
+    last_aggressor: int | None
+    chips_due: dict[int, int]
+    street_log: list[tuple[Card | None, DealSlot, int]]
+    skip_next_burn: bool
+    extra_burns: int
+    predraw: dict[int, int] | None
+    progress: int = 0  # `Alerts.progress` once closed: anything since ends the chance
+
+
+@dataclass(slots=True)
 class Bets:
     """The betting of the hand (`rounds`, `wagers`, `actions`): the round in progress, what each
     seat did in it, and what the misdeal cutoff and the showdown order count."""
@@ -123,6 +144,7 @@ class Bets:
     # SHOW-ORDER (GN r144): aggressor of a round before a final round without betting
     pusher: int | None = None
     absent: set[int] = field(default_factory=set)  # dealt in but not at the seat (seat sensor)
+    closing: Closing | None = None  # the round a wager just closed (BET-VERBAL-BINDING)
 
 
 # --- draw games ---------------------------------------------------------------------------------
@@ -154,6 +176,19 @@ class Draws:
     discards_known: dict[int, bool] = field(default_factory=dict)
     round_discards: list[Card] = field(default_factory=list)  # discards of this draw round
     refill: Refill | None = None  # DRAW-LAST-CARD-RESHUFFLE: cards due after a reshuffle
+
+
+# --- discards without a draw --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Discarding:
+    """Cards discarded with none dealt in their place (`discard_round`): Pineapple's one before
+    the flop (Crazy Pineapple: before the turn), Super Stud's two before fourth street."""
+
+    due: set[int] = field(default_factory=set)  # seats still to discard before the next card
+    cards: dict[int, tuple[Card, ...]] = field(default_factory=dict)  # seat -> named discards
+    unknown: dict[int, int] = field(default_factory=dict)  # seat -> discards not named
 
 
 # --- stud ---------------------------------------------------------------------------------------
@@ -216,6 +251,7 @@ class Faults:
     exposed: list[tuple[int, Card | None, int]] = field(default_factory=list)
     extra: list[tuple[Card | None, int]] = field(default_factory=list)
     exposed_burn: bool = False
+    burn_up: tuple[Card | None, int] | None = None  # a burn that came out face up (BOXED?)
     # DECK-JOKER-NOT-IN-USE: irregular cards scrapped during the starting deal, as (card, its
     # draw, starting cards dealt before it); and a seat found holding one (it is replaced
     # before he acts, or his hand is dead when he acts).

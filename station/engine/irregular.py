@@ -190,7 +190,8 @@ def _before_any_action(hand: Hand) -> bool:
 
 def _premature_rule(hand: Hand) -> Rule:
     if hand.spec.family is Family.FLOP:
-        return (Rule.PREMATURE_FLOP, Rule.PREMATURE_TURN, Rule.PREMATURE_RIVER)[min(hand.street, 2)]
+        street = hand.street + (1 if hand.spec.bomb else 0)  # a bomb pot bets first on the flop
+        return (Rule.PREMATURE_FLOP, Rule.PREMATURE_TURN, Rule.PREMATURE_RIVER)[min(street, 2)]
     if hand.spec.family is Family.STUD:
         return Rule.PREMATURE_STUD_STREET
     return Rule.PREMATURE_GENERAL
@@ -256,7 +257,7 @@ def premature(hand: Hand, card: Card | None, seq: int) -> None:
     exposed = [c for c, _ in hand.repair.premature[skip:] if c is not None]
     hand.repair.recovery = recovery.premature(
         family=family,
-        street=hand.street,
+        street=hand.street + (1 if hand.spec.bomb else 0),  # a bomb pot bets first on the flop
         profile=hand.profile,
         rule=rule,
         to_act=to_act,
@@ -459,6 +460,12 @@ def key(hand: Hand, k: KeyPress, seat: int | None, seq: int) -> Steps:
         case Key.ELIMINATE:
             if not _eliminate_due(hand):
                 unexpected_key(hand, k.key, seat, seq)
+        case Key.EXPOSED | Key.FLASH if (
+            seat is None
+            and hand.faults.faceup is None
+            and deal_errors.flash_burn(hand, k.card, seq)
+        ):
+            pass  # the dealer exposed the burn card: it stays the burn (house practice)
         case Key.EXPOSED | Key.FLASH if seat is not None or hand.faults.faceup is not None:
             deal_errors.expose_key(hand, seat, k.card, seq)
         case Key.CONFIRM if hand.alerts.out_of_step and hand.phase is not Phase.MISDEAL:

@@ -118,8 +118,14 @@ def positions(
     """(button, fixed blinds) for the next hand of a button game (BUTTON-METHOD)."""
     assert table.spec is not None
     assert table.profile is not None
-    if table.spec.family is Family.STUD:
+    if table.spec.family is Family.STUD and not table.spec.dealer_button:
         return None, None
+    if not _blinds(table):
+        # No blinds (a bomb pot, Mexican stud): the button moves to the next player dealt in.
+        button = table.button if table.button is not None else dealt[-1]
+        if button not in dealt:
+            button = next_seat(dealt, button) or button
+        return button, None
     last = table.lineup.last_blinds
     if last is not None and len(dealt) == 2 and table.lineup.last_players >= 3:
         # BUTTON-HEADS-UP (001-RR11 §4 r3, §15 r31): going heads-up, the player who had the big
@@ -133,12 +139,26 @@ def positions(
     if last is not None and table.profile.button_method is ButtonMethod.DEAD and len(dealt) > 2:
         return dead_button_next(dealt, last[0], last[1])
     button = table.button if table.button is not None else dealt[-1]
-    if table.lineup.last_button is not None and button not in dealt:
+    moving = table.profile.button_method is ButtonMethod.MOVING
+    if button not in dealt and (table.lineup.last_button is not None or moving):
         # Moving button (001-RR11 §4 r2(a), 000-USPA §3.5.2.1.1): "the button always moves
-        # forward to the next player". The seat it moved to at the end of the last hand was
-        # left before this deal: it goes on to the next player and the blinds follow.
+        # forward to the next player". The seat it moved to at the end of the last hand (or
+        # the seat the setup gave it) was left before this deal: it goes on to the next player
+        # and the blinds follow.
         button = next_seat(dealt, button) or button
     return button, None
+
+
+def _blinds(table: TableState) -> bool:
+    """The game has blinds (a button game whose stakes name a big blind, not a bomb pot)."""
+    spec, setup = table.spec, table.setup
+    return (
+        spec is not None
+        and setup is not None
+        and spec.family is not Family.STUD
+        and not spec.bomb
+        and bool(setup.stakes.bb)
+    )
 
 
 def note_missed_blinds(
@@ -222,15 +242,21 @@ def seat_change(table: TableState, event: KeyPress, seq: int) -> None:
 def prompt_posts(table: TableState, seq: int) -> None:
     """Tell the dealer the next hand's button and who posts the blinds (button games)."""
     spec, setup = table.spec, table.setup
-    if spec is None or setup is None or spec.family is Family.STUD:
+    if spec is None or setup is None or (spec.family is Family.STUD and not spec.dealer_button):
         return
     movers = dealt_in(table, commit=False)
     if len(movers) < 2 or table.button is None:
         return
     button, blinds = positions(table, movers)
     assert button is not None
-    layout = button_layout(movers, button, blinds)
     st = setup.stakes
+    if not _blinds(table):
+        table.lineup.posts_prompt = f"BUTTON SEAT {button}" + (
+            f" / ANTE {st.ante} FROM EVERY PLAYER" if st.ante else ""
+        )
+        table.out.append(Prompt(table.hand_no + 1, table.lineup.posts_prompt, seq, PromptCode.POST))
+        return
+    layout = button_layout(movers, button, blinds)
     parts = [f"BUTTON SEAT {layout.button}"]
     if st.sb and layout.small_blind is not None:
         parts.append(f"SB SEAT {layout.small_blind} {st.sb}{_away(table, layout.small_blind)}")

@@ -12,11 +12,20 @@ from __future__ import annotations
 
 from collections import deque
 
-from station.engine import deal_plan, draw_round, irregular, openers, settlement, stud
+from station.engine import (
+    deal_plan,
+    discard_round,
+    draw_round,
+    irregular,
+    openers,
+    settlement,
+    stud,
+)
 from station.engine.betting import BettingRound
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import Family, Structure
 from station.engine.hand import Hand
+from station.engine.hand_state import Closing
 from station.engine.profiles import AbsentKill
 from station.engine.recovery import Expect
 from station.engine.rule_ids import Rule
@@ -46,6 +55,7 @@ def check_blinds(hand: Hand, seq: int) -> None:
 def open_round(hand: Hand, seq: int) -> Steps:
     """Start betting round `hand.street` (its cards are out)."""
     hand.phase = Phase.BETTING
+    hand.bets.closing = None
     street = hand.street
     size = hand.bet_size(street)
     live = hand.in_hand()
@@ -56,11 +66,19 @@ def open_round(hand: Hand, seq: int) -> Steps:
         seat = hand.seats[s]
         seat.bet, seat.acted, seat.level, seat.full_seen = 0, False, 0, 0
     pot = sum(hand.chips.committed.values()) + sum(hand.chips.dead.values()) + hand.terms.carry
-    if hand.spec.family is Family.STUD and street == 0:
+    kill = hand.terms.kill_post
+    stud_kill = hand.spec.family is Family.STUD and street == 0 and kill is not None
+    if hand.spec.family is Family.STUD and street == 0 and not stud_kill:
         stud.open_third_street(hand)
-    if hand.spec.family is Family.STUD:
+    if stud_kill and kill is not None:
+        # KILL-POTS (004-GN r189): "If there is a kill in a stud game, there will be no bring
+        # in and action starts left of the kill."
+        i = hand.dealt.index(kill[0])
+        ring = hand.dealt[i + 1 :] + hand.dealt[: i + 1]
+        order = [s for s in ring if s in live]
+    elif hand.spec.family is Family.STUD:
         order = _stud_order(hand, street)
-    elif street == 0:
+    elif street == 0 and not hand.spec.bomb:
         assert hand.layout is not None
         order = [s for s in hand.layout.preflop_order(_last_forced(hand)) if s in live]
         if hand.terms.straddle is not None and hand.terms.straddle == hand.layout.button:
@@ -80,9 +98,20 @@ def open_round(hand: Hand, seq: int) -> Steps:
         min_raise=size,
     )
     hand.bets.round = rnd
-    if street == 0 and hand.spec.family is not Family.STUD:
+    if street == 0 and hand.spec.family is not Family.STUD and not hand.spec.bomb:
         _post_blinds(hand, rnd)
-    if street == 0 and hand.spec.family is Family.STUD:
+    if stud_kill and kill is not None and kill[0] in rnd:
+        rnd.post(kill[0], kill[1])
+        rnd.max_bet, rnd.opened = kill[1], True
+        hand.chips.posts_booked = True
+        _zone_for_round(hand, kill[0])
+        hand.prompt(
+            seq,
+            f"KILL POT: NO BRING-IN. SEAT {kill[0]} KILLED FOR {kill[1]}; SEAT {order[0]} ACTS "
+            "FIRST",
+            PromptCode.ACTION,
+        )
+    elif street == 0 and hand.spec.family is Family.STUD:
         _announce_bring_in(hand, seq)
     elif hand.spec.family is Family.STUD:
         stud.announce_street(hand, seq)  # STUD-DEALER-ANNOUNCEMENTS
@@ -223,6 +252,7 @@ def after_action(hand: Hand, seq: int) -> Steps:
         return NOTHING
     # The round is booked: chips of a declared wager that the zone has not shown yet go in
     # with the rest (the zone then reads them as this street's chips, not a new bet).
+    closing = _closing(hand, rnd)
     hand.chips.chips_due.clear()
     if openers.passed_out(hand, seq):
         settlement.pass_out(hand, seq)
@@ -230,7 +260,62 @@ def after_action(hand: Hand, seq: int) -> Steps:
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)
+    if closing is not None and hand.result is None and hand.repair.recovery is None:
+        closing.progress = hand.alerts.progress
+        hand.bets.closing = closing
     return NOTHING
+
+
+def _closing(hand: Hand, rnd: BettingRound) -> Closing | None:
+    """What closing `rnd` is about to change, kept so a verbal declaration just after the last
+    chips can reopen it (`reopen`); None when the close cannot be undone simply (an action held
+    out of turn, a recovery under way, a run of several boards)."""
+    if hand.conduct.pending or hand.repair.recovery is not None or hand.show.runs > 1:
+        return None
+    return Closing(
+        round=rnd,
+        street=hand.street,
+        bets={s.seat: s.bet for s in rnd.seats},
+        pusher=hand.bets.pusher,
+        last_aggressor=hand.bets.last_aggressor,
+        chips_due=dict(hand.chips.chips_due),
+        street_log=list(hand.deal.street_log),
+        skip_next_burn=hand.repair.skip_next_burn,
+        extra_burns=hand.repair.extra_burns,
+        predraw=None if hand.conduct.predraw is None else dict(hand.conduct.predraw),
+    )
+
+
+def reopen(hand: Hand, seat: int) -> bool:
+    """BET-VERBAL-BINDING (001-RR11 §3 r9): the seat's chips closed the round, and before any
+    card or other action he says what he meant (a raise, say): the declaration takes precedence,
+    so the round is open again as it was just after his chips (the street's cards, or the
+    showdown, are called back). True when it was reopened."""
+    c = hand.bets.closing
+    hand.bets.closing = None
+    if (
+        c is None
+        or hand.result is not None
+        or c.progress != hand.alerts.progress
+        or c.round.last_actor != seat
+        or hand.repair.recovery is not None
+    ):
+        return False
+    hand.street = c.street
+    hand.phase = Phase.BETTING
+    hand.bets.round = c.round
+    for s, bet in c.bets.items():
+        hand.seats[s].bet = bet
+        hand.chips.committed[s] -= bet
+        hand.chips.offset[s] = hand.chips.offset.get(s, 0) - bet
+    hand.bets.pusher, hand.bets.last_aggressor = c.pusher, c.last_aggressor
+    hand.chips.chips_due = dict(c.chips_due)
+    hand.deal.slots.clear()
+    hand.deal.street_log = c.street_log
+    hand.repair.skip_next_burn, hand.repair.extra_burns = c.skip_next_burn, c.extra_burns
+    hand.conduct.predraw = c.predraw
+    hand.draws.pending = []
+    return True
 
 
 def tell_not_reopened(hand: Hand, seq: int) -> None:
@@ -292,7 +377,8 @@ def deal_street(hand: Hand, seq: int) -> None:
         return
     hand.phase = Phase.STREET
     deal_plan.plan_street(hand, hand.street)
-    hand.prompt(seq, deal_plan.street_prompt(hand, hand.street), PromptCode.BURN_AND_DEAL)
+    first = discard_round.open_discards(hand) if discard_round.due_now(hand) else ""
+    hand.prompt(seq, first + deal_plan.street_prompt(hand, hand.street), PromptCode.BURN_AND_DEAL)
 
 
 def open_short_deal(hand: Hand, seq: int) -> Steps:

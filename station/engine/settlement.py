@@ -8,17 +8,19 @@ hand gives every chip back to the seat that put it in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from station.engine import lowball, openers, stud
-from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode
+from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode, Ruling
+from station.engine.evaluate import HandValue
 from station.engine.evaluate.labels import announce
-from station.engine.games import Family, Structure
+from station.engine.games import BoardSplit, Family, HighEval, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.rake import RakeResult, rake_for, take_from_pots
-from station.engine.showdown import Reader, award_pots
+from station.engine.rule_ids import Rule
+from station.engine.showdown import Reader, award_pots, part_kind
 from station.engine.snapshot import Phase
 
 
@@ -101,20 +103,47 @@ def end(hand: Hand, seq: int) -> None:
     live = hand.in_hand()
     pots = build_pots(contrib, live, sum(hand.chips.dead.values()) + hand.terms.carry)
     contenders = openers.false_opener(hand, set(hand.contenders()) or set(live), seq)
-    boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
+    spec = hand.spec
+    # Double board (004-GN §VIII): "the pot will be split between the best hand on the top
+    # board and the best hand on the bottom board", each board's half a pot of its own, the odd
+    # chip to the top board as in a run twice (004-GN r211; house practice); Ultimate Big O
+    # reads each hand on whichever board is better for it (`Reader.board2`).
+    two_boards = spec.boards > 1 and spec.board_split is BoardSplit.EACH
+    if two_boards:
+        boards = [hand.deal.board, hand.deal.board2]
+    else:
+        boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else [hand.deal.board]
+    either = hand.deal.board2 if spec.boards > 1 and not two_boards else []
+    hands = hand.hands_for_showdown()
+    limited = stud.limited_cards(hand) if spec.high is HighEval.MEXICAN else None
+    if limited:
+        hands = {s: [c for c in cards if c not in limited.get(s, ())] for s, cards in hands.items()}
+    unread = sorted(s for s in contenders if s in hand.discard.unknown)
+    if unread and len(contenders) > 1:
+        hand.alerts.floor_call = True
+        # Pineapple, Super Stud: a discard the dealer did not name. The station reads the best
+        # the player could hold (his cards with the discard among them); the floor confirms.
+        hand.incident(
+            seq,
+            Rule.SHOW_CARDS_SPEAK,
+            Ruling.FLOOR,
+            f"DISCARD OF SEAT{'S' if len(unread) > 1 else ''} {', '.join(map(str, unread))} "
+            "NOT KEYED: READ ON THE BEST CARDS HE COULD HOLD. FLOOR TO CONFIRM THE HANDS",
+            seats=tuple(unread),
+        )
     rake = house_take(hand, [pot.amount for pot in pots])
     cuts = rake.pots if rake is not None else (0,) * len(pots)
     results: list[PotResult] = []
     for pot, cut in zip(pots, cuts, strict=True):
         won: dict[int, int] = {}
         parts: list[PotPart] = []
-        named = ""
+        named: list[str] = []
         # The house's cut comes out first; the rest is split as before (CHIP-ODD-*).
         share, odd = divmod(pot.amount - cut, len(boards))
         for i, board in enumerate(boards):
             # CHIP-ODD-RUN-IT-TWICE (004-GN r211): the extra chip goes to the main board.
             part = Pot(share + (odd if i == 0 else 0), pot.eligible)
-            reader = Reader.of(hand.spec, hand.hands_for_showdown(), board)
+            reader = Reader.of(spec, hands, board, either, limited)
             (a,) = award_pots(
                 [part],
                 contenders,
@@ -125,25 +154,45 @@ def end(hand: Hand, seq: int) -> None:
             )
             for s, chips in a.won.items():
                 won[s] = won.get(s, 0) + chips
+            name = f"board {i + 1}" if two_boards else ""
+            rivals = [s for s in pot.eligible if s in contenders]
             for half, amount, shares in a.halves:
-                parts.append(PotPart(half, amount, dict(shares)))
-            if i == 0:
-                named = winning_hand(reader, [s for s in pot.eligible if s in contenders], a.won)
-        results.append(PotResult(pot.amount, pot.eligible, won, named=named, parts=tuple(parts)))
+                words = winning_hand(reader, rivals, shares, part=half)
+                parts.append(PotPart(f"{name} {half}".strip(), amount, dict(shares), words))
+            if i == 0 or two_boards:
+                words = winning_hand(reader, rivals, a.won)
+                if two_boards and not a.halves:
+                    parts.append(PotPart(name, part.amount, dict(a.won), words))
+                if words:
+                    named.append(f"{name.upper()}: {words}" if two_boards else words)
+        results.append(
+            PotResult(pot.amount, pot.eligible, won, "; ".join(named), parts=tuple(parts))
+        )
         for s, chips in won.items():
             payouts[s] = payouts.get(s, 0) + chips
     _finish(hand, seq, tuple(results), payouts, void=False, rake=rake)
 
 
-def winning_hand(reader: Reader, contenders: list[int], won: Mapping[int, int]) -> str:
+def winning_hand(
+    reader: Reader, contenders: list[int], won: Mapping[int, int], *, part: str | None = None
+) -> str:
     """The pot's winning hand in the dealer's words, when two or more hands contested it: the
     best high among its winners, then (hi-lo) the best low ("FLUSH, ACE HIGH / LOW 8-6"), then
-    the other half of a game split two other ways (`GameSpec.second`: Drawmaha's draw hand)."""
+    the other half of a game split two other ways (`GameSpec.second`: Drawmaha's draw hand);
+    one part's alone with `part` (a hi-lo half "high" or "low", or a `showdown.part_kind`)."""
     winners = [s for s, chips in won.items() if chips]
     if len(contenders) < 2 or not winners:
         return ""
     words = []
-    for read in (reader.high, reader.low, reader.second):
+    reads: tuple[Callable[[int], HandValue | None], ...]
+    if part is None:
+        reads = (reader.high, reader.low, reader.second)
+    elif part in ("high", "low"):
+        reads = (reader.low if part == "low" else reader.high,)
+    else:
+        kind = part_kind(part)
+        reads = (lambda s: reader.half(kind, s),)
+    for read in reads:
         values = [v for s in winners if (v := read(s)) is not None]
         if values:
             best = max(values, key=lambda v: v.score)
@@ -229,6 +278,8 @@ def _finish(
         if s in hand.show.tabled and not hand.seats[s].folded
     }
     all_boards = [*hand.show.boards, hand.deal.board] if hand.show.boards else []
+    if hand.spec.boards > 1:
+        all_boards = [hand.deal.board, hand.deal.board2]  # top and bottom board
     first = all_boards[0] if all_boards else hand.deal.board
     out = eliminated(hand, stacks) if hand.profile.tournament and not void else ()
     hand.result = HandEnd(

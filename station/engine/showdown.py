@@ -24,11 +24,13 @@ HIGH_KIND = {
     HighEval.SHORT_DECK: HandKind.SHORT_DECK_HIGH,
     HighEval.JOKER: HandKind.HIGH_JOKER,
     HighEval.NINES: HandKind.HIGH_NINES,
+    HighEval.MEXICAN: HandKind.MEXICAN_HIGH,
 }
 LOW_KIND = {
     LowEval.A5: HandKind.LOW_A5,
     LowEval.A5_8: HandKind.LOW_A5_8,
     LowEval.OMAHA_A5_8: HandKind.OMAHA_LOW_A5_8,
+    LowEval.OMAHA_A5: HandKind.OMAHA_LOW_A5,
     LowEval.D27: HandKind.LOW_27,
     LowEval.BADUGI: HandKind.BADUGI,
 }
@@ -77,10 +79,20 @@ class Reader:
     board: Sequence[Card]
     _high: dict[int, HandValue | None]
     _low: dict[int, HandValue | None]
+    # Ultimate Big O: the second board; each hand is read on whichever board is better for it
+    board2: Sequence[Card] = ()
+    # Mexican stud: seat -> its cards that play limited (an up joker), read apart
+    limited: Mapping[int, Sequence[Card]] | None = None
 
     @staticmethod
-    def of(spec: GameSpec, hands: Mapping[int, Sequence[Card]], board: Sequence[Card]) -> Reader:
-        return Reader(spec, hands, board, {}, {})
+    def of(
+        spec: GameSpec,
+        hands: Mapping[int, Sequence[Card]],
+        board: Sequence[Card],
+        board2: Sequence[Card] = (),
+        limited: Mapping[int, Sequence[Card]] | None = None,
+    ) -> Reader:
+        return Reader(spec, hands, board, {}, {}, board2, limited)
 
     def second(self, seat: int) -> HandValue | None:
         """The other half (`Second`): Drawmaha's draw hand is read from the hole cards alone."""
@@ -115,10 +127,19 @@ class Reader:
         return self._low[seat]
 
     def _eval(self, kind: HandKind, seat: int) -> HandValue | None:
+        hole = self.hands.get(seat, ())
         try:
-            return evaluate(kind, self.hands.get(seat, ()), self.board)
+            if self.limited is not None:
+                return evaluate(kind, hole, self.limited.get(seat, ()))
+            value = evaluate(kind, hole, self.board)
+            if not self.board2:
+                return value
+            other = evaluate(kind, hole, self.board2)
         except ValueError:
             return None  # a hand no evaluation accepts (reported as an incident elsewhere)
+        if value is None or (other is not None and other.score > value.score):
+            return other
+        return value
 
 
 def _best(seats: Sequence[int], values: Mapping[int, HandValue | None]) -> tuple[int, ...]:
@@ -191,6 +212,7 @@ def award_pots(
             _best(seats, {s: reader.low(s) for s in seats}) if spec.low is not LowEval.NONE else ()
         )
         won: dict[int, int] = {}
+        hi_lo: list[tuple[str, int, Mapping[int, int]]] = []
         if high and low:
             low_amount = pot.amount // unit // 2 * unit  # the high half gets the odd chip
             parts = [(high, pot.amount - low_amount, False), (low, low_amount, True)]
@@ -204,10 +226,30 @@ def award_pots(
             order = _odd_chip_order(
                 winners, spec=spec, profile=profile, button=button, reader=reader, low_half=is_low
             )
-            for seat, chips in split(amount, order, unit).items():
+            shares = split(amount, order, unit)
+            for seat, chips in shares.items():
                 won[seat] = won.get(seat, 0) + chips
-        out.append(Award(pot, won, high, low))
+            if high and low:
+                hi_lo.append(("low" if is_low else "high", amount, shares))
+        out.append(Award(pot, won, high, low, tuple(hi_lo)))
     return out
+
+
+DRAW_PART = "draw_"
+
+
+def part_name(spec: GameSpec, kind: HandKind) -> str:
+    """The name of a part of a pot split two ways other than high and low (`hand_end` splits):
+    the hand kind it was judged by (`low_27`, `badugi`, `omaha_high`), Drawmaha's draw half
+    with `draw_` before it (`draw_high`, `draw_forty_nine`): read from the hole cards alone."""
+    if spec.draw_after and spec.second is not Second.NONE and kind is SECOND_KIND[spec.second]:
+        return DRAW_PART + kind.value
+    return kind.value
+
+
+def part_kind(name: str) -> HandKind:
+    """The hand kind a part named by `part_name` was judged by."""
+    return HandKind(name.removeprefix(DRAW_PART))
 
 
 def _split_award(
@@ -256,7 +298,7 @@ def _split_award(
             kind=kind,
         )
         got = split(amount, order, unit)
-        shares.append((kind.value, amount, got))  # the part is named by its hand kind
+        shares.append((part_name(spec, kind), amount, got))
         for seat, chips in got.items():
             won[seat] = won.get(seat, 0) + chips
     return Award(pot, won, first, second, tuple(shares))

@@ -9,7 +9,7 @@ deal (`result`) and, between hands, who posts what (`next_hand`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from station.engine.decisions import HandEnd, Incident, PromptCode
@@ -205,6 +205,9 @@ class TableSnapshot:
     result: HandEnd | None = None  # the last hand's, until the next deal starts
     next_hand: NextHandView | None = None
     waiting: tuple[int, ...] = ()  # seated, not in the hand: waiting for the big blind
+    # A double-board game's second (bottom) board. Left out of the repr, which the replay
+    # corpus digests: a snapshot of a one-board game reads as it always has.
+    board2: tuple[str, ...] = field(default=(), repr=False)
     tournament: TournamentView | None = None  # a tournament table's clock (TOURN-LEVELS)
 
     @staticmethod

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from station.engine.cards import Card
 from station.engine.decisions import DealSlot, PromptCode, Ruling
+from station.engine.deck_audit import joker_in_use
 from station.engine.hand import Hand
 from station.engine.recovery import Expect, Recovery, Step
 from station.engine.rule_ids import Rule
@@ -24,21 +25,18 @@ from station.engine.rule_ids import Rule
 
 def deck_size(hand: Hand) -> int:
     spec = hand.spec
-    size = 36 if spec.short_deck else 52
-    return size + (1 if joker_in_use(hand) else 0)
-
-
-def joker_in_use(hand: Hand) -> bool:
-    return hand.spec.uses_joker(hand.profile.joker_in_use_a5)
+    return spec.deck_size + (1 if joker_in_use(spec, hand.profile) else 0)
 
 
 def in_the_deck(hand: Hand, card: Card) -> bool:
     """Whether `card` is one of this game's deck: not a joker where none is in use, nor a card
-    a short deck does not hold (deuces to fives, 004-GN r359). Any other is scrap paper
-    (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9; DECK-EXTRA-CARD-IN-DECK) and takes no card out of
-    the stub."""
+    a short deck does not hold (deuces to fives, 004-GN r359), nor an eight, nine or ten in
+    Mexican stud's deck. Any other is scrap paper (DECK-JOKER-NOT-IN-USE, 001-RR11 §3 r8-r9;
+    DECK-EXTRA-CARD-IN-DECK) and takes no card out of the stub."""
     if card.is_joker:
-        return joker_in_use(hand)
+        return joker_in_use(hand.spec, hand.profile)
+    if card.rank in hand.spec.no_ranks:
+        return False
     return not (hand.spec.short_deck and card.rank < 6)
 
 

@@ -16,22 +16,30 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from station.engine.betting import Wager, WagerKind
-from station.engine.cards import STANDARD_DECK, Card
-from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
-from station.engine.games import BringIn, GameSpec, LowEval, Structure
+from station.engine.cards import Card
+from station.engine.decisions import Action, ActionKind, DealSlot, PromptCode, Ruling
+from station.engine.evaluate.mexican import showing_key
+from station.engine.games import BringIn, GameSpec, HighEval, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import Shortage, ShortageStage
 from station.engine.recovery import Expect, Recovery, Step
 from station.engine.rule_ids import Rule
+from station.engine.snapshot import Phase
 from station.engine.steps import NOTHING, AfterAction, Steps
 
 
 def bring_in_seat(spec: GameSpec, up_cards: dict[int, Card]) -> int | None:
-    """The seat that must bring in, from each seat's third-street up-card."""
+    """The seat that must bring in, from each seat's third-street up-card (`up_cards` in deal
+    order). Mexican stud: the high card, a joker counting as an ace, the tie to the first
+    clockwise of the button (004-GN r249)."""
     if not up_cards:
         return None
+    if spec.dealer_button:
+        return max(up_cards, key=lambda s: 14 if up_cards[s].is_joker else up_cards[s].rank)
     if spec.bring_in is BringIn.HIGH_CARD:
         return max(up_cards, key=lambda s: (up_cards[s].low_rank, up_cards[s].suit_rank))
+    if spec.bring_in is BringIn.HIGH_CARD_ACE_HIGH:
+        return max(up_cards, key=lambda s: (up_cards[s].rank, up_cards[s].suit_rank))
     return min(up_cards, key=lambda s: (up_cards[s].rank, up_cards[s].suit_rank))
 
 
@@ -41,9 +49,10 @@ def _high_showing(cards: Sequence[Card]) -> tuple[tuple[int, ...], tuple[int, ..
     return tuple(n for _, n in groups), tuple(r for r, _ in groups)
 
 
-def _low_showing(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
-    """Razz: fewer paired cards is better, then the highest card lowest; negated for max()."""
-    counts = Counter(c.low_rank for c in cards)
+def _low_showing(cards: Sequence[Card], aces_low: bool = True) -> tuple[int, tuple[int, ...]]:
+    """Razz: fewer paired cards is better, then the highest card lowest; negated for max().
+    Kansas City razz (deuce-to-seven) counts the ace high."""
+    counts = Counter(c.low_rank if aces_low else c.rank for c in cards)
     paired = sum(n - 1 for n in counts.values())
     ranks = sorted(counts, reverse=True)
     return (-paired, tuple(-r for r in ranks))
@@ -52,14 +61,22 @@ def _low_showing(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 def first_to_act(
     spec: GameSpec, showing: Mapping[int, Sequence[Card]], order: Sequence[int]
 ) -> int:
-    """The seat that acts first on 4th street and later; `order` is the deal order."""
-    low = spec.low is LowEval.A5 and spec.bring_in is BringIn.HIGH_CARD  # razz
+    """The seat that acts first on 4th street and later; `order` is the deal order. The low hand
+    in razz and its kin (`later_low`: razz, Kansas City razz, stud hi-lo regular, 004-GN r233,
+    r243), the high hand otherwise; Mexican stud reads an up joker as an ace (r249-r250)."""
+    low = spec.later_low
+    aces_low = spec.low is not LowEval.D27
     best: int | None = None
     best_key: object = None
     for seat in order:
         if seat not in showing:
             continue
-        key = _low_showing(showing[seat]) if low else _high_showing(showing[seat])
+        if spec.high is HighEval.MEXICAN:
+            key: object = showing_key(showing[seat])
+        elif low:
+            key = _low_showing(showing[seat], aces_low)
+        else:
+            key = _high_showing(showing[seat])
         if best is None or key > best_key:  # type: ignore[operator]
             best, best_key = seat, key
     return best if best is not None else order[0]
@@ -94,7 +111,57 @@ _RANK_NAMES = {
 
 
 def _is_razz(spec: GameSpec) -> bool:
-    return spec.low is LowEval.A5 and spec.bring_in is BringIn.HIGH_CARD
+    """Razz and its kin: the low hand starts the later streets (`GameSpec.later_low`)."""
+    return spec.later_low
+
+
+def limited_cards(hand: Hand) -> dict[int, list[Card]]:
+    """Mexican stud: each seat's joker that plays limited (an ace, or a straight or flush card):
+    one dealt face up, or shown by its owner; a joker the dealer exposed plays as if dealt down
+    (004-GN r248, r251)."""
+    by_dealer = {c for _, c, _ in hand.faults.exposed if c is not None}
+    return {
+        s: [c]
+        for s, cards in hand.deal.cards.items()
+        for c, up in cards
+        if c.is_joker and up and c not in by_dealer
+    }
+
+
+def show_down_card(hand: Hand, seat: int, seq: int) -> None:
+    """Mexican stud, TABLED before a street's cards: after each betting round every player in
+    decides, in the order of the betting, whether to expose his down card; one who does gets
+    his next card down (004-GN §IX "Mexican Poker"). Shown at any other time it is not an
+    exposed card and plays as a down card (r256)."""
+    down = [c for c, up in hand.deal.cards.get(seat, []) if not up]
+    street = hand.street
+    ahead = [x for x in hand.deal.slots if x.seat == seat and x.street == street and x.street > 0]
+    if hand.phase is Phase.STREET and down and ahead and not hand.deal.street_log:
+        hand.reveal(seat, down[0])
+        for slot in ahead:
+            slot.role, slot.up = DealSlot.DOWN, False
+        hand.out.append(Action(hand.number, seq, seat, ActionKind.SHOW, 0))
+        hand.prompt(
+            seq,
+            f"SEAT {seat} SHOWS {down[0].code}: HIS NEXT CARD COMES DOWN",
+            PromptCode.DEAL,
+        )
+        return
+    hand.incident(
+        seq,
+        Rule.EXPOSE_MEXICAN_STUD,
+        Ruling.PLAY_ON,
+        f"SEAT {seat} SHOWED A CARD OUTSIDE THE TIME TO EXPOSE: IT PLAYS AS A DOWN CARD",
+        seat=seat,
+    )
+
+
+def card_up(hand: Hand, seat: int, street: int) -> bool:
+    """Whether the seat's card of `street` is dealt face up. Mexican stud: up while he holds
+    his one down card, down once he has shown it (004-GN §IX "Mexican Poker")."""
+    if hand.spec.dealer_button and hand.spec.high is HighEval.MEXICAN:
+        return any(not up for _, up in hand.deal.cards.get(seat, []))
+    return hand.spec.stud_streets[street - 1]
 
 
 def receivers(hand: Hand) -> list[int]:
@@ -151,6 +218,10 @@ def bring_in_prompt(hand: Hand) -> str | None:
     up = [c for c, is_up in hand.deal.cards[low] if is_up]
     card = up[-1].code if up else "?"
     bring, full = hand.terms.stakes.bring_in, hand.bet_size(0)
+    if hand.spec.dealer_button and not hand.stud.opener_option:
+        # Mexican stud: "a bring-in bet, of either the smaller or larger betting limit" (r249).
+        big = hand.bet_size(hand.spec.big_bet_from())
+        return f"BRING-IN: SEAT {low} ({card}) BETS {full} OR {big}"
     if not hand.stud.opener_option:
         return f"BRING-IN: SEAT {low} ({card}) POSTS {bring} OR COMPLETES TO {full}"
     why = "IS ALL-IN" if hand.seats[low].allin else "WAS DEALT UP IN ERROR"
@@ -356,6 +427,12 @@ def bring_in(hand: Hand, seat: int, total: int, seq: int) -> Steps | None:
     if total <= bring:
         post_bring_in(hand, seat, total, seq)
         return (AfterAction(seq),)
+    big = hand.bet_size(hand.spec.big_bet_from())
+    if hand.spec.dealer_button and total == big and rnd.raise_cap is not None:
+        # Mexican stud: the bring-in of the larger limit; every raise after it is a large one.
+        post_bring_in(hand, seat, total, seq)
+        rnd.bet_size = big
+        return (AfterAction(seq),)
     complete_from_bring_in(hand, seat, total)  # 001-RR11 §8 r3: open for a full bet
     return None
 
@@ -368,13 +445,19 @@ def _cards_left(hand: Hand) -> int:
     this game's deck was a scrap of paper, not one of them)."""
     joker = hand.spec.joker
     out = sum(1 for c in hand.deal.seen if joker or not c.is_joker)
-    return len(STANDARD_DECK) + (1 if joker else 0) - out
+    return hand.spec.deck_size + (1 if joker else 0) - out
 
 
 def _out_of_play(hand: Hand) -> list[Card]:
     """The burn cards and the cards eliminated from play (PREMATURE-STUD-STREET), which may be
     scrambled back in when the stub runs short; never a player's cards or a boxed scrap."""
-    held = {c for cards in hand.deal.cards.values() for c, _ in cards}
+    if hand.spec.discard:
+        # Super Stud: "shuffle the last card in the stub, burn cards and the muck together"
+        # (004-GN r247): the discards and the folded hands go back in too.
+        live = [s for s in hand.dealt if not hand.seats[s].folded]
+        held = {c for s in live for c, _ in hand.deal.cards.get(s, [])}
+    else:
+        held = {c for cards in hand.deal.cards.values() for c, _ in cards}
     kept = held | set(hand.deal.board) | {c for c, _ in hand.faults.boxed if c is not None}
     burns = set(hand.deal.burns)
     eliminated = [c for c in hand.deal.seen if c not in kept and c not in burns and not c.is_joker]
@@ -407,7 +490,8 @@ def check_shortage(hand: Hand, seq: int) -> None:
     pool = _out_of_play(hand)
     name = hand.street_name(street).upper()
     steps: list[Step] = []
-    common = left + len(pool) < (need if gn else len(seats))
+    # Super Stud never uses a community card: the muck is shuffled in (004-GN r247).
+    common = left + len(pool) < (need if gn else len(seats)) and not hand.spec.discard
     if common:
         # Not enough fresh cards for everyone: one common card plays in every hand.
         scramble = left <= (2 if gn else 1)

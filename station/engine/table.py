@@ -28,6 +28,7 @@ from station.engine import (
     hand_cycle,
     housekeeping,
     lineup,
+    rotation,
     tournament,
 )
 from station.engine.cards import Card, DeckRegistry, default_registry
@@ -45,11 +46,10 @@ from station.engine.events import (
     Zone,
     key_label,
 )
-from station.engine.games import game_spec
 from station.engine.profiles import profile
 from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
-from station.engine.table_state import Deck, TableState
+from station.engine.table_state import Deck, KillBook, TableState
 from station.engine.view import table_snapshot
 
 
@@ -121,7 +121,7 @@ class Table(TableState):
         hand_cycle.close_unfinished(self, seq)
         drop.settle(self, seq)
         self.setup = event
-        self.spec = game_spec(event.game)
+        self.spec = rotation.spec_of(event.game, event.structure)
         rules = event.rules
         if event.tournament is not None:
             # A tournament structure makes the table a tournament table, with a dead button
@@ -154,6 +154,9 @@ class Table(TableState):
         if event.deck is not None:
             housekeeping.deck_change(self, event.deck, seq)
         collection.setup(self)
+        rotation.start(self)
+        if event.kill is None or self.kills.holder not in event.seats:
+            self.kills = KillBook()  # r1: neutral in a new game
         tournament.setup(self, at, seq)
         lineup.prompt_posts(self, seq)
 

@@ -55,6 +55,7 @@ class Posting:
     min_chip: int | None = None  # BET-SMALLEST-CHIP, CHIP-ODD-UNIT (when reported)
     straddle_keys: set[int] = field(default_factory=set)  # STRADDLE pressed for the next hand
     kill_keys: set[int] = field(default_factory=set)  # KILL pressed for the next hand
+    carried: bool = False  # the next deal redeals a void one: its blinds stayed in front
 
 
 @dataclass(slots=True)
@@ -149,6 +150,25 @@ class DropLedger:
 
 
 @dataclass(slots=True)
+class KillBook:
+    """A required-kill game's kill button (`kill_pots`): the winner of the last pot (a leg up),
+    and the seat that must kill the next pot."""
+
+    holder: int | None = None
+    due: int | None = None
+
+
+@dataclass(slots=True)
+class Mix:
+    """A mixed-game rotation in progress (`rotation`): the game being played (its index in the
+    setup's rotation), the hands played of its round, and how many make the round."""
+
+    index: int = 0
+    played: int = 0
+    round: int = 0
+
+
+@dataclass(slots=True)
 class Tourney:
     """A tournament table's structure and clock (`tournament`, TOURN-LEVELS): the levels, the
     clock as last set, the latest event time; the level whose stakes the table holds for the
@@ -192,6 +212,8 @@ class TableState:
     race: Race | None = None  # TOURN-CHIP-RACE in progress
     house: House = field(default_factory=House)  # time collection due
     drop: DropLedger = field(default_factory=DropLedger)  # the rake zone's drops
+    mix: Mix | None = None  # a mixed-game rotation (`rotation`)
+    kills: KillBook = field(default_factory=KillBook)  # a required-kill game (`kill_pots`)
     tourney: Tourney | None = None  # a tournament's structure and clock (TOURN-LEVELS)
     # What the dealer screen still shows and what owns it (`alerts`, noted by `Table._drain`).
     screen: AlertBook = field(default_factory=AlertBook)

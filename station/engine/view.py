@@ -73,6 +73,11 @@ def _next_step(t: TableState, hand: Hand, to_act: int | None) -> str:
         slot = slots[0] if hand.phase is Phase.DEALING and slots else None
         if slot is not None and slot.seat is not None:  # "FIRST CARD TO SEAT 1" is past
             return f"DEAL: NEXT CARD TO SEAT {slot.seat}"
+    if hand.discard.due and hand.phase is Phase.STREET:
+        # Pineapple, Super Stud: who still owes his discard before the next card.
+        due = " ".join(map(str, sorted(hand.discard.due)))
+        n = hand.spec.discard
+        return f"DISCARD {n}: SEAT{'S' if len(hand.discard.due) > 1 else ''} {due}"
     if said is not None:
         return said.text
     if hand.phase is Phase.BETTING and to_act is not None:
@@ -141,6 +146,12 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     seat_numbers = sorted(set(t.stacks) | t.occupied | (set(hand.seats) if hand else set()))
     if hand is None:
         said = t.screen.prompt(t.hand)
+        upcoming = _next_hand(t)
+        # The marker is where the next hand's button will be: a seat left since the setup
+        # named it passes it on (moving button), as the posting prompt says.
+        marker = t.button
+        if marker is not None and upcoming is not None and upcoming.button is not None:
+            marker = upcoming.button
         seats = tuple(
             SeatView(
                 seat=s,
@@ -148,7 +159,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 stack=_behind(t.stacks.get(s), _put_out(t, s)),
                 bet=t.posting.posted.get(s, 0),
                 cards=0,
-                button=s == t.button,
+                button=s == marker,
             )
             for s in seat_numbers
         )
@@ -166,7 +177,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             min_raise_to=None,
             max_raise_to=None,
             next_step=said.text if said is not None else t.lineup.posts_prompt or "NEW HAND",
-            button=t.button,
+            button=marker,
             floor_call=t.floor_call,
             carry=t.forfeit.carry,
             chip_race=t.race.new_chip if t.race is not None else None,
@@ -175,7 +186,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             # A new setup put the hand away with its seats: its result goes with it (the seats
             # on show are the new setup's, and a result's markers must be its own hand's).
             result=None,
-            next_hand=_next_hand(t),
+            next_hand=upcoming,
             waiting=_waiting(t),
             tournament=tournament.view(t),
         )
@@ -203,6 +214,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
             status = SeatStatus.ACTIVE
         cards = hand.deal.cards.get(s, [])
         up = tuple(c.code for c, is_up in cards if is_up) if hand.spec.family is Family.STUD else ()
+        held = len(cards) - hand.discard.unknown.get(s, 0)  # a discard not named is gone too
         views.append(
             SeatView(
                 seat=s,
@@ -218,7 +230,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 else unbooked.get(s, 0)
                 if hand.result is None
                 else t.posting.posted.get(s, 0),
-                cards=len(cards),
+                cards=held,
                 up=up,
                 button=s == hand.button,
                 blind=blinds.get(s, ""),
@@ -240,6 +252,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
         street=hand.street_name(),
         seats=tuple(views),
         board=tuple(c.code for c in hand.deal.board),
+        board2=tuple(c.code for c in hand.deal.board2),
         pots=_pots(hand),
         to_act=to_act,
         to_call=to_call,

@@ -254,6 +254,9 @@ def _after_owed(hand: Hand, seat: int, total: int, seq: int, single_chip: bool) 
 def _remember(hand: Hand, seat: int, rnd: BettingRound, before: LastWager) -> Steps:
     """Keep the wager for a verbal declaration just after it, while nobody acted after him."""
     last = rnd.last_actor == seat and hand.betting() and hand.bets.round is rnd
+    closed = hand.bets.closing
+    if closed is not None and closed.round is rnd and rnd.last_actor == seat:
+        last = True  # his chips closed the round: a declaration now may still reopen it
     hand.conduct.last_wager = before if last else None
     return NOTHING
 
@@ -313,6 +316,17 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
     anyone acted after him. A declaration the chips agree with changes nothing; a different
     one takes the wager back and books what he said. None when it is not handled here."""
     last = hand.conduct.last_wager
+    if (
+        last is not None
+        and last.seat == seat
+        and not hand.betting()
+        and hand.bets.closing is not None
+        and hand.bets.closing.round is last.round
+    ):
+        if _declaration_differs(hand, last, seat, k):
+            rounds.reopen(hand, seat)  # his chips closed the round; what he said comes first
+        elif k.action in _WAGERS:
+            return NOTHING  # his chips that closed the round did what he said: nothing changes
     rnd = hand.bets.round
     if (
         last is None
@@ -384,6 +398,29 @@ def verbal_after_chips(hand: Hand, seat: int, k: KeyPress, seq: int) -> Steps | 
             return wager(hand, seat, whole, seq)
         case _:
             return None
+
+
+_WAGERS = frozenset(
+    {VerbalAction.BET, VerbalAction.RAISE, VerbalAction.COMPLETE, VerbalAction.ALLIN}
+)
+
+
+def _declaration_differs(hand: Hand, last: LastWager, seat: int, k: KeyPress) -> bool:
+    """Whether a declaration said just after the chips that closed the round asks for more than
+    they did (a call that closed it, then "raise" or "all in"): only then is it reopened."""
+    if last.seat != seat:
+        return False
+    booked = hand.bets.last_kind.get(last.seat)
+    match k.action:
+        case VerbalAction.BET | VerbalAction.RAISE | VerbalAction.COMPLETE:
+            chips = hand.bets.closing.bets.get(last.seat, 0) if hand.bets.closing else 0
+            raised = booked in (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+            return not (raised and k.amount in (None, chips))
+        case VerbalAction.ALLIN:
+            stack = last.round.seat(last.seat).stack
+            return stack is not None and stack > 0
+        case _:
+            return False
 
 
 def _take_back(hand: Hand, last: LastWager) -> None:

@@ -46,7 +46,14 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "type": "hand_end",
                 "hand": d.hand,
                 "board": list(d.board),
-                "pots": [_pot(p) for p in d.pots],
+                "pots": [
+                    {
+                        "amount": p.amount,
+                        "eligible": list(p.eligible),
+                        "won": {str(s): a for s, a in sorted(p.won.items())},
+                    }
+                    for p in d.pots
+                ],
                 "payouts": {str(s): a for s, a in sorted(d.payouts.items())},
                 "void": d.void,
                 "event": d.event,
@@ -54,6 +61,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
             }
             if d.boards:
                 out["boards"] = [list(b) for b in d.boards]
+            splits = _splits(d.pots)
+            if splits:
+                out["splits"] = splits
             if d.shown:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
@@ -64,7 +74,7 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
             return out
         case DrawRole():
-            return {
+            draw: dict[str, Any] = {
                 "type": "draw",
                 "hand": d.hand,
                 "event": d.event,
@@ -73,6 +83,9 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "seat": d.seat,
                 "street": d.street,
             }
+            if d.board:
+                draw["board"] = d.board + 1  # extension: the second board of a double-board game
+            return draw
         case Action():
             return {
                 "type": "action",
@@ -83,6 +96,23 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 "amount": d.amount,
                 "allin": d.allin,
             }
+
+
+def _splits(pots: tuple[PotResult, ...]) -> list[dict[str, Any]]:
+    """`hand_end`'s `splits` (extension): each pot decided in parts - a hi-lo pot's halves, a
+    double-board pot's boards, a pot split two other ways (Drawmaha's Omaha and draw halves,
+    Badaci's ace-to-five and badugi) - with the pot's index (0 the main pot), the part's name, its
+    amount and who won it."""
+    return [
+        {
+            "pot": i,
+            "part": part.name,
+            "amount": part.amount,
+            "won": {str(s): a for s, a in sorted(part.won.items())},
+        }
+        for i, p in enumerate(pots)
+        for part in p.parts
+    ]
 
 
 def rake_to_dict(r: RakeResult) -> dict[str, Any]:
@@ -102,23 +132,3 @@ def is_public(d: Decision) -> bool:
 
 def dumps(d: Decision) -> str:
     return json.dumps(decision_to_dict(d), separators=(",", ":"))
-
-
-def _pot(p: PotResult) -> dict[str, Any]:
-    """One pot of `hand_end`; `parts` (extension) when it was split: a hi-lo pot's halves, a
-    double-board pot's boards, each with its amount and who won it."""
-    out: dict[str, Any] = {
-        "amount": p.amount,
-        "eligible": list(p.eligible),
-        "won": {str(s): a for s, a in sorted(p.won.items())},
-    }
-    if p.parts:
-        out["parts"] = [
-            {
-                "part": part.name,
-                "amount": part.amount,
-                "won": {str(s): a for s, a in sorted(part.won.items())},
-            }
-            for part in p.parts
-        ]
-    return out

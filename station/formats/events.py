@@ -35,6 +35,8 @@ from station.engine.events import (
     KeyPress,
     Puck,
     RakeZone,
+    Rotation,
+    RotationGame,
     SeatSensor,
     Setup,
     Stakes,
@@ -105,17 +107,14 @@ _COMMON_KEYS = ("type", "t", "note")
 _SETUP_KEYS = frozenset(
     (
         *_COMMON_KEYS,
-        "game",
-        "profile",
-        "stakes",
-        "seats",
-        "button",
-        "deck",
-        "rules",
-        "rake",
-        "tournament",
+        *("game", "profile", "stakes", "seats", "button", "deck", "rules", "rake"),
+        *("structure", "kill", "rotation", "tournament"),
     )
 )
+_ROTATION_KEYS = frozenset(("games", "hands"))
+_ROTATION_GAME_KEYS = frozenset(("game", "stakes", "structure"))
+KILL_KINDS = ("full", "half")
+FL = Structure.FIXED_LIMIT
 _CLOCK_KEYS = frozenset((*_COMMON_KEYS, "level", "remaining_s", "paused", "levels", "event"))
 _SEAT_KEYS = frozenset((*_COMMON_KEYS, "seat", "occupied"))
 _PUCK_KEYS = frozenset((*_COMMON_KEYS, "seat"))
@@ -138,6 +137,7 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
     profile = obj.get("profile", "RR11")
     if type(profile) is not str or (strict and profile not in PROFILES):
         raise EventFormatError(f"unknown profile {profile!r} (known: {', '.join(PROFILES)})")
+    structure = _structure(obj.get("structure"), game, strict)
     tournament = None
     if obj.get("tournament") is not None:
         if strict and game not in GAMES:
@@ -150,21 +150,19 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
             raise EventFormatError(
                 "a tournament setup takes its stakes from its levels: remove 'stakes'"
             )
-    stakes_obj = obj.get("stakes", {})
-    if type(stakes_obj) is not dict:
-        raise EventFormatError("'stakes' must be an object")
-    for key in stakes_obj:
-        if key not in STAKE_KEYS:
-            raise EventFormatError(f"unknown stake {key!r} (known: {', '.join(STAKE_KEYS)})")
-    stakes = Stakes(
-        **{k: _amount(v, f"stake {k!r}", strict) for k, v in stakes_obj.items() if v is not None}
-    )
-    spec = GAMES[game] if strict else None
+        if strict and obj.get("rotation") is not None:
+            raise EventFormatError(
+                "a tournament setup takes its games from its levels: remove 'rotation'"
+            )
     if tournament is not None:
+        _stakes(obj.get("stakes", {}), game, structure, False)  # its shape only
         start = tournament.levels[playing_index(tournament.levels, tournament.level - 1)]
         stakes = level_stakes(start)
-    elif spec is not None:
-        stakes = _complete_stakes(stakes, spec.structure, spec.family, game)
+    else:
+        stakes = _stakes(obj.get("stakes", {}), game, structure, strict)
+    spec = GAMES[game] if strict else None
+    if spec is not None and structure is not None:
+        spec = spec.with_structure(Structure(structure))
     seats_obj = obj.get("seats")
     if type(seats_obj) is not dict or (strict and not seats_obj):
         raise EventFormatError(
@@ -200,6 +198,12 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
             rake = schedule_from_dict(obj["rake"])
         except RakeScheduleError as exc:
             raise EventFormatError(str(exc)) from None
+    kill = obj.get("kill")
+    if kill is not None and (type(kill) is not str or (strict and kill not in KILL_KINDS)):
+        raise EventFormatError(f"'kill' must be one of {', '.join(KILL_KINDS)}, not {kill!r}")
+    if strict and kill is not None and spec is not None and spec.structure is not FL:
+        raise EventFormatError(f"a kill raises the limits: {spec.title} is not played limit")
+    rotation = _rotation(obj.get("rotation"), game, structure, stakes, strict)
     return Setup(
         game=game,
         profile=profile,
@@ -210,7 +214,85 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
         rules=dict(rules),
         rake=rake,
         tournament=tournament,
+        structure=structure,
+        kill=kill,
+        rotation=rotation,
     )
+
+
+def _structure(value: object, game: str, strict: bool) -> str | None:
+    """`structure` (extension): another of the game's betting structures."""
+    if value is None:
+        return None
+    if type(value) is not str:
+        raise EventFormatError("'structure' must be no_limit, pot_limit or fixed_limit")
+    if strict:
+        try:
+            GAMES[game].with_structure(Structure(value))
+        except ValueError as exc:
+            raise EventFormatError(f"structure {value!r}: {exc}") from None
+    return value
+
+
+def _stakes(stakes_obj: object, game: str, structure: str | None, strict: bool) -> Stakes:
+    if type(stakes_obj) is not dict:
+        raise EventFormatError("'stakes' must be an object")
+    for key in stakes_obj:
+        if key not in STAKE_KEYS:
+            raise EventFormatError(f"unknown stake {key!r} (known: {', '.join(STAKE_KEYS)})")
+    stakes = Stakes(
+        **{k: _amount(v, f"stake {k!r}", strict) for k, v in stakes_obj.items() if v is not None}
+    )
+    if strict:
+        spec = GAMES[game]
+        if structure is not None:
+            spec = spec.with_structure(Structure(structure))
+        stakes = _complete_stakes(stakes, spec.structure, spec.family, game)
+    return stakes
+
+
+def _rotation(
+    value: object, game: str, structure: str | None, stakes: Stakes, strict: bool
+) -> Rotation | None:
+    """`rotation` (extension): a mixed game. `{"games": [{"game": "flhe", "stakes": {...}},
+    ...], "hands": 8}`; the setup's own game is the first, and an entry without stakes uses
+    the setup's; `hands` 0 or absent: each game for one orbit."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise EventFormatError("'rotation' must be an object with 'games' (and 'hands')")
+    if strict:
+        _check_keys(value, _ROTATION_KEYS, "rotation")
+    games_obj = value.get("games")
+    if type(games_obj) is not list or (strict and len(games_obj) < 2):
+        raise EventFormatError("a rotation's 'games' is a list of at least two games")
+    games: list[RotationGame] = []
+    for item in games_obj:
+        entry = {"game": item} if type(item) is str else item
+        if type(entry) is not dict:
+            raise EventFormatError("each rotation game is an object with 'game' and 'stakes'")
+        if strict:
+            _check_keys(entry, _ROTATION_GAME_KEYS, "rotation game")
+        name = entry.get("game")
+        if type(name) is not str or (strict and name not in GAMES):
+            raise EventFormatError(f"unknown game {name!r} in the rotation")
+        shape = _structure(entry.get("structure"), name, strict)
+        own = entry.get("stakes")
+        rstakes = stakes if own is None else _stakes(own, name, shape, strict)
+        if own is None and strict:
+            rstakes = _stakes(
+                {k: v for k in STAKE_KEYS if (v := getattr(stakes, k)) is not None},
+                name,
+                shape,
+                strict,
+            )
+        games.append(RotationGame(name, rstakes, shape))
+    if strict and (games[0].game != game or games[0].structure != structure):
+        raise EventFormatError("a rotation starts with the setup's own game")
+    hands = value.get("hands", 0)
+    if type(hands) is not int or hands < 0 or (strict and hands > 1000):
+        raise EventFormatError("a rotation's 'hands' is a whole number of hands (0: an orbit)")
+    return Rotation(tuple(games), hands)
 
 
 def _clock(obj: dict[str, Any], strict: bool) -> ClockSet:
@@ -305,8 +387,10 @@ def _key(obj: dict[str, Any], strict: bool) -> KeyPress:
             raise EventFormatError('\'cards\' must be a list of cards such as ["Qd", "Jc"]')
         cards = tuple([_card(c) for c in cards_raw])
         if strict:
-            if key is not Key.DRAW:
-                raise EventFormatError("only a DRAW key may carry 'cards' (the cards discarded)")
+            if key not in (Key.DRAW, Key.DISCARD):
+                raise EventFormatError(
+                    "only a DRAW or DISCARD key may carry 'cards' (the cards discarded)"
+                )
             if count != len(cards):
                 raise EventFormatError(f"'cards' lists {len(cards)} cards but 'count' is {count}")
     return KeyPress(key, seat, count, action, amount, card, to_seat, cards)
@@ -443,6 +527,10 @@ def _complete_stakes(stakes: Stakes, structure: Structure, family: Family, game:
 # --- writing ------------------------------------------------------------------------------------
 
 
+def _stakes_dict(stakes: Stakes) -> dict[str, int]:
+    return {k: v for k in STAKE_KEYS if (v := getattr(stakes, k)) is not None}
+
+
 def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
     """The session-line object for one event (the exact public format); `decode_event` reads it."""
     out: dict[str, Any]
@@ -466,6 +554,22 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
                 out["rules"] = dict(event.rules)
             if event.rake is not None:
                 out["rake"] = schedule_to_dict(event.rake)
+            if event.structure is not None:
+                out["structure"] = event.structure
+            if event.kill is not None:
+                out["kill"] = event.kill
+            if event.rotation is not None:
+                out["rotation"] = {
+                    "games": [
+                        {
+                            "game": g.game,
+                            "stakes": _stakes_dict(g.stakes),
+                            **({"structure": g.structure} if g.structure else {}),
+                        }
+                        for g in event.rotation.games
+                    ],
+                    "hands": event.rotation.hands,
+                }
             if event.tournament is not None:
                 out["tournament"] = tournament_to_dict(event.tournament)
         case SeatSensor():

@@ -74,6 +74,15 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             code=PromptCode(d.get("code", PromptCode.INFO.value)),
         )
     if kind == "hand_end":
+        parts: dict[int, list[PotPart]] = {}
+        for sp in d.get("splits", ()):
+            parts.setdefault(int(sp["pot"]), []).append(
+                PotPart(
+                    name=str(sp["part"]),
+                    amount=int(sp["amount"]),
+                    won={int(s): int(a) for s, a in sp["won"].items()},
+                )
+            )
         return HandEnd(
             hand=int(d["hand"]),
             event=int(d["event"]),
@@ -83,16 +92,9 @@ def _decision(d: Mapping[str, Any]) -> Decision:
                     amount=int(p["amount"]),
                     eligible=tuple(int(s) for s in p["eligible"]),
                     won={int(s): int(a) for s, a in p["won"].items()},
-                    parts=tuple(
-                        PotPart(
-                            str(part["part"]),
-                            int(part["amount"]),
-                            {int(s): int(a) for s, a in part["won"].items()},
-                        )
-                        for part in p.get("parts", ())
-                    ),
+                    parts=tuple(parts.get(i, ())),
                 )
-                for p in d["pots"]
+                for i, p in enumerate(d["pots"])
             ),
             payouts={int(s): int(a) for s, a in d["payouts"].items()},
             void=bool(d.get("void", False)),
@@ -110,6 +112,7 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             role=DealSlot(d["role"]),
             seat=_opt_int(d.get("seat")),
             street=int(d.get("street", 0)),
+            board=int(d.get("board", 1)) - 1,
         )
     if kind == "action":
         return Action(

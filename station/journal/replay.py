@@ -80,9 +80,12 @@ def derive(
 
 
 def hand_start_payload(snap: TableSnapshot) -> dict[str, Any]:
-    """What the PHH export and recall need that no decision carries: button and stacks; at a
-    tournament table the hand's stakes and level (its setup names no stakes of its own)."""
+    """What the PHH export and recall need that no decision carries: button and stacks (and
+    money forfeited to this deal, when there is any: DECK-DEFECT-FREEROLL); at a tournament
+    table the hand's stakes and level (its setup names no stakes of its own)."""
+    extra = {"carry": snap.carry} if snap.carry else {}
     out: dict[str, Any] = {
+        **extra,
         "hand": snap.hand,
         "game": snap.game,
         "profile": snap.profile,

@@ -118,6 +118,11 @@ def hand_to_phh(recall: HandRecall) -> str:
             f"hand {recall.hand} was run {len(end.boards)} times: PHH (as PokerKit 0.7.7 reads "
             "it) has no notation for several runouts"
         )
+    if recall.carry:
+        raise NotInPhh(
+            f"hand {recall.hand}'s pot held money forfeited on the previous deal: PHH has no "
+            "chips in the pot that no player of the hand put in"
+        )
     out = sat_out(recall)
     order = phh_order([s for s in recall.seats if s not in out], recall.button, variant in STUD)
     stakes = recall.stakes
@@ -129,17 +134,18 @@ def hand_to_phh(recall: HandRecall) -> str:
             antes[a.seat] = a.amount
         elif a.seat in blinds:
             blinds[a.seat] = a.amount
-    if not forced:  # no forced-bet actions journaled: the zones before NEW_HAND tell
-        for seat, amount in recall.posts.items():
-            if seat in blinds:
-                # The blinds and straddles are PHH blinds; any other live post (a returning
-                # player's missed blinds, a new player's post) is a negative blind, PHH's
-                # "post bet": live, but not moving who acts first.
-                regular = recall.blinds.get(seat) in ("SB", "BB") or seat in recall.straddles
-                blinds[seat] = amount if regular else -amount
-        # Chips taken in before NEW_HAND (antes, the dead part of a post) are dead money: PHH
-        # antes.
-        antes.update({s: v for s, v in recall.antes.items() if s in antes})
+    # The zones before NEW_HAND tell the forced bets the engine did not journal as actions (it
+    # journals only the blinds a void deal's redeal kept in front).
+    told = {a.seat for a in forced}
+    for seat, amount in recall.posts.items():
+        if seat in blinds and seat not in told:
+            # The blinds and straddles are PHH blinds; any other live post (a returning
+            # player's missed blinds, a new player's post) is a negative blind, PHH's "post
+            # bet": live, but not moving who acts first.
+            regular = recall.blinds.get(seat) in ("SB", "BB") or seat in recall.straddles
+            blinds[seat] = amount if regular else -amount
+    # Chips taken in before NEW_HAND (antes, the dead part of a post) are dead money: PHH antes.
+    antes.update({s: v for s, v in recall.antes.items() if s in antes and s not in told})
     # Heads-up, PokerKit has player i post the forced bets listed for the other player (the
     # button posts the small blind yet acts last after the flop): list them the other way round.
     posted = order[::-1] if len(order) == 2 else order

@@ -94,6 +94,7 @@ class HandRecall:
     notes: tuple[str, ...] = ()
     blinds: Mapping[int, str] = field(default_factory=dict)  # seat -> "SB" "BB" "BI" at the start
     straddles: tuple[int, ...] = ()  # seats whose post a STRADDLE or KILL key made a straddle
+    carry: int = 0  # money forfeited to this deal by a player of the last (DECK-DEFECT-FREEROLL)
 
     @property
     def finished(self) -> bool:
@@ -143,13 +144,17 @@ def recall_hand(
         else:  # not in the last hand's stacks (was away): its stack at the start, before posts
             at_start = _stack_plus_bet(seats_info.get(str(s), {}))
             starting[s] = None if at_start is None else at_start + antes.get(s, 0)
+    game = str(start.get("game") or setup.get("game", ""))
+    stakes = setup.get("stakes", {})
+    for entry in (setup.get("rotation") or {}).get("games", ()):
+        if isinstance(entry, Mapping) and entry.get("game") == game and "stakes" in entry:
+            stakes = entry["stakes"]  # a mixed game: this game's own stakes
+            break
     return HandRecall(
         hand=hand,
-        game=str(start.get("game") or setup.get("game", "")),
+        game=game,
         profile=str(start.get("profile") or setup.get("profile", "")),
-        stakes={
-            str(k): int(v) for k, v in (start.get("stakes") or setup.get("stakes", {})).items()
-        },
+        stakes={str(k): int(v) for k, v in (start.get("stakes") or stakes).items()},
         button=start.get("button"),
         seats=tuple(dealt),
         starting_stacks=starting,
@@ -171,6 +176,7 @@ def recall_hand(
             if v.get("blind") and int(seat) in dealt
         },
         straddles=tuple(sorted(b.straddles & set(dealt))),
+        carry=int(start.get("carry", 0)),
     )
 
 
@@ -280,7 +286,8 @@ class _Builder:
                     kind = StepKind.DEAL if dealt and d.seat is not None else StepKind.CARD
                 private = d.role in PRIVATE_ROLES and not self._face_up()
                 seat = f"s{d.seat} " if d.seat is not None else ""
-                self._add(row, kind, f"{seat}{d.role.value}", d.seat, d.card, private, d)
+                second = " 2" if d.board else ""  # a double-board game's second board
+                self._add(row, kind, f"{seat}{d.role.value}{second}", d.seat, d.card, private, d)
             case Action():
                 self._explained()
                 self.actions.append(d)
@@ -359,12 +366,17 @@ def _ops_text(row: LogRow) -> str:
     return f"{_OPS_TEXT[Code(row.code)]}{' ' + str(detail) if detail else ''}{who}"
 
 
+def _won(won: Mapping[int, int]) -> str:
+    return " ".join(f"s{s} {a}" for s, a in sorted(won.items()))
+
+
 def _end_text(d: HandEnd) -> str:
     pots = "; ".join(
-        f"pot {p.amount} won {' '.join(f's{s} {a}' for s, a in sorted(p.won.items()))}"
+        f"pot {p.amount} won {_won(p.won)}"
+        + "".join(f" ({part.name} {part.amount}: {_won(part.won)})" for part in p.parts)
         for p in d.pots
     )
-    board = " ".join(d.board) or "-"
+    board = " / ".join(" ".join(b) for b in d.boards) if d.boards else " ".join(d.board) or "-"
     void = " VOID" if d.void else ""
     house = ""
     if d.rake is not None and d.rake.total:

@@ -102,7 +102,7 @@ def test_DECK_DEFECT_FREEROLL_a_forfeit_from_the_floor_screen_keeps_the_refund_i
     lines = [line.event for line in read_session(FORFEIT_SCENARIO).lines]
     at = lines.index(KeyPress(Key.FORFEIT, seat=3))
     station.table(lines[:at])
-    assert station.snap().refunds == ((1, 1), (2, 6), (3, 6), (4, 6))
+    assert station.snap().refunds == ((1, 1), (2, 6), (3, 6), (5, 6))
 
     forfeit = DisplayCommand(ScreenKey(Key.FORFEIT, PadAccess.FLOOR, seat=3))
     station.serve(forfeit)  # nobody signed in: refused, nothing journaled
@@ -119,17 +119,17 @@ def test_DECK_DEFECT_FREEROLL_a_forfeit_from_the_floor_screen_keeps_the_refund_i
     assert (ruling.data()["ruling"], ruling.data()["seat"]) == ("forfeit", 3)
     # The screen sees the engine's answer: the 6 waits for the next deal, seat 3 has no refund.
     assert station.snap().carry == 6
-    assert station.snap().refunds == ((1, 1), (2, 6), (4, 6))
+    assert station.snap().refunds == ((1, 1), (2, 6), (5, 6))
 
     station.table(lines[at + 1 :])
     end = station.rows(Code.DECISION_HAND_END)[-1].data()
-    assert end["hand"] == 2 and end["payouts"] == {"3": 9}  # the forfeited 6, SB 1, his BB 2
-    assert end["stacks"] == {"1": 100, "2": 99, "3": 101, "4": 100}
+    assert end["hand"] == 2 and end["payouts"] == {"2": 9}  # the forfeited 6, SB 1, his BB 2
+    assert end["stacks"] == {"1": 99, "2": 107, "3": 94, "5": 100}
     entitlement = [
         r.data() for r in station.rows(Code.DECISION_INCIDENT)
         if r.data()["rule"] == "DECK-FORFEITED-MONEY-ENTITLEMENT"
     ]  # fmt: skip
-    assert [i["seat"] for i in entitlement] == [5]  # the newcomer waits
+    assert [i["seat"] for i in entitlement] == [4]  # the newcomer waits
 
     # A restart replays the floor's input to the same table, strictly.
     live = station.core.recorder.snapshot()

@@ -50,7 +50,7 @@ from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
 from station.formats.session import event_from_dict
-from tests.differential import allowlist, known_bugs, settle
+from tests.differential import allowlist, known_bugs, pk_games, settle
 from tests.differential.rr_model import RRRound, Structure, new_round
 
 RANKS = "23456789TJQKA"
@@ -77,12 +77,37 @@ class GameInfo:
     structure: Structure
     hole: int
     pokerkit_class: Any
+    boards: int = 1  # Double Board Omaha, the bomb pot: 2
+    low: bool = False  # hi-lo: PokerKit's second hand type is the low
+    bomb: bool = False  # antes only, no betting before the flop (the bomb pot)
+    max_players: int = 9
+    by_players: tuple[tuple[int, int], ...] = ()  # The Big Easy: (most players, hole cards)
+
+    def hole_for(self, n: int) -> int:
+        return next((cards for most, cards in self.by_players if n <= most), self.hole)
+
+    def pokerkit_for(self, n: int) -> Any:
+        if not self.by_players:
+            return self.pokerkit_class
+        return pk_games.omaha(self.hole_for(n), "8" if self.low else None)
 
 
+_PL = Structure.POT_LIMIT
 GAMES: dict[str, GameInfo] = {
     "nlhe": GameInfo("nlhe", Structure.NO_LIMIT, 2, pokerkit.NoLimitTexasHoldem),
     "plo": GameInfo("plo", Structure.POT_LIMIT, 4, pokerkit.PotLimitOmahaHoldem),
     "flhe": GameInfo("flhe", Structure.FIXED_LIMIT, 2, pokerkit.FixedLimitTexasHoldem),
+    # The Omaha games of 004-GN §VIII PokerKit can play (pk_games.py; issue 29).
+    "plo5": GameInfo("plo5", _PL, 5, pk_games.omaha(5), max_players=8),
+    "o8reg": GameInfo("o8reg", _PL, 4, pk_games.omaha(4, "regular"), low=True),
+    "bigo": GameInfo("bigo", _PL, 5, pk_games.omaha(5, "8"), low=True, max_players=8),
+    "bigeasy": GameInfo(
+        "bigeasy", _PL, 5, None, low=True, max_players=8, by_players=((4, 7), (6, 6))
+    ),
+    "dbo": GameInfo("dbo", _PL, 4, pokerkit.PotLimitOmahaHoldem, boards=2, max_players=8),
+    "bomb5": GameInfo(
+        "bomb5", _PL, 5, pk_games.PotLimitBombPotOmaha, boards=2, bomb=True, max_players=8
+    ),
 }
 
 
@@ -98,6 +123,7 @@ class Deal:
     action_seed: int
     fold_rate: float
     raise_rate: float
+    ante: int = 0  # the bomb pot's (no blinds then)
 
     @property
     def n(self) -> int:
@@ -116,12 +142,22 @@ class Deal:
         return 1 if self.n == 2 else 2
 
     def posted(self) -> dict[int, int]:
+        if GAMES[self.game].bomb:
+            return {}
         return {
             self.sb_seat: min(self.sb, self.stacks[self.sb_seat - 1]),
             self.bb_seat: min(self.bb, self.stacks[self.bb_seat - 1]),
         }
 
+    @property
+    def short_bb(self) -> bool:
+        """The big blind could not post all of it (BLIND-SHORT-BIG-BLIND)."""
+        posted = self.posted()
+        return self.bb_seat in posted and posted[self.bb_seat] < self.bb
+
     def stakes(self) -> dict[str, int]:
+        if self.ante:
+            return {"ante": self.ante, "bb": self.bb}
         out = {"sb": self.sb, "bb": self.bb}
         if GAMES[self.game].structure is Structure.FIXED_LIMIT:
             out |= {"small_bet": self.bb, "big_bet": 2 * self.bb}
@@ -141,10 +177,15 @@ def _stack(rng: random.Random, bb: int) -> int:
 
 def random_deal(rng: random.Random, game: str) -> Deal:
     n = rng.choices(list(PLAYER_WEIGHTS), weights=list(PLAYER_WEIGHTS.values()))[0]
+    n = min(n, GAMES[game].max_players)
     sb, bb = rng.choice(BLINDS)
     stacks = [_stack(rng, bb) for _ in range(n)]
     bb_index = 0 if n == 2 else 1
-    if rng.random() < SHORT_BIG_BLIND_RATE:
+    ante = 0
+    if GAMES[game].bomb:
+        ante = bb  # every player's ante: at least the stack (no all-in for the ante here)
+        stacks = [max(s, ante + 1) for s in stacks]
+    elif rng.random() < SHORT_BIG_BLIND_RATE:
         stacks[bb_index] = rng.randint(1, bb - 1)
     elif stacks[bb_index] < bb:
         stacks[bb_index] = bb + rng.randint(0, 3 * bb)
@@ -159,6 +200,7 @@ def random_deal(rng: random.Random, game: str) -> Deal:
         action_seed=rng.getrandbits(64),
         fold_rate=rng.uniform(0.05, 0.35),
         raise_rate=rng.uniform(0.1, 0.55),
+        ante=ante,
     )
 
 
@@ -252,6 +294,8 @@ class Lockstep:
         self.state: Any = None
         self.put_in = dict.fromkeys(self.seats, 0)  # chips each seat put in this hand
         self.hands: dict[int, Any] | None = None  # PokerKit's hands at the first push
+        # Every board's and hand type's (high, low) hands, for the games with more than one.
+        self.part_hands: dict[tuple[int, int], dict[int, Any]] = {}
 
     # --- session side --------------------------------------------------------------------------
 
@@ -298,12 +342,25 @@ class Lockstep:
 
     def _new_state(self) -> Any:
         d = self.deal
-        cls = self.info.pokerkit_class
+        cls = self.info.pokerkit_for(d.n)
         if self.info.structure is Structure.FIXED_LIMIT:
             return cls.create_state(
                 AUTOMATIONS, True, 0, (d.sb, d.bb), d.bb, 2 * d.bb, d.stacks, d.n
             )
-        return cls.create_state(AUTOMATIONS, True, 0, (d.sb, d.bb), d.bb, d.stacks, d.n)
+        if self.info.bomb:
+            return cls.create_state(
+                AUTOMATIONS, True, d.ante, 0, d.bb, d.stacks, d.n, starting_board_count=2
+            )
+        return cls.create_state(
+            AUTOMATIONS,
+            True,
+            0,
+            (d.sb, d.bb),
+            d.bb,
+            d.stacks,
+            d.n,
+            starting_board_count=self.info.boards,
+        )
 
     def pk_view(self) -> PKView:
         st = self.state
@@ -354,6 +411,14 @@ class Lockstep:
             "button": d.button,
         }
         self.feed(setup)
+        if d.ante:  # the antes in the zones, then into the middle, before the deal
+            for seat in self.seats:
+                self.zone_line(seat, d.ante)
+                self.behind[seat] -= d.ante
+                self.put_in[seat] += d.ante
+            for seat in self.seats:
+                self.zone_line(seat, 0)
+            self.collected += d.ante * d.n
         for seat, amount in sorted(self.deal.posted().items(), key=lambda kv: kv[1]):
             self.zone_line(seat, amount)
             self.behind[seat] -= amount
@@ -418,13 +483,18 @@ class Lockstep:
         st = self.state
         if self.hands is None and sum(st.statuses) > 1:
             self.hands = {i + 1: h for i, h in enumerate(st.get_up_hands(0, 0))}
+            self.part_hands = {
+                (j, k): {i + 1: h for i, h in enumerate(st.get_up_hands(j, k))}
+                for j in range(st.board_count)
+                for k in range(st.hand_type_count)
+            }
         st.push_chips()
 
     def _short_big_blind_open(self, snap: TableSnapshot) -> bool:
         """BLIND-SHORT-BIG-BLIND when PokerKit has no decision at all: the big blind posted less
         than the small blind, so PokerKit closes the round; the rulebook (and our engine) still
         asks the small blind to bring it in to the full blind or fold."""
-        if self.deal.posted()[self.deal.bb_seat] >= self.deal.bb or self.state.street_index != 0:
+        if not self.deal.short_bb or self.state.street_index != 0:
             return False
         if self.rr is None and self.state.street_index == 0:
             self._rr_round()
@@ -445,6 +515,8 @@ class Lockstep:
         live = [s for s in self.seats if s not in self.folded]
         back, pots = settle.pot_layers(self.put_in, live)
         left = {s: self.deal.stacks[s - 1] - self.put_in[s] + back.get(s, 0) for s in self.seats}
+        if self.info.boards > 1 or self.info.low:
+            return self._explain_parts(ours, pk, pots, left)
         rulebook = settle.rulebook_split(pots, self.hands)
         if ours != {s: left[s] + rulebook[s] for s in self.seats}:
             return None
@@ -453,6 +525,24 @@ class Lockstep:
             (True, allowlist.MERGED_POTS.key),
         ):
             won = settle.pokerkit_split(pots, self.hands, merge=merge)
+            if pk == {s: left[s] + won[s] for s in self.seats}:
+                return key
+        return None
+
+    def _explain_parts(
+        self,
+        ours: dict[int, int | None],
+        pk: dict[int, int],
+        pots: list[tuple[int, list[int]]],
+        left: dict[int, int],
+    ) -> str | None:
+        """The same for a game settled in parts (two boards, a high and a low half)."""
+        parts = self.part_hands
+        rulebook = settle.rulebook_split_parts(pots, parts)
+        if ours != {s: left[s] + rulebook[s] for s in self.seats}:
+            return None
+        for merge, key in ((False, allowlist.ODD_CHIPS.key), (True, allowlist.MERGED_POTS.key)):
+            won = settle.pokerkit_split_parts(pots, parts, merge=merge)
             if pk == {s: left[s] + won[s] for s in self.seats}:
                 return key
         return None
@@ -484,7 +574,7 @@ class Lockstep:
         st = self.state
         if self.rr is None or self.rr_street != st.street_index:
             in_hand = [s for s in self.seats if s not in self.folded]
-            preflop = st.street_index == 0
+            preflop = st.street_index == 0 and not self.info.bomb
             size = self.deal.bb
             if self.info.structure is Structure.FIXED_LIMIT and st.street_index >= 2:
                 size = 2 * self.deal.bb
@@ -516,7 +606,7 @@ class Lockstep:
         if snap.to_act != seat:
             self.fail("to_act", "seat to act differs", snap.to_act, seat, seat)
         ours_range = _ours_range(snap)
-        short_bb = self.deal.posted()[self.deal.bb_seat] < self.deal.bb
+        short_bb = self.deal.short_bb
         if snap.to_call != pk.to_call:
             if short_bb and self._short_big_blind(snap, rr, seat, ours_range):
                 return

@@ -635,10 +635,13 @@ def test_a_drawmaha_split_pot_names_each_half_and_its_winner(panel: PanelConfig)
     _, snap = drawmaha_hand()
     assert snap.result is not None
     (paid,) = snap.result.pots
-    assert [part.name for part in paid.parts] == ["omaha_high", "high"]
+    assert [part.name for part in paid.parts] == ["omaha_high", "draw_high"]
+    lines = [(pl.label, pl.amount, pl.winners) for pl in dealer_view(snap, OK).result.pots]
+    assert lines == [("OMAHA", 32, ((3, 32),)), ("DRAW HIGH", 33, ((2, 33),))]
     models = pages(snap, panel)
-    assert says(models, "OMAHA SEAT 3 32")
-    assert says(models, "DRAW HIGH SEAT 2 33")
+    assert says(models, "TO SEAT 3: FLUSH, ACE HIGH")
+    assert says(models, "DRAW HIGH")
+    assert says(models, "TO SEAT 2: FULL HOUSE, SEVENS FULL OF SIXES")
     assert_readable(models, panel)
 
 

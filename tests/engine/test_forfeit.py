@@ -19,14 +19,16 @@ HOLDEM = {"sb": 1, "bb": 2}
 
 
 def _void_hand(run: Run) -> None:
-    """Seats 1-3, button 3: everyone calls 2 preflop, then a duplicate on the flop (2c was the
-    first hole card, seat 1's): void, each gets 2 back."""
-    run.feed(setup("nlhe", {1: 100, 2: 100, 3: 100}, stakes=HOLDEM, button=3))
+    """Seats 1, 2 and 4, button 4 (seat 3 empty, between the big blind and the button):
+    everyone calls 2 preflop, then a duplicate on the flop (2c was the first hole card, seat
+    1's): void, each gets 2 back. The void deal is redealt by the same button: blinds 1 and 2
+    again."""
+    run.feed(setup("nlhe", {1: 100, 2: 100, 4: 100}, stakes=HOLDEM, button=4))
     run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"), cards(6))
-    run.feed(zone(3, 2), zone(1, 2), key("CHECK", 2))
-    run.feed(zone(1, 0), zone(2, 0), zone(3, 0), draw("9h"), draw("Jd"), draw("2c"))
+    run.feed(zone(4, 2), zone(1, 2), key("CHECK", 2))
+    run.feed(zone(1, 0), zone(2, 0), zone(4, 0), draw("9h"), draw("Jd"), draw("2c"))
     assert run.hand_end()["void"] is True
-    assert run.hand_end()["payouts"] == {"1": 2, "2": 2, "3": 2}
+    assert run.hand_end()["payouts"] == {"1": 2, "2": 2, "4": 2}
 
 
 def _stack(run: Run, seat: int) -> int | None:
@@ -53,11 +55,11 @@ def test_DECK_DEFECT_FREEROLL_the_snapshot_shows_what_each_seat_may_still_forfei
     # The floor's FORFEIT screen offers exactly these seats (station.display.floor_keys).
     run = Run()
     _void_hand(run)
-    assert run.snap.refunds == ((1, 2), (2, 2), (3, 2)) and run.snap.carry == 0
+    assert run.snap.refunds == ((1, 2), (2, 2), (4, 2)) and run.snap.carry == 0
     run.feed({"type": "key", "key": "FORFEIT", "seat": 2, "amount": 1})
-    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 4})
     assert run.snap.refunds == ((1, 2), (2, 1)) and run.snap.carry == 3
-    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"))
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
     assert run.snap.refunds == () and run.snap.carry == 3  # in the new hand's pot now
 
 
@@ -83,32 +85,34 @@ def test_FORFEIT_during_a_hand_is_an_unexpected_key() -> None:
 def test_DECK_FORFEITED_MONEY_ENTITLEMENT_the_money_plays_once_then_anyone_may_sit_in() -> None:
     run = Run()
     _void_hand(run)
-    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
-    # Hand 2 (button 1): seat 4 sat down and posted; he is left out while the 2 is in the pot.
-    run.feed({"type": "seat", "seat": 4, "occupied": True}, zone(4, 2))
-    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"))
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 4})
+    # Hand 2 (the void deal again: button 4, blinds 1 and 2): seat 3 sat down between the big
+    # blind and the button and posted; he is left out while the 2 is in the pot.
+    run.feed({"type": "seat", "seat": 3, "occupied": True}, zone(3, 2))
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"))
     (left_out,) = run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT")
-    assert (left_out["hand"], left_out["seat"]) == (2, 4)
+    assert (left_out["hand"], left_out["seat"]) == (2, 3)
     assert "TAKE BACK 2" in left_out["text"]
     assert run.snap.pots[0].amount == 2  # the forfeited 2 in the middle; the blinds in front
-    run.feed(zone(4, 0), cards(6), key("FOLD", 1), key("FOLD", 2))
+    run.feed(zone(3, 0), cards(6), key("FOLD", 4), key("FOLD", 1))
     end = run.hand_end()
-    assert end["hand"] == 2 and end["payouts"] == {"3": 2 + 1 + 2}
-    # Hand 3: the forfeited money is gone; the newcomer comes in by posting (BLIND-NEW-PLAYER).
-    run.feed(zone(3, 1), zone(1, 2), zone(4, 2), key("NEW_HAND"))
+    assert end["hand"] == 2 and end["payouts"] == {"2": 2 + 1 + 2}
+    # Hand 3 (button 1, small blind 2): the forfeited money is gone and the big blind reaches
+    # the newcomer, who is dealt in (BLIND-NEW-PLAYER).
+    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"))
     assert len(run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT")) == 1
     hand = run.table.hand
-    assert hand is not None and hand.number == 3 and 4 in hand.seats
+    assert hand is not None and hand.number == 3 and 3 in hand.seats
 
 
 def test_DECK_FORFEITED_MONEY_ENTITLEMENT_a_misdeal_keeps_the_money_in_the_redeal() -> None:
     run = Run()
     _void_hand(run)
-    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
-    run.feed(zone(2, 1), zone(3, 2), key("NEW_HAND"), cards(2), key("MISDEAL"), key("NEW_HAND"))
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 4})
+    run.feed(zone(1, 1), zone(2, 2), key("NEW_HAND"), cards(2), key("MISDEAL"), key("NEW_HAND"))
     assert run.snap.pots[0].amount == 2
-    run.feed(cards(6), key("FOLD", 1), key("FOLD", 2))
-    assert run.hand_end()["payouts"] == {"3": 5}
+    run.feed(cards(6), key("FOLD", 4), key("FOLD", 1))
+    assert run.hand_end()["payouts"] == {"2": 5}
 
 
 def test_a_FORFEIT_key_names_its_seat(tmp_path: Path) -> None:
@@ -124,10 +128,10 @@ def test_a_new_setup_without_two_of_the_entitled_seats_lets_the_money_play_for_a
     # Otherwise no hand could ever be dealt again at that table; the money stays in the pot.
     run = Run()
     _void_hand(run)
-    run.feed({"type": "key", "key": "FORFEIT", "seat": 3})
-    run.feed(setup("nlhe", {3: 98, 5: 100, 6: 100}, stakes=HOLDEM, button=6))
-    run.feed(zone(3, 1), zone(5, 2), key("NEW_HAND"))
+    run.feed({"type": "key", "key": "FORFEIT", "seat": 4})
+    run.feed(setup("nlhe", {4: 98, 5: 100, 6: 100}, stakes=HOLDEM, button=6))
+    run.feed(zone(4, 1), zone(5, 2), key("NEW_HAND"))
     assert run.incidents("DECK-FORFEITED-MONEY-ENTITLEMENT") == []
     assert run.snap.pots[0].amount == 2
-    run.feed(cards(6), key("FOLD", 6), key("FOLD", 3))
+    run.feed(cards(6), key("FOLD", 6), key("FOLD", 4))
     assert run.hand_end()["payouts"] == {"5": 2 + 1 + 2}

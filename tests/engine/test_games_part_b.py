@@ -51,7 +51,7 @@ def test_a_session_naming_a_chinese_game_is_refused_in_words() -> None:
 
 
 def test_the_parts_of_a_split_pot_survive_the_journal_round_trip() -> None:
-    # hand_end pots[].parts (extension): what the floor's hand recall reads back.
+    # hand_end splits (extension): what the floor's hand recall reads back.
     from station.demo.shots import drawmaha_hand
     from station.formats.decisions import decision_to_dict
     from station.formats.payload import decision_from_dict
@@ -59,10 +59,14 @@ def test_the_parts_of_a_split_pot_survive_the_journal_round_trip() -> None:
     _, snap = drawmaha_hand()
     assert snap.result is not None
     as_json = decision_to_dict(snap.result)
-    assert as_json["pots"][0]["parts"] == [
-        {"part": "omaha_high", "amount": 32, "won": {"3": 32}},
-        {"part": "high", "amount": 33, "won": {"2": 33}},
+    assert "parts" not in as_json["pots"][0]
+    assert as_json["splits"] == [
+        {"pot": 0, "part": "omaha_high", "amount": 32, "won": {"3": 32}},
+        {"pot": 0, "part": "draw_high", "amount": 33, "won": {"2": 33}},
     ]
     # The winning hand's words (`named`) are the screen's only, not in the JSON.
-    unnamed = tuple(replace(p, named="") for p in snap.result.pots)
+    unnamed = tuple(
+        replace(p, named="", parts=tuple(replace(q, named="") for q in p.parts))
+        for p in snap.result.pots
+    )
     assert decision_from_dict(as_json) == replace(snap.result, pots=unnamed)

@@ -27,7 +27,8 @@ SEATS = (1, 2, 3)
 def _rule(game: str, street: int) -> str:
     family = GAMES[game].family
     if family is Family.FLOP:
-        return ("PREMATURE-FLOP", "PREMATURE-TURN", "PREMATURE-RIVER")[street]
+        # The card due after round `street`: a bomb pot's first round is on the flop.
+        return f"PREMATURE-{GAMES[game].street_names()[street + 1].upper()}"
     return "PREMATURE-STUD-STREET" if family is Family.STUD else "PREMATURE-GENERAL"
 
 
@@ -35,6 +36,8 @@ def _stakes(game: str) -> dict[str, int]:
     spec = GAMES[game]
     if spec.family is Family.STUD:
         return {"ante": 1, "bring_in": 1, "small_bet": 2, "big_bet": 4}
+    if spec.bomb:
+        return {"ante": 1, "bb": 2}
     if spec.structure is Structure.FIXED_LIMIT:
         return {"sb": 1, "bb": 2, "small_bet": 2, "big_bet": 4}
     return {"sb": 1, "bb": 2}
@@ -53,16 +56,17 @@ class _Driver:
         self.game = game
         self.spec = GAMES[game]
         self.run = Run()
-        self.deck = iter(c.code for c in STANDARD_DECK if c.code != "JOKER")
+        no = self.spec.no_ranks
+        self.deck = iter(c.code for c in STANDARD_DECK if c.code != "JOKER" and c.rank not in no)
         self.zones: dict[int, int] = dict.fromkeys(SEATS, 0)
         self.stood_pat: set[int] = set()  # this draw round
 
     def start(self) -> None:
         stakes = _stakes(self.game)
         stud = self.spec.family is Family.STUD
-        button = None if stud else 3
+        button = None if stud and not self.spec.dealer_button else 3
         self.run.feed(setup(self.game, dict.fromkeys(SEATS, 500), stakes=stakes, button=button))
-        if stud:
+        if "ante" in stakes:
             self.run.feed([zone(s, 1) for s in SEATS], [zone(s, 0) for s in SEATS])
         else:
             self.run.feed(zone(1, 1), zone(2, 2))
@@ -89,6 +93,17 @@ class _Driver:
             if amount:
                 self.run.feed(zone(seat, 0))
                 self.zones[seat] = 0
+
+    def discards_due(self) -> bool:
+        hand = self.run.table.hand
+        return hand is not None and bool(hand.discard.due)
+
+    def discard(self) -> None:
+        """Pineapple, Super Stud: each player in turn discards (the cards not named)."""
+        hand = self.run.table.hand
+        assert hand is not None
+        seat = min(hand.discard.due)
+        self.run.feed(key("DISCARD", seat, count=self.spec.discard))
 
     def stand_pat(self) -> None:
         """Draw games: the next player in turn (left of the button) keeps his cards. Once all
@@ -130,6 +145,8 @@ def test_PREMATURE_first_early_card_stops_the_deal(game: str, street: int) -> No
         if betting:
             d.act()
             acted += 1
+        elif snap.phase is Phase.STREET and d.discards_due():
+            d.discard()
         elif snap.phase in (Phase.DEALING, Phase.STREET):
             d.pull()
         elif snap.phase is Phase.DRAWING:

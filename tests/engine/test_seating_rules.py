@@ -142,3 +142,37 @@ def test_KILL_POTS_a_misdealt_kill_pot_is_redealt_as_a_kill_pot() -> None:
     redealt = run.table.hand
     assert redealt is not None and redealt is not hand
     assert redealt.terms.kill_post == (4, 20) and redealt.bet_size(0) == 20
+
+
+def test_BUTTON_METHOD_the_marker_between_hands_is_where_the_next_button_will_be() -> None:
+    """001-RR11 §4 r2(a): the moving button "always moves forward to the next player". The setup
+    gives the button to seat 2, whose player leaves before the deal: the seats, the snapshot's
+    button and the posting prompt all put it on seat 3 (not on the empty seat 2)."""
+    run = Run()
+    run.feed(
+        setup("nlhe", {1: 200, 2: 200, 3: 200, 4: 200}, stakes={"sb": 1, "bb": 2}, button=2),
+        {"type": "seat", "seat": 2, "occupied": False},
+    )
+    snap = run.snap
+    assert snap.button == 3
+    assert [s.seat for s in snap.seats if s.button] == [3]
+    assert snap.next_hand is not None and snap.next_hand.button == 3
+    assert snap.next_step == "BUTTON SEAT 3 / SB SEAT 4 1 / BB SEAT 1 2"
+
+
+def test_BUTTON_METHOD_a_dead_button_stays_on_the_empty_seat_the_setup_names() -> None:
+    """GN designates the dead button (004-GN §VI "Button and Blind Use"): a button in front of an
+    empty seat is allowed, so the marker stays on seat 2."""
+    run = Run()
+    run.feed(
+        setup(
+            "nlhe",
+            {1: 200, 2: 200, 3: 200, 4: 200},
+            stakes={"sb": 1, "bb": 2},
+            button=2,
+            profile="GN",
+        ),
+        {"type": "seat", "seat": 2, "occupied": False},
+    )
+    assert run.snap.button == 2
+    assert [s.seat for s in run.snap.seats if s.button] == [2]

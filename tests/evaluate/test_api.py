@@ -31,6 +31,7 @@ def test_kind_values_are_the_stable_strings() -> None:
         "low_a5",
         "low_a5_8",
         "omaha_low_a5_8",
+        "omaha_low_a5",
         "low_27",
         "badugi",
         "high_joker",
@@ -38,6 +39,7 @@ def test_kind_values_are_the_stable_strings() -> None:
         "badugi_ace_high",
         "badugi_high",
         "forty_nine",
+        "mexican_high",
     ]
 
 

@@ -10,11 +10,16 @@ and their rulebook sources:
   joker is the lowest card not in the hand (001-RR11 §11 "Ace-to-Five Lowball"); the 8-or-better
   qualifier is five different ranks 8 or lower (001-RR11 §7 r2, §10 intro).
 - LOW_27: deuce-to-seven, straights and flushes count, ace high only (001-RR11 §11; 004-GN r279).
+- OMAHA_LOW_A5: ace-to-five from two hole and three board cards, no qualifier (004-GN §VIII
+  "Omaha High Low Regular").
 - BADUGI: 004-GN r290-r291.
 - HIGH_JOKER: draw high with the joker as an ace or to complete a straight or flush, five aces
   the best hand (001-RR11 §12 "The Joker"; `joker`).
 - HIGH_NINES, BADUGI_ACE_HIGH, BADUGI_HIGH, FORTY_NINE: Archie's high, Baduci's badugi, badugi
   high and Drawmaha's 49 (004-GN §VIII, §X, §XI; `split_forms`).
+- MEXICAN_HIGH: 41 cards, the joker wild when dealt down, an ace or a straight/flush card when up;
+  a flush beats a full house, five of a kind is the highest hand (004-GN r248-r254); `board`
+  holds a joker that plays limited.
 
 `HandValue.score` is higher-is-better for every kind; equal scores tie exactly. `score()` gives the
 same number without building a `HandValue`, for hot loops. Evaluation raises `ValueError` only for
@@ -43,7 +48,8 @@ from station.engine.evaluate.high import (
 )
 from station.engine.evaluate.joker import joker_high_cards, joker_high_value
 from station.engine.evaluate.kinds import HandKind
-from station.engine.evaluate.low import a5_low, d27_low, omaha_low8
+from station.engine.evaluate.low import a5_low, d27_low, omaha_low, omaha_low8
+from station.engine.evaluate.mexican import mexican_score
 from station.engine.evaluate.split_forms import (
     archie_high,
     badugi_ace_high,
@@ -98,6 +104,14 @@ def evaluate(kind: HandKind, hole: Sequence[Card], board: Sequence[Card] = ()) -
             low = a5_low(cards, eight_or_better=kind is HandKind.LOW_A5_8)
         case HandKind.OMAHA_LOW_A5_8:
             low = omaha_low8(hole, board) if len(hole) >= 2 and len(board) >= 3 else None
+        case HandKind.OMAHA_LOW_A5:
+            low = omaha_low(hole, board) if len(hole) >= 2 and len(board) >= 3 else None
+        case HandKind.MEXICAN_HIGH:
+            # `board` holds a joker that plays limited (dealt up or shown by its owner).
+            if not cards:
+                return None
+            wild = not any(c.is_joker for c in board)
+            return HandValue(kind, mexican_score(cards, wild=wild), tuple(cards))
         case HandKind.LOW_27:
             low = d27_low(cards)
         case HandKind.BADUGI | HandKind.BADUGI_ACE_HIGH | HandKind.BADUGI_HIGH:

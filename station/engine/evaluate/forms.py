@@ -13,11 +13,13 @@ _HIGH: Final = {
     HighEval.SHORT_DECK: HandKind.SHORT_DECK_HIGH,
     HighEval.JOKER: HandKind.HIGH_JOKER,
     HighEval.NINES: HandKind.HIGH_NINES,
+    HighEval.MEXICAN: HandKind.MEXICAN_HIGH,
 }
 _LOW: Final = {
     LowEval.A5: HandKind.LOW_A5,
     LowEval.A5_8: HandKind.LOW_A5_8,
     LowEval.OMAHA_A5_8: HandKind.OMAHA_LOW_A5_8,
+    LowEval.OMAHA_A5: HandKind.OMAHA_LOW_A5,
     LowEval.D27: HandKind.LOW_27,
     LowEval.BADUGI: HandKind.BADUGI,
 }

@@ -10,6 +10,7 @@ from station.engine.evaluate.badugi import BADUGI_RANKS, BADUGI_SIZE_SHIFT
 from station.engine.evaluate.codes import CAT_OF_CODE, LOW_TOP, Cat, LowCat, Mode, unpack
 from station.engine.evaluate.joker import FIVE_ACES_CODE
 from station.engine.evaluate.kinds import HandKind
+from station.engine.evaluate.mexican import MexCat
 
 _WORD = {
     1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -108,6 +109,18 @@ def _badugi_high_text(score: int) -> str:
     return f"{size}-card high badugi {_symbols(ranks)}"
 
 
+_MEX_WORD = {1: "2", 2: "3", 3: "4", 4: "5", 5: "6", 6: "7", 7: "J", 8: "Q", 9: "K", 10: "A"}
+
+
+def mexican_text(score: int) -> str:
+    """Mexican poker: the category and its cards by rank (004-GN r253-r254)."""
+    cat = MexCat(score >> 20)
+    ranks = [(score >> (16 - 4 * i)) & 0xF for i in range(5)]
+    shown = "-".join(_MEX_WORD[r] for r in ranks if r)
+    name = cat.name.replace("_", " ").capitalize()
+    return f"{name} ({shown})"
+
+
 def describe(kind: HandKind, score: int) -> str:
     """The human text of a hand of this kind with this score."""
     match kind:
@@ -125,12 +138,14 @@ def describe(kind: HandKind, score: int) -> str:
             return f"{score} points"
         case HandKind.SHORT_DECK_HIGH:
             return _high_text(score, Mode.SHORT_DECK)
-        case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8:
+        case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8 | HandKind.OMAHA_LOW_A5:
             return _a5_text(LOW_TOP - score)
         case HandKind.LOW_27:
             return _d27_text(LOW_TOP - score)
         case HandKind.BADUGI:
             return _badugi_text(score)
+        case HandKind.MEXICAN_HIGH:
+            return mexican_text(score)
 
 
 def _top_two(ranks: list[int]) -> str:
@@ -157,7 +172,7 @@ def announce(kind: HandKind, score: int) -> str:
             text = _announce_high(score, Mode.STANDARD)
         case HandKind.SHORT_DECK_HIGH:
             text = _announce_high(score, Mode.SHORT_DECK)
-        case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8:
+        case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8 | HandKind.OMAHA_LOW_A5:
             code, r = unpack(LOW_TOP - score)
             if LowCat(code) is LowCat.NO_PAIR:
                 text = f"Low {_top_two(r)}"

@@ -138,6 +138,40 @@ def omaha_low8(hole: Sequence[Card], board: Sequence[Card]) -> Low | None:
     return value, _cards_for_ranks(best_cards, ranks, -1)
 
 
+def omaha_low(hole: Sequence[Card], board: Sequence[Card]) -> Low | None:
+    """Best ace-to-five low of exactly two hole and three board cards, with no qualifier (004-GN
+    §VIII "Omaha High Low Regular": "no qualifier for low"). Five different ranks always beat a
+    pair; only when no two and three of different ranks exist are paired lows compared."""
+    if any(c.is_joker for c in hole) or any(c.is_joker for c in board):
+        raise JokerNotPlayedError("Omaha does not play a joker")
+    pairs = [
+        (LOW_BIT[a.index] | LOW_BIT[b.index], (a, b))
+        for a, b in combinations(hole, 2)
+        if a.low_rank != b.low_rank
+    ]
+    trips = [
+        (LOW_BIT[a.index] | LOW_BIT[b.index] | LOW_BIT[c.index], (a, b, c))
+        for a, b, c in combinations(board, 3)
+        if len({a.low_rank, b.low_rank, c.low_rank}) == 3
+    ]
+    best = 0
+    best_cards: tuple[Card, ...] = ()
+    for pm, pc in pairs:
+        for tm, tc in trips:
+            if not pm & tm and (not best or pm | tm < best):
+                best, best_cards = pm | tm, pc + tc
+    if best:
+        value, ranks = _no_pair(best)
+        return value, _cards_for_ranks(best_cards, ranks, -1)
+    found: Low | None = None
+    for two in combinations(hole, 2):
+        for three in combinations(board, 3):
+            low = _a5_five((*two, *three))
+            if found is None or low[0] < found[0]:
+                found = low
+    return found
+
+
 def d27_low(cards: Sequence[Card]) -> Low | None:
     """Best deuce-to-seven low of any five of `cards`."""
     if len(cards) < 5:
