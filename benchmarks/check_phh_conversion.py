@@ -1,7 +1,7 @@
 """Validate `station import-phh` with PokerKit: replay every converted session in a PokerKit State
 and compare its final stacks with the file's finishing_stacks. Benchmark script (test oracle).
 
-    .venv/bin/python benchmarks/check_phh_conversion.py [PATH ...] [--seed S] [--verbose]
+    .venv/bin/python benchmarks/check_phh_conversion.py PATH [PATH ...] [--seed S] [--verbose]
 
 The replay reads only the session (cards from the draws, amounts from the zones, keys), never the
 PHH actions, so a pass proves the session describes the same hand: forced bets, dealing order and
@@ -33,7 +33,6 @@ from station.formats.session import SessionFormatError, parse_session
 from station.phh.convert import ConvertError, chip_scale, convert_hand
 from station.phh.reader import PhhError, find_phh_files, read_phh
 
-DEFAULT_PATH = "/work/shared/data/phh"
 EXPECTED_FAILURES = {"wsop/2023/43/5/03-50-24": "PokerKit >= 0.7.4 min-raise rule (razz)"}
 GAME_VARIANTS = {
     "nlhe": "NT",
@@ -340,7 +339,12 @@ def check(paths: Sequence[str], seed: int, verbose: bool = False) -> dict[str, A
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="*", default=[DEFAULT_PATH], metavar="PATH")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="PHH files or folders (a checkout of the PHH dataset)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)

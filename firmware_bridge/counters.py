@@ -28,6 +28,7 @@ class Counters:
     events_lost: int = 0
     connects: int = 0
     open_failures: int = 0
+    link_faults: int = 0  # frames that contradicted the session (each a resync)
     versions_seen: set[int] = field(default_factory=set)
 
 

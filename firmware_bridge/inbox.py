@@ -6,6 +6,21 @@ increasing across reboots; the idempotency key handed to the station is (boot id
 stream accepts only the event right after its cursor: an older id is a duplicate (a
 retransmission or a replay: dropped, acknowledged again), a newer one means something was missed
 (dropped, one NAK per gap) and waits for the device's go-back-N resend.
+
+A frame that contradicts the session is a link fault (`fault` says what; the session counts it,
+takes the link down and connects again, and the replay from the cursor resyncs), never a reason
+to drop a later draw in silence:
+
+- an event more than `EVENT_WINDOW` ahead of the cursor (the device never sends that far ahead);
+- an event of a boot newer than the device identified with (a boot without a new IDENTITY), or of
+  an older boot than the event before it (boots only go forward);
+- a loss (EVENTS_LOST) reaching further beyond the newest id the device has shown than it could
+  have made since (`LOSS_REACH`);
+- an event the device said it had lost: the loss was false, so the cursor goes back to before
+  it and the replay delivers the events after all (the loss stays on record, overstated);
+- an event with an id already delivered but different contents: one of the two was not the
+  device's; the id is reported lost (`LossReason.CONFLICT`), so the station records that a draw
+  may be missing rather than dropping it unseen.
 """
 
 from __future__ import annotations
@@ -28,6 +43,10 @@ from firmware_bridge.messages import (
 )
 
 NAK_REPEAT_S = 0.05
+# How far beyond the newest event id the device has shown an EVENTS_LOST may reach: a device
+# logs at most a few events a second and the link is declared down after 1.5 s of silence.
+LOSS_REACH = 65536
+RECENT = 64  # delivered events remembered (by id) to tell a duplicate from a conflicting one
 
 
 class Verdict(StrEnum):
@@ -94,8 +113,19 @@ class EventStream:
         self.counters = counters
         self.ack_due = False
         self.nak_due = False
+        self.fault: str | None = None  # a contradiction found by the last call (the session's)
+        self.boot: int | None = None  # the boot the device identified with
+        self._last_boot: int | None = None  # the boot of the last event delivered
+        self._horizon = cursor  # the newest event id the device has shown to exist
+        self._lost: tuple[int, int] | None = None  # the last loss accepted on this connection
+        self._recent: dict[int, bytes] = {}  # delivered events: id -> type and payload
         self._gap_nak_at: float | None = None
         self._scans = ScanAssembler()
+
+    def identified(self, boot_id: int) -> None:
+        """A new IDENTITY: the device's boot from now on; a new connection's losses."""
+        self.boot = boot_id
+        self._lost = None
 
     def classify(self, event_id: int) -> Verdict:
         if self.cursor is None:
@@ -111,13 +141,14 @@ class EventStream:
     ) -> tuple[list[Message], bool]:
         """REPLAY_START: (messages, whether to send REPLAY_SINCE again with the new cursor)."""
         self.ack_due = True
+        self._horizon = max(self._horizon or 0, next_id - 1)
         if self.cursor is None:
             self.cursor = first_held - 1
             return [], False
         if self.cursor >= next_id:
             # The device's log is behind what we already have: it was wiped or replaced. What
             # it held beyond our cursor is gone; start again from what it holds now.
-            lost = self._lost(self.cursor + 1, None, LossReason.LOG_RESET, now)
+            lost = self._lost_report(self.cursor + 1, None, LossReason.LOG_RESET, now)
             self.cursor = first_held - 1
             return lost, True
         return [], False
@@ -130,23 +161,40 @@ class EventStream:
             self.counters.malformed += 1
             return []
         header, body = parsed
-        verdict = self.classify(header.event_id)
+        event_id, boot = header.event_id, header.boot_id
+        cursor = self.cursor
+        if cursor is not None and event_id > cursor + wire.EVENT_WINDOW:
+            return self._contradiction(
+                f"event {event_id} is more than {wire.EVENT_WINDOW} ahead of the cursor "
+                f"{cursor}: the device never sends that far ahead"
+            )
+        verdict = self.classify(event_id)
         if verdict == Verdict.DUPLICATE:
-            self.counters.duplicates += 1
-            self.ack_due = True
-            return []
+            return self._duplicate(event_id, bytes([ftype]) + payload, now)
         if verdict == Verdict.GAP:
             self._gap(now)
             return []
+        if self.boot is not None and boot > self.boot:
+            return self._contradiction(
+                f"event {event_id} of boot {boot}, but the device identified as boot "
+                f"{self.boot} (a boot without a new IDENTITY)"
+            )
+        if self._last_boot is not None and boot < self._last_boot:
+            return self._contradiction(
+                f"event {event_id} of boot {boot} after an event of boot {self._last_boot}"
+            )
         at = at_of(header)
         message = parse_event(ftype, header, body, now if at is None else at)
-        self.cursor = header.event_id
+        self.cursor = event_id
+        self._last_boot = boot
+        self._horizon = max(self._horizon or 0, event_id)
+        self._remember(event_id, bytes([ftype]) + payload)
         self._gap_nak_at = None
         self.ack_due = True
         if message is None:
             # A frame with a good CRC that does not parse: a firmware bug. Never silent.
             self.counters.malformed += 1
-            return self._lost(header.event_id, header.event_id, LossReason.MALFORMED, now)
+            return self._lost_report(event_id, event_id, LossReason.MALFORMED, now)
         self.counters.events_delivered += 1
         if isinstance(message, DeckScanPart):
             return list(self._scans.add(message))
@@ -167,10 +215,18 @@ class EventStream:
         if first != cursor + 1:
             self._gap(now)
             return []
+        newest = max(self._horizon or 0, cursor)
+        if last > newest + LOSS_REACH:
+            return self._contradiction(
+                f"a loss of events {first}..{last}, but the newest event the device has shown "
+                f"is {newest}: it cannot have made (and lost) that many since"
+            )
         self.cursor = last
+        self._lost = (first, last)
+        self._horizon = max(newest, last)
         self._gap_nak_at = None
         self.ack_due = True
-        return self._lost(first, last, LossReason.OVERWRITTEN, now)
+        return self._lost_report(first, last, LossReason.OVERWRITTEN, now)
 
     def next_deadline(self) -> float | None:
         """When `poll` may NAK an open gap again; None when no gap is open."""
@@ -191,7 +247,44 @@ class EventStream:
             self._gap_nak_at = now
             self.nak_due = True
 
-    def _lost(self, first: int, last: int | None, reason: LossReason, now: float) -> list[Message]:
+    def _duplicate(self, event_id: int, contents: bytes, now: float) -> list[Message]:
+        lost = self._lost
+        if lost is not None and lost[0] <= event_id <= lost[1]:
+            # The device holds an event it said it had lost: the loss was not the device's.
+            # Back to before it: the replay after the resync delivers what follows.
+            self.cursor = lost[0] - 1
+            self._lost = None
+            self._contradiction(
+                f"event {event_id} arrived after a report that events {lost[0]}..{lost[1]} "
+                "were lost (the report was false)"
+            )
+            return []
+        known = self._recent.get(event_id)
+        if known is not None and known != contents:
+            self._contradiction(
+                f"event {event_id} arrived again with other contents: one of the two was not "
+                "the device's"
+            )
+            return self._lost_report(event_id, event_id, LossReason.CONFLICT, now)
+        self.counters.duplicates += 1
+        self.ack_due = True
+        return []
+
+    def _remember(self, event_id: int, contents: bytes) -> None:
+        self._recent[event_id] = contents
+        if len(self._recent) > 2 * RECENT:
+            for old in sorted(self._recent)[:-RECENT]:
+                del self._recent[old]
+
+    def _contradiction(self, why: str) -> list[Message]:
+        """A link fault: the session counts it and resyncs; the frame is not taken."""
+        if self.fault is None:
+            self.fault = why
+        return []
+
+    def _lost_report(
+        self, first: int, last: int | None, reason: LossReason, now: float
+    ) -> list[Message]:
         out: list[Message] = list(self._scans.flush())
         self.counters.events_lost += 1 if last is None else last - first + 1
         out.append(EventsLost(first, last, reason, now))

@@ -50,6 +50,7 @@ class LossReason(StrEnum):
     OVERWRITTEN = "overwritten"  # the device's event buffer wrapped over unacknowledged events
     LOG_RESET = "log_reset"  # the device's event log restarted (wiped or replaced)
     MALFORMED = "malformed"  # the event arrived intact but could not be read (firmware bug)
+    CONFLICT = "conflict"  # two different events arrived with this id: one was not the device's
 
 
 _KINDS = {wire.KIND_SHOE: DeviceKind.SHOE, wire.KIND_BET_ZONES: DeviceKind.BET_ZONES}

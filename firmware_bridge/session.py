@@ -256,6 +256,7 @@ class Session:
             versions_seen=tuple(sorted(c.versions_seen)),
             last_event_id=self._stream.cursor,
             last_frames=self._ring.records(),
+            link_faults=c.link_faults,
         )
 
     # ---- frames in ----------------------------------------------------------------------------
@@ -304,10 +305,25 @@ class Session:
             return  # events wait for the replay to start: the device resends them
         elif t == wire.T_EVENTS_LOST:
             self._delivered.extend(self._stream.on_events_lost(f.payload, now))
+            self._check_stream(now)
         elif t in wire.EVENT_TYPES:
             self._delivered.extend(self._stream.on_event(t, f.payload, self._host_at, now))
+            self._check_stream(now)
         else:
             c.malformed += 1
+
+    def _check_stream(self, now: float) -> None:
+        """A frame contradicted the session (`EventStream.fault`): a link fault. It is
+        counted, the link goes down (the LINK alert) and is connected again, and the replay
+        from the cursor resyncs the stream; nothing after it is taken from this connection."""
+        why = self._stream.fault
+        if why is None:
+            return
+        self._stream.fault = None
+        self.counters.link_faults += 1
+        self._change(LinkState.DOWN, now, f"link fault: {why}; linking again")
+        self._close_port(f"link fault: {why}")
+        self.phase = Phase.IDLE  # frames until the port closes are not taken
 
     def _host_at(self, header: EventHeader) -> float | None:
         return self._clock.host_at(header.boot_id, header.device_ticks)
@@ -344,6 +360,7 @@ class Session:
             return
         self.identity = identity
         self._stream = self._streams.setdefault(identity.serial, EventStream(self.counters))
+        self._stream.identified(identity.boot_id)
         self._clock.reset(identity.boot_id, identity.tick_hz)
         self.phase = Phase.SNAPSHOT
         self._ask_snapshot(now)

@@ -77,3 +77,4 @@ class LinkStats:
     versions_seen: tuple[int, ...]
     last_event_id: int | None
     last_frames: tuple[FrameRecord, ...]
+    link_faults: int = 0  # frames that contradicted the session: each took the link down

@@ -70,6 +70,27 @@ def engine_kind() -> str:
     return "native" if _active else "pure"
 
 
+def engine_reason() -> str:
+    """Which engine runs and why, in words (`station diag`, the boot row)."""
+    if _active:
+        return "native (compiled with mypyc from this source)"
+    if os.environ.get(ENV, "").lower() == "pure":
+        return f"pure ({ENV}=pure)"
+    want = built_digest()
+    try:
+        have = source_digest()
+    except OSError:
+        have = ""
+    failure = failed_build()
+    if failure is not None and failure[0] == have:
+        return f"pure (the compiled engine could not be built here: {failure[1]})"
+    if want is None:
+        return "pure (the compiled engine was not built: python -m station.native_build build)"
+    if want != have:
+        return "pure (the compiled engine was built from another source or Python: rebuild it)"
+    return "pure (the compiled engine was not loaded)"
+
+
 class _Finder:
     """Finds the compiled engine modules (and mypyc's shared library) in the build: a meta path
     finder (importlib.abc is not imported for it: it costs every `station` command 10 ms)."""

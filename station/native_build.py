@@ -3,15 +3,25 @@ with mypyc (`ensure`: only when the build is not current), or say which engine r
 (`current`: exit 0 when the build matches the source). Edge adapter (the C compiler, files).
 See `station.native`.
 
+The build fits a small machine (a 2 GB Raspberry Pi 4): each engine module is its own C file
+(mypyc's `multi_file`), compiled one after the other, without debug information, so the
+compiler holds one module at a time instead of the whole engine in one translation unit (which
+took about 780 MB at -O3). `--opt N` (or `$STATION_NATIVE_OPT`) sets the C optimisation level
+(default 2); `--measure` prints the build's peak memory (the whole process tree, sampled) and
+its time as one JSON line.
+
 A failed build leaves the pure engine in use and writes `station/_native/FAILED` (the source
 digest it failed on and why): the test that compares both engines says why there is only one."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,8 +40,11 @@ from station.native import (
     sources,
 )
 
+DEFAULT_OPT = "2"
+OPT_ENV = "STATION_NATIVE_OPT"
 
-def build(*, quiet: bool = True) -> Path:
+
+def build(*, quiet: bool = True, opt_level: str = DEFAULT_OPT, multi_file: bool = True) -> Path:
     """Compile the engine with mypyc into NATIVE (replacing any earlier build)."""
     from mypyc.build import mypycify  # noqa: PLC0415 - build-time only (the `mypy` package)
     from setuptools import Distribution  # type: ignore[import-untyped]  # noqa: PLC0415
@@ -54,8 +67,18 @@ def build(*, quiet: bool = True) -> Path:
         os.chdir(src)  # mypyc names the modules after their paths: station/engine/x.py
         try:
             modules = mypycify(
-                paths, group_name=GROUP, target_dir=str(work / "c"), opt_level="3", verbose=False
+                paths,
+                group_name=GROUP,
+                target_dir=str(work / "c"),
+                opt_level=opt_level,
+                debug_level="0",
+                multi_file=multi_file,
+                verbose=False,
             )
+            # mypyc writes the group's headers under the group's folder (station/engine/) but,
+            # with one C file per module, the modules' files beside it: let them find them.
+            for module in modules:
+                module.include_dirs.append(str(work / "c" / Path(*GROUP.split(".")[:-1])))
             dist = Distribution({"name": "station-native", "ext_modules": modules})
             dist.script_args = [
                 "build_ext",
@@ -80,6 +103,77 @@ def build(*, quiet: bool = True) -> Path:
     return NATIVE
 
 
+def _option(args: list[str], name: str) -> str | None:
+    if name in args:
+        at = args.index(name)
+        return args[at + 1] if at + 1 < len(args) else ""
+    return None
+
+
+class PeakMemory:
+    """Samples the resident memory of this process and all its descendants (the C compiler)
+    every 50 ms from /proc: the peak of their sum is what the machine must hold."""
+
+    def __init__(self, every_s: float = 0.05) -> None:
+        self.started = time.monotonic()
+        self.peak_kb = 0
+        self.peak_one_kb = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        me = os.getpid()
+        while not self._done.wait(every_s):
+            sizes = [_rss_kb(pid) for pid in _tree(me)]
+            self.peak_kb = max(self.peak_kb, sum(sizes))
+            self.peak_one_kb = max([self.peak_one_kb, *sizes])
+
+    def stop(self, opt: str, multi_file: bool) -> str:
+        self._done.set()
+        self._thread.join()
+        return json.dumps(
+            {
+                "bench": "native_build",
+                "machine": os.uname().machine,
+                "opt_level": opt,
+                "multi_file": multi_file,
+                "peak_tree_rss_mb": round(self.peak_kb / 1024, 1),
+                "peak_process_rss_mb": round(self.peak_one_kb / 1024, 1),
+                "seconds": round(time.monotonic() - self.started, 1),
+            }
+        )
+
+
+def _tree(root: int) -> list[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+    found, todo = [root], [root]
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        todo += children
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def _failed(digest: str, why: str) -> None:
     try:
         NATIVE.mkdir(parents=True, exist_ok=True)
@@ -97,8 +191,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "ensure" and built_digest() == digest:
         return 0  # the build is current
     if command in ("build", "ensure"):
+        opt = _option(args, "--opt") or os.environ.get(OPT_ENV) or DEFAULT_OPT
+        if opt not in ("0", "1", "2", "3"):
+            print(f"station.native_build: --opt {opt}: 0, 1, 2 or 3", file=sys.stderr)
+            return 2
+        sampler = PeakMemory() if "--measure" in args else None
         try:
-            build(quiet="--verbose" not in args)
+            build(quiet="--verbose" not in args, opt_level=opt, multi_file="--one-file" not in args)
         except ImportError as exc:
             why = f"cannot build ({exc})"
             _failed(digest, why)
@@ -110,6 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _failed(digest, f"build failed: {type(exc).__name__}: {exc}")
             print(f"station.native_build: build failed: {exc}", file=sys.stderr)
             return 1
+        finally:
+            if sampler is not None:
+                print(sampler.stop(opt, "--one-file" not in args))
         print(f"station.native_build: built {NATIVE}")
         return 0
     if command == "status":
@@ -123,7 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "clean":
         shutil.rmtree(NATIVE, ignore_errors=True)
         return 0
-    usage = "usage: python -m station.native_build [status|current|build|ensure|clean]"
+    usage = (
+        "usage: python -m station.native_build [status|current|build|ensure|clean] "
+        "[--opt N] [--one-file] [--measure] [--verbose]"
+    )
     print(usage, file=sys.stderr)
     return 2
 

@@ -80,6 +80,7 @@ ROOMS: dict[str, frozenset[str]] = {
     for k, v in {
         "engine": (),  # and ENGINE_ALLOWED of the standard library
         "version": (),
+        "output": (),
         "native": (),
         "native_build": ("native",),
         "station": ("native", "version"),
@@ -88,34 +89,36 @@ ROOMS: dict[str, frozenset[str]] = {
         "hardware": ("firmware_bridge",),
         "data": (),
         "formats": ("engine",),
-        "journal": ("engine", "formats", "native", "version"),
+        "journal": ("engine", "formats", "native", "output", "version"),
         "people": ("journal",),
         "incidents": ("formats", "journal", "people"),
         "recall": ("engine", "formats", "journal"),
         "phh": ("engine", "formats", "recall"),
-        "display": ("engine", "hardware"),
+        "display": ("engine", "hardware", "output"),
         "config": ("display", "engine", "formats", "hardware"),
         "fleet": ("config", "journal"),
         "diag": ("display", "firmware_bridge", "fleet", "journal", "people"),
         "daemon": (
             "station", "config", "diag", "display", "engine", "firmware_bridge", "fleet",
-            "formats", "hardware", "incidents", "journal", "people", "recall",
+            "formats", "hardware", "incidents", "journal", "native", "output", "people",
+            "recall",
         ),
         "demo": (
             "config", "daemon", "data", "display", "engine", "formats", "hardware", "journal",
-            "people", "phh",
+            "output", "people", "phh",
         ),
         "central": (
-            "config", "daemon", "engine", "fleet", "incidents", "journal", "phh", "recall",
+            "config", "daemon", "engine", "fleet", "incidents", "journal", "output", "phh",
+            "recall",
         ),
         "bench": (
             "central", "config", "daemon", "data", "demo", "display", "engine",
             "firmware_bridge", "fleet", "formats", "hardware", "incidents", "journal", "native",
-            "people", "phh", "recall",
+            "output", "people", "phh", "recall",
         ),
         "cli": (
             "station", "bench", "central", "config", "daemon", "demo", "diag", "formats",
-            "hardware", "incidents", "journal", "people", "phh", "recall",
+            "hardware", "incidents", "journal", "output", "people", "phh", "recall",
         ),
     }.items()
 }  # fmt: skip

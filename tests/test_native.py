@@ -79,3 +79,22 @@ def test_the_other_engine_replays_the_corpus_byte_identically() -> None:
         [sys.executable, "-c", code], check=False, cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_the_engine_in_use_is_said_with_its_reason() -> None:
+    """`station diag` (through the daemon) and the start rows say which engine runs and why; a
+    station that falls back to the pure engine says so in words."""
+    code = "from station.native import engine_reason; print(engine_reason())"
+    forced = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, STATION_ENGINE="pure"),
+        check=True,
+    )  # fmt: skip
+    assert forced.stdout.strip() == "pure (STATION_ENGINE=pure)"
+    here = native.engine_reason()
+    if native.engine_kind() == "native":
+        assert here == "native (compiled with mypyc from this source)"
+    elif _failed_here() is not None:
+        assert here.startswith("pure (the compiled engine could not be built here: ")
+    else:
+        assert here.startswith("pure (")

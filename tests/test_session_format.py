@@ -127,6 +127,12 @@ def test_comments_and_blank_lines_are_skipped_but_counted() -> None:
             '"rules":{"misdeal_cutoff":"never"}}',
             "must be one of two_actions, substantial",
         ),
+        (  # a tournament's levels name its games: a rotation beside them would be a second say
+            '{"type":"setup","game":"flhe","seats":{"1":1,"2":1},"tournament":{"levels":'
+            '[{"small_bet":20,"big_bet":40,"sb":10,"bb":20,"minutes":20}],"level":1},'
+            '"rotation":{"games":["flhe","razz"]}}',
+            "takes its games from its levels: remove 'rotation'",
+        ),
     ],
 )
 def test_a_bad_second_line_is_reported_with_file_and_line(second_line: str, message: str) -> None:

@@ -61,6 +61,8 @@ _.observability
 _.created_at
 _.created_by
 _.replied_at
+_.average  # the tournament's live view (station/central/tournament/board.py)
+_.rules_source
 _.centre_text  # a table's link, forwarding and pending commands in words (floor.Tile)
 _.forwarding_text
 _.pending_text

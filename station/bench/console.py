@@ -65,6 +65,7 @@ from station.fleet.forwarder import Forwarder
 from station.journal import Journal, Recorder, SystemClock
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry
+from station.output import Guard, OutputRefusedError, fresh_folder
 from station.people.check import PEOPLE_CHECKS
 from station.people.staff import add_person, authenticate
 
@@ -171,6 +172,15 @@ def run(args: argparse.Namespace) -> int:
     if args.tables < 1 or args.live < 0 or args.live > args.tables or args.rows < 1000:
         print("station bench console: 1 <= --live <= --tables, --rows >= 1000", file=sys.stderr)
         return 2
+    try:  # a new or empty folder: never a station's own
+        root = (
+            fresh_folder(args.keep, Guard())
+            if args.keep
+            else Path(tempfile.mkdtemp(prefix="bench-console-"))
+        )
+    except OutputRefusedError as exc:
+        print(f"station bench console: --keep: {exc}", file=sys.stderr)
+        return 2
     try:
         import playwright  # noqa: F401, PLC0415
         import psycopg  # noqa: F401, PLC0415
@@ -192,8 +202,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     logging.getLogger("station").setLevel(logging.ERROR)  # the tables' own log: not progress
-    root = args.keep or Path(tempfile.mkdtemp(prefix="bench-console-"))
-    root.mkdir(parents=True, exist_ok=True)
     root.chmod(0o711)  # the services' user (nobody, when we are root) must get through
     try:
         services = Services("bench", root / "services").start()

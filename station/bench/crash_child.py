@@ -3,8 +3,8 @@ says so after each commit. Edge adapter (process, stdout, the journal file).
 
     python -m station.bench.crash_child --journal J --hands H --seed S
 
-Prints `start`, then `recovered <inputs> <snapshot digest> <ok> <from a checkpoint>` once the
-journal is replayed (and, after a start from a checkpoint, the history before it checked),
+Prints `start`, then `recovered <inputs> <snapshot digest> <ok> <from a resume row>` once the
+journal is replayed (and, after a start from a resume row, the history before it checked),
 then `ack <seq> <ordinal>` after each input event is committed, and `done <digest>` at the end.
 On a restart it continues with the first event of the session that is not yet in the journal.
 It feeds an event only while it holds credit: a line `go N` on stdin grants N more, so the
@@ -51,9 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ordinal_of = {r.seq: i + 1 for i, r in enumerate(journal.rows(codes=INPUT_CODES))}
         done = len(ordinal_of)
         digest = snapshot_digest(recorder.snapshot(), ordinal_of)
-        history = recorder.check_history()  # what a start from a checkpoint skipped
+        history = recorder.check_history()  # what a start from a resume row took on trust
         ok = report.ok and (history is None or history.ok)
-        _say(f"recovered {done} {digest} {int(ok)} {int(report.checkpoint_seq > 0)}")
+        _say(f"recovered {done} {digest} {int(ok)} {int(report.resume_seq > 0)}")
         credit = 0
         for ordinal, item in enumerate(session.events[done:], start=done + 1):
             while credit == 0:

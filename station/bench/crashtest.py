@@ -77,7 +77,7 @@ class CrashResult:
     kills: dict[str, int] = field(default_factory=dict)
     restarts: int = 0
     recoveries_checked: int = 0  # restarts whose recovered state was compared
-    from_checkpoint: int = 0  # of those, recoveries that started from a checkpoint
+    from_resume: int = 0  # of those, recoveries that started from a resume row
     mid_hand_kills: int = 0  # kills that left a hand in progress in the journal
     duration_s: float = 0.0
     problems: list[str] = field(default_factory=list)
@@ -96,7 +96,7 @@ class CrashResult:
             "acked": self.acked,
             "restarts": self.restarts,
             "recoveries_checked": self.recoveries_checked,
-            "from_checkpoint": self.from_checkpoint,
+            "from_resume": self.from_resume,
             "mid_hand_kills": self.mid_hand_kills,
             "kills": self.kills,
             "duration_s": self.duration_s,
@@ -280,7 +280,7 @@ def _take(line: str, acked: dict[int, int], ref: Reference, result: CrashResult)
     if parts and parts[0] == "recovered":
         result.recoveries_checked += 1
         inputs, digest, ok = int(parts[1]), parts[2], parts[3] == "1"
-        result.from_checkpoint += parts[4:5] == ["1"]
+        result.from_resume += parts[4:5] == ["1"]
         if not ok or inputs >= len(ref.snapshots) or ref.snapshots[inputs] != digest:
             result.state_mismatches += 1
             result.problems.append(f"recovered state after {inputs} inputs differs ({line})")

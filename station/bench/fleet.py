@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from station.bench.report import Bar, cpu_s, emit, percentile, say
+from station.output import Guard, OutputRefusedError, fresh_folder
 
 FAULTS = ("broker-kill", "ingest-kill", "forwarder-kill", "postgres-restart", "broker-down")
 BARS = (
@@ -59,7 +60,7 @@ DRAIN_S = 300.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stations", type=int, default=100)
+    parser.add_argument("--stations", type=int, default=100, help="how many stations (default 100)")
     parser.add_argument("--rate", type=float, default=10.0, help="rows per second per station")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long rows are written")
     parser.add_argument(
@@ -162,13 +163,20 @@ def run(args: argparse.Namespace) -> int:
     if faults is None or args.stations < 1 or args.rate <= 0 or args.seconds <= 0:
         print(f"station bench fleet: bad arguments (faults: all, none, {FAULTS})", file=sys.stderr)
         return 2
+    try:  # a new or empty folder: never a station's own
+        root = (
+            fresh_folder(args.keep, Guard())
+            if args.keep
+            else Path(tempfile.mkdtemp(prefix="bench-fleet-"))
+        )
+    except OutputRefusedError as exc:
+        print(f"station bench fleet: --keep: {exc}", file=sys.stderr)
+        return 2
     try:
         from station.central.services import MissingError, Services  # noqa: PLC0415
     except ModuleNotFoundError as exc:
         print(f"station bench fleet: needs the central extra ({exc.name})", file=sys.stderr)
         return 2
-    root = args.keep or Path(tempfile.mkdtemp(prefix="bench-fleet-"))
-    root.mkdir(parents=True, exist_ok=True)
 
     def stopped(signum: int, _frame: object) -> None:
         raise SystemExit(f"station bench fleet: stopped by signal {signum}")

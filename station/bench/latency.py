@@ -26,6 +26,11 @@ Bar (docs/performance.md): `p99_ms` <= 20.
 `--fleet-offline` gives the station a `[fleet]` whose broker is down: the daemon's forwarder
 keeps reconnecting and every row stays in the outbox (`outbox_rows` in the line), which must
 not cost the table its latency.
+
+`--scrub` runs the scrub beside the table the whole time, as the daemon runs it (its child
+process at idle priority, `[journal] scrub_duty` 0.5), over a journal of `SCRUB_HANDS` hands
+written first (`station.bench.make_journal`), again each time it ends: `scrub_hands` in the line
+is how many hands it re-derived meanwhile. The scrub must not cost the table its latency.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ if TYPE_CHECKING:
 BARS = (Bar("p99_ms", "<=", 20),)
 DRAWN_TIMEOUT_S = 5.0
 COMMITS = 1000
+SCRUB_HANDS = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--draws", type=int, default=2000, help="card draws to measure, at least (default 2000)"
     )
     parser.add_argument("--seed", type=int, default=1, help="hand choice seed (default 1)")
+    parser.add_argument(
+        "--scrub",
+        action="store_true",
+        help="with the scrub running beside the table (its child process, idle priority)",
+    )
     parser.add_argument(
         "--fleet-offline",
         action="store_true",
@@ -172,11 +183,62 @@ def offline_fleet(table: BenchTable, folder: Path) -> Path:
     return config.journal
 
 
+class Scrubbing:
+    """The scrub over a journal of its own, started again each time it ends."""
+
+    def __init__(self, folder: Path) -> None:
+        from station.bench.make_journal import write_journal  # noqa: PLC0415
+        from station.daemon.history_runner import HistoryRunner  # noqa: PLC0415
+
+        self.path = folder / "scrubbed.sqlite"
+        say(f"latency: writing {SCRUB_HANDS} hands for the scrub")
+        self.head = int(str(write_journal(self.path, SCRUB_HANDS, "SCRUB")["rows"]))
+        self.runner = HistoryRunner(self.path, "SCRUB", None, self._post)
+        self.hands = 0  # re-derived in runs that ended
+        self.last = 0  # of the run going on
+        self.busy_s = 0.0
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+
+    def _post(self, item: object) -> None:
+        from station.daemon.items import ScrubProgressed  # noqa: PLC0415
+
+        if not isinstance(item, ScrubProgressed):
+            return
+        self.last = item.progress.hands
+        if item.progress.done:
+            self.hands += self.last
+            self.busy_s += item.progress.busy_s
+            self.last = 0
+
+    def start(self) -> None:
+        from station.journal.scrub import ScrubProgress  # noqa: PLC0415
+
+        def loop() -> None:
+            while not self._stopped:
+                self.runner.scrub(ScrubProgress(run=1, target_seq=self.head), duty=0.5)
+                while self.runner.busy and not self._stopped:
+                    time.sleep(0.2)
+                self.runner.stop()
+
+        self._thread = threading.Thread(target=loop, name="bench-scrub", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> dict[str, object]:
+        self._stopped = True
+        self.runner.stop()
+        if self._thread is not None:
+            self._thread.join(30.0)
+        self.runner.stop()
+        return {"scrub": "running", "scrub_hands": self.hands + self.last}
+
+
 def measure(
-    draws: int, seed: int, folder: Path, fleet_offline: bool = False
+    draws: int, seed: int, folder: Path, fleet_offline: bool = False, scrub: bool = False
 ) -> tuple[dict[str, object], str]:
     from station.bench.table import BenchTable, Played  # noqa: PLC0415 (the CLI stays light)
 
+    scrubbing = Scrubbing(folder) if scrub else None
     table = BenchTable(folder, seed)
     journal = offline_fleet(table, folder) if fleet_offline else None
     probe = Probe(table.display)
@@ -191,12 +253,16 @@ def measure(
             say(f"latency: {played.hands} hands, {len(probe.published)} draws")
 
     probe.start()
+    if scrubbing is not None:
+        scrubbing.start()
     started = time.monotonic()
     try:
         played = table.play(keep_going, progress)
     finally:
         probe.stop()
+        scrubbed = scrubbing.stop() if scrubbing is not None else {}
     result = figures(probe, played.hands, time.monotonic() - started)
+    result.update(scrubbed)
     if journal is not None:
         from station.fleet.outbox import outbox_status  # noqa: PLC0415
 
@@ -241,7 +307,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
-            result, error = measure(args.draws, args.seed, Path(tmp), args.fleet_offline)
+            result, error = measure(
+                args.draws, args.seed, Path(tmp), args.fleet_offline, args.scrub
+            )
             say("latency: the head witness's cost per commit")
             result.update(commit_cost(Path(tmp)))
     except RuntimeError as exc:  # the table did not come up (the display, say)

@@ -12,6 +12,7 @@ The crash test and the log-canary test drive the real engine with it.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from station.engine.cards import STANDARD_DECK
@@ -148,6 +149,23 @@ def nlhe_session(
 ) -> ScriptedSession:
     """`hands` hands of deterministic no-limit hold'em (the same seed gives the same events)."""
     script = _Script(seed, seats, stack)
+    for _ in _hands(script, hands, reseat_every):
+        pass
+    return ScriptedSession(tuple(script.events), tuple(script.holes))
+
+
+def nlhe_stream(
+    hands: int, seed: int = 1, *, seats: int = 4, stack: int = 1000, reseat_every: int = 8
+) -> Iterator[ScriptedEvent]:
+    """The events of `nlhe_session` one hand at a time, for sessions too long to hold."""
+    script = _Script(seed, seats, stack)
+    for _ in _hands(script, hands, reseat_every):
+        yield from script.events
+        script.events.clear()
+        script.holes.clear()
+
+
+def _hands(script: _Script, hands: int, reseat_every: int) -> Iterator[int]:
     button = script.seats[-1]
     script.setup(button)
     for n in range(hands):
@@ -157,4 +175,4 @@ def nlhe_session(
             if n % reseat_every == 0:
                 script.setup(button)
         script.hand(button)
-    return ScriptedSession(tuple(script.events), tuple(script.holes))
+        yield n

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from station.bench.report import Bar, emit, say, status_mb
+from station.output import Guard, OutputRefusedError, fresh_folder
 
 if TYPE_CHECKING:
     from station.bench.table import Played
@@ -338,9 +339,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= warmup < args.hands:
         print("station bench soak: --warmup must be below --hands", file=sys.stderr)
         return 2
-    if args.keep is not None and (args.keep / "journal.sqlite").exists():
-        print(f"station bench soak: {args.keep} already holds a journal", file=sys.stderr)
-        return 2
+    if args.keep is not None:
+        try:
+            fresh_folder(args.keep, Guard())  # a new or empty folder: never a station's own
+        except OutputRefusedError as exc:
+            print(f"station bench soak: --keep: {exc}", file=sys.stderr)
+            return 2
     try:
         if args.keep is not None:
             result, error = measure(

@@ -23,6 +23,13 @@ and its witness rewritten together (caught by a head known off the station, here
 fleet's central head would be).
 
 Bar: `missed` == 0 (every case detected both ways).
+
+A second section (`hardening`, issue 27: `station.bench.hardening`) tries what a careless
+technician or a hostile hand can do besides editing the journal: every command that writes a
+file pointed at the journal's files, a second daemon through a hard or symbolic link, a second
+demo in a busy folder, a full disk at the start and in the middle of a hand, forged link frames.
+Each must be refused or detected, with `lost` == 0 (no protected file changed, no genuine draw
+vanished unreported): bars `hardening_missed` == 0 and `hardening_lost` == 0.
 """
 
 from __future__ import annotations
@@ -40,9 +47,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from station.bench.hardening import section
 from station.bench.report import Bar, emit, say
 
-BARS = (Bar("missed", "==", 0),)
+BARS = (Bar("missed", "==", 0), Bar("hardening_missed", "==", 0), Bar("hardening_lost", "==", 0))
 STATION = "tamper-table"
 OLDER = "older-copy.sqlite"  # the pristine journal as it was halfway
 CRASH_STATION = "crash-table"  # the crash-test child's station id
@@ -452,6 +460,7 @@ def _run(args: argparse.Namespace, started: float) -> int:
             outcomes.append(judge_case(name, path, CRASH_STATION))
             shutil.rmtree(work)
         beyond = out_of_reach(pristine, folder)
+        hardening = section(pristine, folder / "hardening", STATION, getattr(args, "main", None))
     for o in outcomes:
         mark = "detected" if o.detected else "MISSED"
         say(f"  {mark:8}  verify={o.verify!s:5} start={o.start!s:5}  {o.name}: {o.detail[:110]}")
@@ -464,6 +473,9 @@ def _run(args: argparse.Namespace, started: float) -> int:
         "missed": len(missed),
         "missed_cases": missed,
         "out_of_reach": beyond,
+        "hardening": hardening,  # the second round (issue 27): station.bench.hardening
+        "hardening_missed": len(hardening["missed_cases"]),  # type: ignore[arg-type]
+        "hardening_lost": hardening["lost"],
         "elapsed_s": round(time.monotonic() - started, 1),
     }
     emit("tamper", figures, BARS)

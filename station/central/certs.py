@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from station.output import Guard, OutputRefusedError, check_target, write_output
+
 BROKER: Final = "broker"
 CONSOLE: Final = "console"  # the floor console's HTTPS server certificate
 SERVERS: Final = frozenset({BROKER, CONSOLE})
@@ -71,29 +73,38 @@ def ensure_ca(directory: Path, site: str) -> Path:
     key, crt = directory / "ca.key", directory / "ca.crt"
     if key.exists() and crt.exists():
         return crt
-    _new_key(key)
-    _run(
-        [
-            "req", "-x509", "-new", "-key", str(key), "-sha256", "-days", str(CA_DAYS),
-            "-subj", f"/O=Dealer Station/OU={site}/CN={site} site CA",
-            "-addext", "basicConstraints=critical,CA:TRUE",
-            "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            "-out", str(crt),
-        ],
-        "making the site CA",
-    )  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        made_key, made_crt = Path(tmp) / "ca.key", Path(tmp) / "ca.crt"
+        _new_key(made_key)
+        _run(
+            [
+                "req", "-x509", "-new", "-key", str(made_key), "-sha256", "-days", str(CA_DAYS),
+                "-subj", f"/O=Dealer Station/OU={site}/CN={site} site CA",
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                "-out", str(made_crt),
+            ],
+            "making the site CA",
+        )  # fmt: skip
+        _put(made_key, key, force=True, private=True)  # a half-made CA is made again
+        _put(made_crt, crt, force=True)
     return crt
 
 
-def issue(directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = ()) -> Identity:
+def issue(
+    directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = (), force: bool = True
+) -> Identity:
     """A key and a certificate for `name` (a station id, a `svc.*` service, or a server:
     `broker`, `console`), signed by the site CA. `hosts` are a server's DNS names and IP
-    addresses."""
+    addresses. Without `force` an identity already issued is refused (`station central certs`
+    without --force)."""
     if name not in SERVERS and not (STATION.match(name) or SERVICE.match(name)):
         raise CertError(f"{name!r}: a station id (letters, digits, '-', '_') or svc.NAME")
-    ca = ensure_ca(directory, site)
+    directory.mkdir(parents=True, exist_ok=True)
     key, crt = directory / f"{name}.key", directory / f"{name}.crt"
-    _new_key(key)
+    for path in (key, crt):
+        check_target(path, Guard(), force=force)  # before anything is made
+    ca = ensure_ca(directory, site)
     usage = "serverAuth" if name in SERVERS else "clientAuth"
     lines = [
         "basicConstraints=critical,CA:FALSE",
@@ -105,10 +116,12 @@ def issue(directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = ())
         lines.append("subjectAltName=" + ",".join(alt))
     with tempfile.TemporaryDirectory() as tmp:
         csr, ext = Path(tmp) / "req.csr", Path(tmp) / "ext.cnf"
+        made_key, made_crt = Path(tmp) / "leaf.key", Path(tmp) / "leaf.crt"
+        _new_key(made_key)
         ext.write_text("\n".join(lines) + "\n", encoding="ascii")
         _run(
-            ["req", "-new", "-key", str(key), "-subj", f"/O=Dealer Station/OU={site}/CN={name}",
-             "-out", str(csr)],
+            ["req", "-new", "-key", str(made_key), "-subj",
+             f"/O=Dealer Station/OU={site}/CN={name}", "-out", str(csr)],
             f"requesting a certificate for {name}",
         )  # fmt: skip
         _run(
@@ -116,10 +129,12 @@ def issue(directory: Path, site: str, name: str, *, hosts: tuple[str, ...] = ())
                 "x509", "-req", "-in", str(csr), "-CA", str(ca),
                 "-CAkey", str(directory / "ca.key"),
                 "-set_serial", str(int.from_bytes(os.urandom(15), "big")), "-days",
-                str(LEAF_DAYS), "-sha256", "-extfile", str(ext), "-out", str(crt),
+                str(LEAF_DAYS), "-sha256", "-extfile", str(ext), "-out", str(made_crt),
             ],
             f"signing the certificate of {name}",
         )  # fmt: skip
+        _put(made_key, key, force=force, private=True)
+        _put(made_crt, crt, force=force)
     return Identity(name, ca, crt, key)
 
 
@@ -130,12 +145,20 @@ def identity(directory: Path, name: str) -> Identity:
 
 
 def _new_key(path: Path) -> None:
-    path.unlink(missing_ok=True)
     _run(
         ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", str(path)],
         f"making the key {path.name}",
     )
     path.chmod(0o600)
+
+
+def _put(made: Path, target: Path, *, force: bool, private: bool = False) -> None:
+    """Move what openssl made (in a private temporary folder) into place through
+    `station.output`: keys 0600, certificates 0644, never over a journal or config."""
+    try:
+        write_output(target, made.read_bytes(), Guard(), force=force, private=private)
+    except OutputRefusedError as exc:
+        raise CertError(str(exc)) from None
 
 
 def _is_ip(host: str) -> bool:

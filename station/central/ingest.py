@@ -67,7 +67,7 @@ log = logging.getLogger(__name__)
 
 TAKE_S: Final = 0.2
 MAX_MESSAGES: Final = 500
-DISPATCH_EVERY_S: Final = 1.0
+DISPATCH_EVERY_S: Final = 0.25  # commands go out this soon after they are queued
 RESEND_COMMAND_S: Final = 5.0
 DB_RETRY_MAX_S: Final = 5.0
 

@@ -44,6 +44,7 @@ from typing import Final, TextIO
 
 from station.central.broker import BrokerTls, acl_text, mosquitto_dropin
 from station.central.certs import BROKER, CONSOLE, INGEST, Identity, ensure_ca, identity, issue
+from station.output import Guard, check_target
 
 SERVICE_USER: Final = "dealer-central"
 BROKER_USER: Final = "mosquitto"
@@ -166,6 +167,7 @@ class Setup:
             self.say(f"made   {path}/ ({mode:o} {owner.name})")
 
     def write(self, path: Path, text: str, mode: int, owner: Owner = ROOT_OWNER) -> None:
+        check_target(path, Guard(), force=True)  # its own files again, never a station's
         old = path.read_text(encoding="utf-8") if path.is_file() else None
         if old != text:
             tmp = path.with_name(f".{path.name}.new")

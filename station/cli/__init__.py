@@ -76,7 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
         p.set_defaults(_module=module)
+    _describe(parser)
     return parser
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """A sub-command without a description of its own shows the help line it is listed with,
+    so `station X Y --help` always says what Y does."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            listed = {a.dest: a.help for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                if not sub.description and listed.get(name):
+                    sub.description = listed[name]
+                _describe(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,19 +15,24 @@ import importlib
 import sys
 from typing import cast
 
-from station.cli import CommandModule
+from station.cli import CommandModule, main
 
 BENCHES: dict[str, tuple[str, str]] = {
     "link": ("station.bench.link", "card draws through the emulated shoe over a real pty"),
     "replay": ("station.bench.replay", "engine replay throughput beside PokerKit"),
-    "history": ("station.bench.history", "the history check after READY, per hand of journal"),
+    "long": ("station.bench.long", "per-input cost in one hand that never ends (a stuck key)"),
+    "history": ("station.bench.history", "the history check after a start per new hand; the scrub"),
     "latency": ("station.bench.latency", "shoe frame to journal commit and display snapshot"),
     "idle": ("station.bench.idle", "idle CPU and peak RSS of the daemon with the display"),
-    "startup": ("station.bench.startup", "process start to READY=1"),
+    "startup": ("station.bench.startup", "process start to READY=1 (--make: a long journal)"),
     "soak": ("station.bench.soak", "hands through the daemon: memory, nothing lost or doubled"),
     "tamper": ("station.bench.tamper", "tampering and loss, each caught by verify and at start"),
     "fleet": ("station.bench.fleet", "stations -> mosquitto -> ingest -> PostgreSQL, with faults"),
     "console": ("station.bench.console", "the floor console on 100 tables and 1,000,000 rows"),
+    "tournament": (
+        "station.bench.tournament",
+        "one event of 30 tables and 300 players to the final table through the centre",
+    ),
 }
 
 
@@ -43,7 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 continue
             raise
         module.add_arguments(p)
-        p.set_defaults(_bench=module)
+        # The benches sit below the commands: one that runs commands (tamper's hardening
+        # section) is handed `station.cli.main`.
+        p.set_defaults(_bench=module, main=main)
 
 
 def run(args: argparse.Namespace) -> int:

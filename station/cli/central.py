@@ -7,10 +7,11 @@
   `station/central/units/dealer-central-ingest.service`); READY=1 once the database and
   broker are up.
 - `migrate --config central.toml`: apply the database migrations and exit.
-- `certs --dir DIR --site S NAME...`: the site CA (made once) and a certificate per station id
-  (or `svc.ingest`, or `broker --host H...`).
-- `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR]`: mosquitto.conf
-  and the ACL for the site's broker.
+- `certs --dir DIR --site S NAME... [--force]`: the site CA (made once) and a certificate per
+  station id (or `svc.ingest`, or `broker --host H...`); a name already issued is refused
+  without `--force`.
+- `broker-config --site S --certs DIR --out DIR [--port 8883] [--bind ADDR] [--force]`:
+  mosquitto.conf and the ACL for the site's broker (files there are kept without `--force`).
 - `demo [--tables N] [--port P] [--speed S] [--dir DIR]`: a local room (the central services
   and N emulated tables dealing, each its own process) until Ctrl-C: `demo_room`.
 - `services [--site S] [--dir DIR]`: a throw-away broker and database on loopback with a
@@ -42,11 +43,20 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from station.cli import central_console as console_cli
+from station.output import (
+    Guard,
+    OutputRefusedError,
+    check_target,
+    fresh_folder,
+    output_folder,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from station.central.alarms import Alarm
 
 
+CENTRAL_TOML = "the central config, e.g. /etc/dealer-station/central.toml"
 DB_ADMIN = "host=/run/postgresql dbname=postgres user=postgres"
 
 
@@ -69,13 +79,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--admin", default="", metavar="NAME", help="the first console admin")
     # The defaults fit a Debian server; the environment variables let a test point the
     # command at a throw-away layout (a folder as root, its own users, ports and database).
-    p.add_argument("--port", type=int, default=int(_env("STATION_SETUP_PORT", "8883")))
     p.add_argument(
-        "--console-port", type=int, default=int(_env("STATION_SETUP_CONSOLE_PORT", "8443"))
+        "--port",
+        type=int,
+        default=int(_env("STATION_SETUP_PORT", "8883")),
+        help="the broker's TLS port (default 8883)",
     )
-    p.add_argument("--root", type=Path, default=Path(_env("STATION_SETUP_ROOT", "/")))
-    p.add_argument("--service-user", default=_env("STATION_SETUP_SERVICE_USER", "dealer-central"))
-    p.add_argument("--broker-user", default=_env("STATION_SETUP_BROKER_USER", "mosquitto"))
+    p.add_argument(
+        "--console-port",
+        type=int,
+        default=int(_env("STATION_SETUP_CONSOLE_PORT", "8443")),
+        help="the floor console's HTTPS port (default 8443)",
+    )
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path(_env("STATION_SETUP_ROOT", "/")),
+        help="install under this folder instead of / (tests)",
+    )
+    p.add_argument(
+        "--service-user",
+        default=_env("STATION_SETUP_SERVICE_USER", "dealer-central"),
+        help="the user the central services run as (default dealer-central)",
+    )
+    p.add_argument(
+        "--broker-user",
+        default=_env("STATION_SETUP_BROKER_USER", "mosquitto"),
+        help="the user the broker runs as (default mosquitto)",
+    )
     p.add_argument(
         "--db-admin", metavar="DSN",
         default=_env("STATION_SETUP_DB_ADMIN", DB_ADMIN),
@@ -87,22 +118,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument("--no-start", action="store_true", help="write everything, start nothing")
     p = sub.add_parser("ingest", help="run the central ingest (MQTT -> PostgreSQL)")
-    p.add_argument("--config", required=True, type=Path)
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="how much to log (default info)",
+    )
     p = sub.add_parser("migrate", help="apply the central database's migrations")
-    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
     p = sub.add_parser("certs", help="make the site CA and client/server certificates")
-    p.add_argument("--dir", required=True, type=Path)
-    p.add_argument("--site", required=True)
+    p.add_argument(
+        "--dir", required=True, type=Path, help="folder of the site's CA and certificates"
+    )
+    p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
     p.add_argument("--host", action="append", default=[], help="broker host name or address")
+    p.add_argument(
+        "--force", action="store_true", help="issue again a name that already has a certificate"
+    )
     p.add_argument("names", nargs="+", help="station ids, svc.ingest, or broker")
     p = sub.add_parser("broker-config", help="write mosquitto.conf and the ACL for a site")
-    p.add_argument("--site", required=True)
-    p.add_argument("--certs", required=True, type=Path)
-    p.add_argument("--out", required=True, type=Path)
-    p.add_argument("--port", type=int, default=8883)
-    p.add_argument("--bind", default="0.0.0.0")
-    p.add_argument("--data", type=Path, default=Path("/var/lib/mosquitto"))
+    p.add_argument("--site", required=True, help="the casino site's name, e.g. main")
+    p.add_argument("--certs", required=True, type=Path, help="folder made by `central certs`")
+    p.add_argument("--out", required=True, type=Path, help="folder to write the two files in")
+    p.add_argument("--port", type=int, default=8883, help="the broker's TLS port (default 8883)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=Path("/var/lib/mosquitto"),
+        help="the broker's persistence folder (default /var/lib/mosquitto)",
+    )
+    p.add_argument("--force", action="store_true", help="replace the files when they are there")
     p = sub.add_parser(
         "demo", help="a local room: the central services and N emulated tables, until Ctrl-C"
     )
@@ -113,18 +160,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the tables' pace: 1 a live dealer, 2 twice as fast (default)",
     )  # fmt: skip
     p.add_argument("--dir", type=Path, default=None, help="keep everything in this folder")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="hand choice and deck seed (default 1)")
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
-    p.add_argument("--site", default="dev")
-    p.add_argument("--dir", type=Path, default=None)
+    p.add_argument("--site", default="dev", help="site name (default dev)")
+    p.add_argument(
+        "--dir", type=Path, default=None, help="folder for their data (default: a temporary one)"
+    )
     p = sub.add_parser("console", help="serve the floor console (web pages for the floor)")
     console_cli.add_serve_arguments(p)
     p = sub.add_parser("console-user", help="add or change floor console accounts")
     console_cli.add_user_arguments(p)
     p = sub.add_parser("alarms", help="list the chain alarms, or clear one with a reason")
-    p.add_argument("what", choices=("list", "clear"))
+    p.add_argument("what", choices=("list", "clear"), help="list the alarms, or clear one")
     p.add_argument("alarm", nargs="?", type=int, help="the alarm's number (clear)")
-    p.add_argument("--config", required=True, type=Path)
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
     p.add_argument("--table", default="", metavar="T", help="only this table's alarms (list)")
     p.add_argument("--open", action="store_true", help="only the alarms not cleared (list)")
     p.add_argument(
@@ -170,6 +219,11 @@ def _setup(args: argparse.Namespace) -> int:
     from station.central.console.passwords import WeakPasswordError, check_policy  # noqa: PLC0415
     from station.central.setup import SetupError, SetupOptions, setup  # noqa: PLC0415
 
+    try:  # the root the site is laid out under: a folder, never a station's file
+        output_folder(args.root, Guard())
+    except OutputRefusedError as exc:
+        print(f"station central setup: --root: {exc}", file=sys.stderr)
+        return 2
     password = ""
     if args.admin:
         password = _new_password(args.admin)
@@ -209,11 +263,12 @@ def _certs(args: argparse.Namespace) -> int:
     from station.central.certs import BROKER, CertError, issue  # noqa: PLC0415
 
     try:
+        output_folder(args.dir, Guard())
         for name in args.names:
             hosts = tuple(args.host) if name == BROKER else ()
-            made = issue(args.dir, args.site, name, hosts=hosts)
+            made = issue(args.dir, args.site, name, hosts=hosts, force=args.force)
             print(f"{made.name}: {made.cert} {made.key}")
-    except CertError as exc:
+    except (CertError, OutputRefusedError) as exc:
         print(f"station central certs: {exc}", file=sys.stderr)
         return 2
     return 0
@@ -223,27 +278,30 @@ def _broker_config(args: argparse.Namespace) -> int:
     from station.central.broker import BrokerTls, acl_text, mosquitto_conf  # noqa: PLC0415
 
     certs: Path = args.certs.resolve()
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    guard = Guard(extra=tuple(certs / f for f in ("ca.crt", "broker.crt", "broker.key")))
+    acl, conf = args.out / "dealer-station.acl", args.out / "dealer-station.conf"
+    try:
+        out = output_folder(args.out, guard)
+        for path in (acl, conf):
+            check_target(path, guard, force=args.force)
+    except OutputRefusedError as exc:
+        print(f"station central broker-config: {exc}", file=sys.stderr)
+        return 2
     missing = [f for f in ("ca.crt", "broker.crt", "broker.key") if not (certs / f).is_file()]
     if missing:
         print(f"{certs}: missing {', '.join(missing)} (station central certs)", file=sys.stderr)
         return 2
-    acl = out / "dealer-station.acl"
-    acl.write_text(acl_text(args.site), encoding="utf-8")
-    conf = out / "dealer-station.conf"
-    conf.write_text(
-        mosquitto_conf(
-            port=args.port,
-            bind=args.bind,
-            tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
-            acl_file=acl.resolve(),
-            persistence_dir=args.data,
-            log_dest="stderr",  # systemd keeps it in the journal; syslog may not exist
-        ),
-        encoding="utf-8",
+    write_output(acl, acl_text(args.site), guard, force=args.force)
+    text = mosquitto_conf(
+        port=args.port,
+        bind=args.bind,
+        tls=BrokerTls(certs / "ca.crt", certs / "broker.crt", certs / "broker.key"),
+        acl_file=acl.resolve(),
+        persistence_dir=args.data,
+        log_dest="stderr",  # systemd keeps it in the journal; syslog may not exist
     )
-    print(f"{conf}\n{acl}")
+    write_output(conf, text, guard, force=args.force)
+    print(f"{out / conf.name}\n{out / acl.name}")
     return 0
 
 
@@ -387,6 +445,12 @@ def _room(args: argparse.Namespace) -> int:
     if not 1 <= args.tables <= 99 or args.speed <= 0:
         print("station central demo: 1 <= --tables <= 99, --speed > 0", file=sys.stderr)
         return 2
+    if args.dir is not None:  # a room of its own: never a station's folder
+        try:
+            fresh_folder(args.dir, Guard())
+        except OutputRefusedError as exc:
+            print(f"station central demo: --dir: {exc}", file=sys.stderr)
+            return 2
     opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
     try:
         return run_room(opts, sys.stdout)
@@ -398,6 +462,12 @@ def _room(args: argparse.Namespace) -> int:
 def _services(args: argparse.Namespace) -> int:
     from station.central.services import MissingError, Services  # noqa: PLC0415
 
+    if args.dir is not None:
+        try:
+            output_folder(args.dir, Guard())
+        except OutputRefusedError as exc:
+            print(f"station central services: --dir: {exc}", file=sys.stderr)
+            return 2
     try:
         services = Services(args.site, args.dir).start()
     except MissingError as exc:

@@ -26,16 +26,34 @@ if TYPE_CHECKING:
 USER_ACTIONS = ("add", "password", "unlock", "disable", "enable", "list")
 
 
+CENTRAL_TOML = "the central config, e.g. /etc/dealer-station/central.toml"
+
+
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", required=True, type=Path)
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.description = (
+        "Serve the floor console: the web pages where the floor sees every table, rules on "
+        "incidents and recalls hands ([console] of the central config: address, port, TLS)."
+    )
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="how much to log (default info)",
+    )
 
 
 def add_user_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("what", choices=USER_ACTIONS)
-    p.add_argument("name", nargs="?", default="")
-    p.add_argument("--config", required=True, type=Path)
-    p.add_argument("--role", choices=["floor", "tech", "admin", "auditor", "dealer"])
+    p.add_argument("what", choices=USER_ACTIONS, help="what to do with the account")
+    p.add_argument(
+        "name", nargs="?", default="", help="the account: the person's name at the tables"
+    )
+    p.add_argument("--config", required=True, type=Path, help=CENTRAL_TOML)
+    p.add_argument(
+        "--role",
+        choices=["floor", "tech", "admin", "auditor", "dealer"],
+        help="what the account may do (add)",
+    )
     p.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
     )

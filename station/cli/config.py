@@ -3,8 +3,10 @@ without starting play. Edge adapter (CLI).
 
 Exit status: 0 and one `ok:` line per file when everything is valid; 2 and every problem as
 `FILE: KEY: problem` on stderr when not (bad input, README's convention). `--json` prints one
-object on stdout instead, with the same exit status. Without `--config`
-the embedded pin map and registry are checked.
+object on stdout instead, with the same exit status. Without `--config` the installed config
+(`/etc/dealer-station/station.toml`) is checked, and the first line says so; when there is none
+the command says so and exits 2 (`--pinmap FILE` alone checks that pin map only). A journal that
+already exists at the config's `[journal] path` must belong to the config's `station_id`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-from station.config.checks import CheckInputs, run_checks
+from station.config.checks import CheckInputs, CheckResult, Problem, run_checks
+from station.journal import locate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="station.toml to check, with the pin map and deck registry it names",
+        help="station.toml to check, with the pin map and deck registry it names (default: "
+        f"the installed {locate.INSTALLED_CONFIG})",
     )
     check.add_argument(
         "--pinmap",
@@ -65,7 +69,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.config_command == "overlays":
         return _overlays(args)
-    results = run_checks(CheckInputs(pinmap=args.pinmap, station=args.config))
+    station: Path | None = args.config
+    if station is None and args.pinmap is None:
+        installed = locate.INSTALLED_CONFIG
+        if not installed.exists():
+            print(
+                f"station config check: no config to check: no --config FILE, and no installed "
+                f"config at {installed} (systemd/install.sh writes it)",
+                file=sys.stderr,
+            )
+            return 2
+        station = installed
+        if not args.json:
+            print(f"checking the installed config {installed}")
+    results = run_checks(CheckInputs(pinmap=args.pinmap, station=station))
+    if station is not None:
+        results.append(journal_owner_check(station))
     problems = [p for r in results for p in r.problems]
     if args.json:
         report = {
@@ -93,6 +112,29 @@ def run(args: argparse.Namespace) -> int:
         if result.summary:
             print(f"ok: {result.summary}")
     return 0
+
+
+def journal_owner_check(station: Path) -> CheckResult:
+    """The journal the config names, when it exists, belongs to the config's station_id (a
+    journal keeps its station for good; `station run` would refuse it)."""
+    from station.config.station_check import named_files  # noqa: PLC0415
+    from station.journal.owner import wrong_owner  # noqa: PLC0415
+
+    config = named_files(station).config
+    if config is None:
+        return CheckResult("journal")  # station.toml's own problems are reported by its check
+    problem = wrong_owner(config.journal, config.station_id)
+    if problem:
+        advice = (
+            "a journal keeps the station id it was created with: set station_id back, or move "
+            "the journal aside as that station's record (docs/table.md, step 4)"
+        )
+        return CheckResult(
+            "journal", (Problem(str(station), "station_id", f"{problem}; {advice}"),)
+        )
+    exists = config.journal.is_file()
+    what = "belongs to this station" if exists else "not created yet"
+    return CheckResult("journal", (), f"journal {config.journal}: {what}")
 
 
 def _overlays(args: argparse.Namespace) -> int:

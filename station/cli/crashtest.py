@@ -24,13 +24,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from station.bench.crashtest import crashtest, result_line  # noqa: PLC0415
+    from station.cli.common import output_guard  # noqa: PLC0415
+    from station.output import OutputRefusedError, fresh_folder  # noqa: PLC0415
 
     if args.rounds < 1:
         print("station crashtest: --rounds must be at least 1", file=sys.stderr)
         return 2
     if args.keep:
-        Path(args.keep).mkdir(parents=True, exist_ok=True)
-        result = crashtest(args.rounds, args.seed, Path(args.keep), args.hands)
+        try:
+            keep = fresh_folder(Path(args.keep), output_guard(args))
+        except OutputRefusedError as exc:
+            print(f"station crashtest: --keep: {exc}", file=sys.stderr)
+            return 2
+        result = crashtest(args.rounds, args.seed, keep, args.hands)
     else:
         with tempfile.TemporaryDirectory(prefix="station-crashtest-") as tmp:
             result = crashtest(args.rounds, args.seed, Path(tmp), args.hands)

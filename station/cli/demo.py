@@ -105,12 +105,18 @@ def run(args: argparse.Namespace) -> int:
             certs / f"{args.station_id}.key",
         )  # fmt: skip
     folder: Path = args.dir or Path(tempfile.mkdtemp(prefix="station-demo-"))
-    if any((folder / name).exists() for name in ("journal.sqlite", "journal.sqlite-head")):
-        print(
-            f"station demo: {folder} already holds a demo journal; name a new --dir",
-            file=sys.stderr,
-        )
+    from station.output import Guard, OutputRefusedError, fresh_folder  # noqa: PLC0415
+
+    if folder.exists() and not folder.is_dir():
+        print(f"station demo: --dir {folder} is a file: name a new folder", file=sys.stderr)
         return 2
+    if args.out is not None:  # before anything starts: a folder of its own for the frames
+        guard = Guard((folder / "journal.sqlite",), (folder / "station.toml",))
+        try:
+            fresh_folder(args.out, guard)
+        except OutputRefusedError as exc:
+            print(f"station demo: --out: {exc}", file=sys.stderr)
+            return 2
     headless = args.headless or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if headless:
@@ -118,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from station.config.model import LogLevel  # noqa: PLC0415
     from station.daemon.logsetup import configure  # noqa: PLC0415 (the CLI parser stays light)
-    from station.demo.run import DemoOptions, run_demo  # noqa: PLC0415
+    from station.demo.run import DemoOptions, FolderInUseError, run_demo  # noqa: PLC0415
+    from station.output import OutputRefusedError  # noqa: PLC0415
 
     handler = configure(LogLevel.WARNING)
     try:
@@ -138,6 +145,13 @@ def run(args: argparse.Namespace) -> int:
             ),
             sys.stdout,
         )
+    except (FolderInUseError, OutputRefusedError) as exc:
+        print(f"station demo: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a full disk, a folder it may not write
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"station demo: cannot go on: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     finally:
         import logging  # noqa: PLC0415
 

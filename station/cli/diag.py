@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from station.cli.common import EXIT_CHECK_FAILED, EXIT_OK, add_journal_argument, fail
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from station.diag.take import Taker
 
 DEFAULT_WATCH_S: Final = 2.0
+FULL_BELOW: Final = 64 * 1024  # free bytes below which the journal's disk counts as full
 CLEAR: Final = "\x1b[H\x1b[2J"
 
 
@@ -62,10 +66,39 @@ def run(args: argparse.Namespace) -> int:
         if args.watch is None:
             return _print(taker, args.json, clear=False)
         return _watch(taker, args.json, args.watch)
+    except sqlite3.DatabaseError as exc:  # the file is damaged, or not a journal
+        return fail("diag", damaged_advice(path, exc), EXIT_CHECK_FAILED)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise
         return fail("diag", f"{path}: {exc.strerror or exc}")
+
+
+def damaged_advice(path: Path, exc: Exception) -> str:
+    """What is wrong with a journal SQLite cannot read, and what a technician does about it."""
+    free = _free_bytes(path.parent)
+    if free is not None and free < FULL_BELOW:
+        return (
+            f"JOURNAL FULL: the disk holding {path} has no room ({free} bytes free), so the "
+            f"journal cannot even be read ({exc}) and the station cannot record: play is "
+            "refused until there is room. Free space on that disk (old logs, copies, anything "
+            "but the journal's own files); the station puts the outage on record by itself"
+        )
+    return (
+        f"cannot read the journal {path}: {exc}. The file is damaged or is not a journal. "
+        f"Keep it as it is (copy {path}* aside before anything else), run `station journal "
+        f"verify --journal {path}` for what it finds, and do not start the station on it: a "
+        "new journal, or one restored from a copy, is the floor's decision (the central store "
+        "keeps every row it received)"
+    )
+
+
+def _free_bytes(folder: Path) -> int | None:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
 
 
 def _print(taker: Taker, as_json: bool, *, clear: bool) -> int:

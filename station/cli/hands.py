@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="a JSON array, oldest first")
     p = sub.add_parser("show", help="one hand, step by step")
     add_journal_argument(p)
-    p.add_argument("hand", type=int)
+    p.add_argument("hand", type=int, help="the hand's number (from hands list)")
     p.add_argument("--reveal", action="store_true", help="show hole cards (credential needed)")
     p.add_argument("--json", action="store_true", help="the steps as JSON")
     add_credential_arguments(p, required=False)
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    with open_journal(args) as journal:
+    reads_only = args.action == "list" or not args.reveal  # a reveal journals who looked
+    with open_journal(args, reads_only=reads_only) as journal:
         if args.action == "list":
             hands = recent_hands(journal, args.last)
             if args.json:

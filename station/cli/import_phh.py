@@ -3,7 +3,9 @@ adapter (files, stdout, stderr).
 
 Each hand becomes one session file under DIR, mirroring the path under the directory given (a
 `.phhs` bundle becomes a folder with one session per table). Every good file is converted; each
-bad one is reported as `FILE: problem` on stderr and makes the exit status 2.
+bad one is reported as `FILE: problem` on stderr and makes the exit status 2. The sessions hold
+every hole card, so they are written owner-only (0600), each through `station.output`: a session
+already there is kept unless `--force`, and no journal or config is ever written over.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from station.cli.common import output_guard
+from station.output import OutputRefusedError, output_folder, write_output
 from station.phh.convert import ConvertError, convert_hand
 from station.phh.reader import PhhError, find_phh_files, read_phh
 
@@ -24,12 +28,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="output folder",
     )  # fmt: skip
     parser.add_argument(
+        "--force", action="store_true", help="replace sessions that are already there"
+    )
+    parser.add_argument(
         "--seed", type=int, default=0, help="seed for burns and unknown cards (default 0)"
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    out_dir = Path(args.output)
+    guard = output_guard(args)
+    try:
+        out_dir = output_folder(Path(args.output), guard)
+    except OutputRefusedError as exc:
+        print(f"station import-phh: {exc}", file=sys.stderr)
+        return 2
     files = hands = failed = 0
     for path, name in find_phh_files(args.paths):
         files += 1
@@ -48,7 +60,12 @@ def run(args: argparse.Namespace) -> int:
                 continue
             target = out_dir / f"{conversion.name}.jsonl"
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(conversion.text(), encoding="utf-8")
+            try:
+                write_output(target, conversion.text(), guard, force=args.force, private=True)
+            except (OutputRefusedError, OSError) as exc:
+                print(f"{hand.source}: {exc}", file=sys.stderr)
+                failed += 1
+                continue
             hands += 1
     if files == 0:
         print("import-phh: no .phh or .phhs files found", file=sys.stderr)

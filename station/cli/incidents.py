@@ -7,7 +7,7 @@ Edge adapter (CLI).
                            [--asked-before-next-deal yes|no] [--pin-stdin]
     station incidents review ID --person NAME [--note "..."] [--pin-stdin]
     station incidents close ID --person NAME [--note "..."] [--pin-stdin]
-    station incidents export --format csv|json [--out FILE] [--state ...] [--excel]
+    station incidents export --format csv|json [--out FILE [--force]] [--state ...] [--excel]
 
 An incident's ID is the journal sequence number of the row that opened it.
 """
@@ -17,16 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from station.cli.common import (
     EXIT_OK,
     UsageError,
     add_credential_arguments,
     add_journal_argument,
+    add_output_arguments,
     credential,
     guarded,
     open_journal,
+    output_guard,
+    write_out,
 )
 from station.incidents.export import incident_to_dict, to_csv, to_json
 from station.incidents.records import IncidentRecord
@@ -49,15 +51,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("list", help="incidents, newest last")
     add_journal_argument(p)
-    p.add_argument("--state", choices=STATES, default="all")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--state", choices=STATES, default="all", help="only incidents in this state (default all)"
+    )
+    p.add_argument("--json", action="store_true", help="a JSON array")
     p = sub.add_parser("show", help="one incident in full")
     add_journal_argument(p)
-    p.add_argument("id", type=int)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("id", type=int, help="the incident's number (from incidents list)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
     p = sub.add_parser("rule", help="record the floor's ruling")
     add_journal_argument(p)
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=int, help="the incident's number (from incidents list)")
     p.add_argument("--text", required=True, help="the ruling, as told to the table")
     p.add_argument("--camera", default="", help="camera id covering the table")
     p.add_argument(
@@ -69,14 +73,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, text in (("review", "sign off a ruled incident"), ("close", "close it")):
         p = sub.add_parser(name, help=text)
         add_journal_argument(p)
-        p.add_argument("id", type=int)
-        p.add_argument("--note", default="")
+        p.add_argument("id", type=int, help="the incident's number (from incidents list)")
+        p.add_argument("--note", default="", help="a remark kept with the step in the journal")
         add_credential_arguments(p, required=True)
     p = sub.add_parser("export", help="every incident as CSV or JSON")
     add_journal_argument(p)
-    p.add_argument("--format", choices=["csv", "json"], required=True)
-    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
-    p.add_argument("--state", choices=STATES, default="all")
+    p.add_argument("--format", choices=["csv", "json"], required=True, help="the file format")
+    add_output_arguments(p, "the incidents")
+    p.add_argument(
+        "--state", choices=STATES, default="all", help="only incidents in this state (default all)"
+    )
     p.add_argument(
         "--excel",
         action="store_true",
@@ -93,7 +99,7 @@ def _selected(records: dict[int, IncidentRecord], state: str) -> list[IncidentRe
 
 
 def _run(args: argparse.Namespace) -> int:
-    with open_journal(args) as journal:
+    with open_journal(args, reads_only=args.action in ("list", "show", "export")) as journal:
         action = args.action
         if action == "list":
             records = _selected(incidents(journal), args.state)
@@ -116,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 text = to_json(records, journal.station_id)
             if args.out:
-                Path(args.out).write_text(text, encoding="utf-8", newline="")
+                write_out("incidents", args.out, text, output_guard(args, journal.path), args)
             else:
                 sys.stdout.write(text)
         elif action == "rule":

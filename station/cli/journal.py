@@ -5,7 +5,7 @@
                                                     exit 1 and the first bad seq on tampering,
                                                     2 when the file cannot be read
     station journal status [--json]
-    station journal export --phh --person FLOOR [--pin-stdin] [--out FILE] [--hand N]
+    station journal export --phh --person FLOOR [--pin-stdin] [--out FILE [--force]] [--hand N]
                                                     hole and burn cards: a floor, technician
                                                     or admin credential; journaled
     station journal users add NAME --role ROLE [--person ADMIN] [--pin-stdin]
@@ -29,19 +29,25 @@ from station.cli.common import (
     UsageError,
     add_credential_arguments,
     add_journal_argument,
+    add_output_arguments,
     credential,
     guarded,
     journal_path,
     open_journal,
+    output_guard,
     read_pin,
+    write_out,
 )
+from station.journal import locate
 from station.journal.clock import SystemClock
 from station.journal.codes import PERSON_ROLES, ActorRole
 from station.journal.files import GROUP_READ, OWNER_ONLY
+from station.journal.locate import Located, locate_journal
 from station.journal.opstate import op_state
 from station.journal.queries import ended_hands
 from station.journal.store import Journal
 from station.journal.witness import Head, witness_path
+from station.output import check_target
 from station.people.access import NEEDS_CREDENTIAL, REVEAL_ROLES, journal_reveal
 from station.people.check import verify_journal
 from station.people.staff import (
@@ -59,13 +65,28 @@ from station.recall.steps import HandRecall
 STATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")  # as station.toml's station_id
 
 ROLE_CHOICES = sorted(r.value for r in PERSON_ROLES)
+NAME_HELP = "the name they sign in with: a letter, then up to 31 letters, digits, '.', '_' or '-'"
+ROLE_HELP = (
+    "dealer: deals and signs in at the table; floor: rules on incidents, clears CALL FLOOR; "
+    "technician: diagnostics, decks, tilts; admin: enrols people and sets roles"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    p = sub.add_parser("init", help="create a new journal for a station")
+    p = sub.add_parser(
+        "init",
+        help="create a new journal for a station",
+        description="Create a new, empty journal for one station: the station id it is created "
+        "with is its owner for good. The id comes from the config (--config, else the installed "
+        "one); --station must agree with it, or names the station of a bare --journal.",
+    )
     add_journal_argument(p)
-    p.add_argument("--station", required=True, help="station id, e.g. T01")
+    p.add_argument(
+        "--station",
+        default=None,
+        help="station id, e.g. T07 (default: the config's station_id; must agree with it)",
+    )
     p.add_argument(
         "--group-read",
         action="store_true",
@@ -96,15 +117,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="export finished hands")
     add_journal_argument(p)
     p.add_argument("--phh", action="store_true", required=True, help="as PHH hand histories")
-    p.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    add_output_arguments(p, "the hands")
     p.add_argument("--hand", type=int, help="only this hand (a plain .phh document)")
     add_credential_arguments(p, required=False)
     users = sub.add_parser("users", help="people, roles and PINs")
     usub = users.add_subparsers(dest="users_action", metavar="ACTION", required=True)
-    p = usub.add_parser("add", help="enrol a person (the first one must be an admin)")
+    p = usub.add_parser(
+        "add",
+        help="enrol a person (the first one must be an admin)",
+        description="Enrol a person who signs in at this table with a PIN. The first person of "
+        "a journal is its admin; after that an admin enrols everyone (--person ADMIN). Names "
+        "are unique ignoring case and look-alike characters.",
+    )
     add_journal_argument(p)
-    p.add_argument("name")
-    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    p.add_argument("name", help=NAME_HELP)
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES, help=ROLE_HELP)
     p.add_argument(
         "--generate-pin",
         action="store_true",
@@ -117,16 +144,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="a JSON array")
     p = usub.add_parser("pin", help="change a PIN (your own, or anyone's as admin)")
     add_journal_argument(p)
-    p.add_argument("name")
+    p.add_argument("name", help="whose PIN")
     add_credential_arguments(p, required=True)
     p = usub.add_parser("role", help="change a person's role (admin)")
     add_journal_argument(p)
-    p.add_argument("name")
-    p.add_argument("--role", required=True, choices=ROLE_CHOICES)
+    p.add_argument("name", help="whose role")
+    p.add_argument("--role", required=True, choices=ROLE_CHOICES, help=ROLE_HELP)
     add_credential_arguments(p, required=True)
     p = usub.add_parser("disable", help="disable a person (admin)")
     add_journal_argument(p)
-    p.add_argument("name")
+    p.add_argument("name", help="who may no longer sign in")
     add_credential_arguments(p, required=True)
 
 
@@ -142,13 +169,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    path = journal_path(args, must_exist=False)
+    located = locate_journal(args.journal, args.config, must_exist=False)
+    path = located.path
+    station = _init_station(args, located)
     if path.exists():
         raise UsageError(f"{path} already exists")
     if not path.parent.is_dir():
         raise UsageError(f"the folder {path.parent} does not exist (create it for the station)")
-    if not STATION_ID.match(args.station):
-        raise UsageError(f"--station {args.station!r}: letters, digits, '-' and '_' (up to 32)")
+    if not STATION_ID.match(station):
+        raise UsageError(f"--station {station!r}: letters, digits, '-' and '_' (up to 32)")
     witness = witness_path(path)
     if witness.exists():
         raise UsageError(
@@ -157,10 +186,42 @@ def _init(args: argparse.Namespace) -> int:
         )
     mode = GROUP_READ if args.group_read else OWNER_ONLY
     with Journal.open(
-        path, clock=SystemClock(), station_id=args.station, create=True, file_mode=mode
+        path, clock=SystemClock(), station_id=station, create=True, file_mode=mode
     ) as j:
         print(f"journal created at {path} for station {j.station_id} (mode {mode:04o})")
     return EXIT_OK
+
+
+def _init_station(args: argparse.Namespace, located: Located) -> str:
+    """The station a new journal is for: the config's station_id (the --config given, or the
+    installed config the journal was found through); --station must agree with it. A bare
+    --journal (or $STATION_JOURNAL) needs --station."""
+    config: Path | None = None
+    if args.journal is None:
+        if args.config is not None:
+            config = Path(args.config)
+        elif located.source == f"the installed config {locate.INSTALLED_CONFIG}":
+            config = locate.INSTALLED_CONFIG
+    if config is None:
+        if args.station is None:
+            raise UsageError(
+                "which station is this journal for? give --config FILE (its station_id) or "
+                "--station ID"
+            )
+        return str(args.station)
+    from station.config.station_check import named_files  # noqa: PLC0415 (the parser stays light)
+
+    named = named_files(config)
+    if named.config is None:
+        problems = "; ".join(str(p) for p in named.problems)
+        raise UsageError(f"{problems} (fix the config first: station config check)")
+    wanted = named.config.station_id
+    if args.station is not None and args.station != wanted:
+        raise UsageError(
+            f"--station {args.station} but {config} says station_id = {wanted!r}: a journal "
+            "belongs to one station for good; set station_id in the config first"
+        )
+    return wanted
 
 
 def _known_head(text: str) -> Head:
@@ -264,6 +325,9 @@ def _status(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     if not args.person:
         raise UsageError(f"export --phh {NEEDS_CREDENTIAL}")
+    guard = output_guard(args, journal_path(args))
+    if args.out:  # before a PIN is asked and the look journaled
+        check_target(Path(args.out), guard, force=args.force)
     with open_journal(args) as journal:
         if args.hand is not None:
             recall = load_hand(journal, args.hand)
@@ -285,8 +349,8 @@ def _export(args: argparse.Namespace) -> int:
         journal_reveal(journal, who, shown, export="phh", to=args.out or "stdout")
     for note in skipped:
         print(f"station journal export: skipped {note}", file=sys.stderr)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    if args.out:  # hole and burn cards: owner-only
+        write_out("journal export", args.out, text, guard, args, private=True)
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -3,7 +3,7 @@ files, the time zone database).
 
     station report rake [--journal PATH ...] [--from WHEN] [--to WHEN] [--tz ZONE]
                         [--shifts 06:00,14:00,22:00] [--by table,day,shift,dealer]
-                        [--format text|csv|json] [--out FILE]
+                        [--format text|csv|json] [--out FILE [--force]]
 
 Per table (each journal's station id), gaming day, shift and dealer signed in: hands, hands
 raked, pots raked, rake, time collected and wrong drops (`station.recall.rake_report`). WHEN is
@@ -21,10 +21,18 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from station.cli.common import EXIT_OK, UsageError, guarded
+from station.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_output_arguments,
+    guarded,
+    output_guard,
+    write_out,
+)
 from station.journal.clock import SystemClock
 from station.journal.locate import locate_journal
 from station.journal.store import Journal
+from station.output import check_target
 from station.recall.rake_report import (
     CODES,
     DIMENSIONS,
@@ -76,8 +84,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=f"group by any of {','.join(DIMENSIONS)} (default: all)",
     )
-    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
-    p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument(
+        "--format", choices=["text", "csv", "json"], default="text", help="default: a text table"
+    )
+    add_output_arguments(p, "the report")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--by: use each of {', '.join(DIMENSIONS)} at most once")
     window = Window(_when(args.start, calendar, end=False), _when(args.end, calendar, end=True))
     paths = [Path(p) for p in args.journal or [locate_journal(None, args.config).path]]
+    if args.out:
+        check_target(Path(args.out), output_guard(args, *paths), force=args.force)
     items: list[Take] = []
     tables = []
     for path in paths:
@@ -114,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     }
     text = {"text": _text, "csv": _csv, "json": _json}[args.format](result, head)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        write_out("report", args.out, text, output_guard(args, *paths), args)
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -127,6 +127,16 @@ class FleetConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ScrubConfig:
+    """`[journal] scrub_*`: the full re-derivation of the journal (`station.journal.scrub`),
+    in a process of its own at idle priority."""
+
+    every_h: int = 24  # a scrub this many hours after the last one began (0: no schedule)
+    after_upgrade: bool = True  # and one as soon as the code that derives rows has changed
+    duty: float = 0.5  # the share of the time it works (it rests the rest)
+
+
+@dataclass(frozen=True, slots=True)
 class StationConfig:
     source: Path  # the file it came from (messages, the journal's config row)
     sha256: str  # of the file's bytes
@@ -142,6 +152,7 @@ class StationConfig:
     people: PeopleConfig = PeopleConfig()
     fleet: FleetConfig | None = None
     journal_group_read: bool = False  # journal files 0640 (a group of floor tools reads them)
+    scrub: ScrubConfig = ScrubConfig()
 
     @property
     def enrolled_registry(self) -> Path:

@@ -31,6 +31,7 @@ from station.config.model import (
     InputsConfig,
     LogLevel,
     PeopleConfig,
+    ScrubConfig,
     StationConfig,
     TableConfig,
 )
@@ -110,9 +111,11 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
     journal_sec = top.table("journal", required=True)
     journal = None
     group_read = False
+    scrub = ScrubConfig()
     if journal_sec is not None:
         journal = journal_sec.path("path", base, required=True)
         group_read = journal_sec.flag("group_read", False)
+        scrub = _scrub(journal_sec)
         journal_sec.done()
     people = _people(top.table("people"))
     fleet = _fleet(top.table("fleet"), base)
@@ -136,7 +139,24 @@ def parse_station(data: bytes, source: Path) -> StationConfig:
         log_level=LogLevel(level or "info"),
         people=people,
         journal_group_read=group_read,
+        scrub=scrub,
         fleet=fleet,
+    )
+
+
+def _scrub(sec: Section) -> ScrubConfig:
+    """`scrub_every_h` (0-744 hours, 0: no schedule), `scrub_after_upgrade`, `scrub_duty`
+    (the share of the time the scrub may work, more than 0 and at most 1)."""
+    default = ScrubConfig()
+    every = sec.integer("scrub_every_h", low=0, high=744)
+    duty = sec.number("scrub_duty", low=0.0)
+    if duty is not None and duty > 1:
+        sec.bad("scrub_duty", f"must be at most 1 (all of the time), not {duty}")
+        duty = None
+    return ScrubConfig(
+        every_h=default.every_h if every is None else every,
+        after_upgrade=sec.flag("scrub_after_upgrade", default.after_upgrade),
+        duty=default.duty if duty is None else duty,
     )
 
 
@@ -193,7 +213,7 @@ def _table(sec: Section | None, tourn_sec: Section | None) -> TableConfig | None
     if stacks_sec is not None:
         for name in list(stacks_sec.doc):
             value = stacks_sec.integer(name, low=0, high=MAX_CHIPS)
-            if not name.isdigit() or seats is None or int(name) not in seats:
+            if not _seat_name(name) or seats is None or int(name) not in seats:
                 stacks_sec.bad(name, "not one of the table's seats")
             elif value is not None:
                 stacks[int(name)] = value
@@ -279,6 +299,11 @@ def _rake(sec: Section) -> RakeSchedule | None:
         return None
 
 
+def _seat_name(name: str) -> bool:
+    """A seat number as a TOML key: ASCII digits only (an Arabic-Indic one is not seat 1)."""
+    return name.isascii() and name.isdecimal()
+
+
 def _seat_text(seats: tuple[int, ...]) -> str:
     return ", ".join(map(str, seats))
 
@@ -339,7 +364,7 @@ def _display(sec: Section | None, seats: tuple[int, ...] | None) -> DisplayConfi
     if places is not None:
         for name in list(places.doc):
             deg = places.number(name)
-            if not name.isdigit() or (seats is not None and int(name) not in seats):
+            if not _seat_name(name) or (seats is not None and int(name) not in seats):
                 places.bad(name, "not one of the table's seats")
             elif deg is not None and not deg < 360:
                 places.bad(name, f"must be less than 360 degrees, not {deg:g}")

@@ -59,6 +59,7 @@ from hardware.inputs.signals import Signal, SignalDriver
 from hardware.inputs.table import TableInputs
 from station.daemon.display_requests import DisplayCommands
 from station.daemon.fleet_commands import carry_out
+from station.daemon.history_work import HistoryWork
 from station.daemon.items import (
     Device,
     DisplayCommand,
@@ -72,6 +73,7 @@ from station.daemon.items import (
     LinkMessage,
     PinCheck,
     Reseat,
+    ScrubProgressed,
     Stop,
 )
 from station.daemon.news import (
@@ -84,6 +86,7 @@ from station.daemon.news import (
 )
 from station.daemon.notify import Notifier
 from station.daemon.operations import STORAGE_RESERVE_BYTES, StationOps
+from station.daemon.outage import Outage, input_words
 from station.daemon.sink import DisplaySink
 from station.daemon.storage_fault import StorageFault
 from station.daemon.tourney_desk import TourneyDesk
@@ -113,7 +116,7 @@ from station.fleet.forwarder import FleetAlarm, FleetState, FleetStatus
 from station.fleet.messages import Reply, ReplyStatus
 from station.journal import ActorRole, Recorder
 from station.journal.clock import format_utc
-from station.journal.codes import STATION_ACTOR, Code, TiltCode
+from station.journal.codes import Code, TiltCode
 from station.journal.exc import JournalStorageError
 from station.journal.rows import Entry
 from station.journal.witness import Head
@@ -163,6 +166,8 @@ class CoreParts:
     fleet: FleetPort | None = None  # forwarding to the central store; None: not configured
     storage_reserve_bytes: int = STORAGE_RESERVE_BYTES  # less free than this: no new hands
     status: StatusServer | None = None  # the read-only status socket of `station diag`
+    history: HistoryWork | None = None  # the history check and the scrub (child processes)
+    outage: Outage | None = None  # the journal could not be opened at start (a full disk)
 
 
 class Core:
@@ -186,6 +191,7 @@ class Core:
         self.fleet = parts.fleet
         self.storage_reserve_bytes = parts.storage_reserve_bytes
         self.status_server = parts.status
+        self.history = parts.history
         self.recorder = parts.recorder
         self.ops = StationOps(parts.recorder)
         self.devices = devices  # configured devices (a table may lack one)
@@ -202,9 +208,10 @@ class Core:
         self._next_idle = self.started_at + IDLE_CHECK_S
         self._floor_dirty = True
         self._unhealthy = ""
-        self.storage_fault: StorageFault | None = None  # why the journal cannot be written now
-        self._fault_since = ""  # wall time of the first write that failed
-        self._unrecorded = 0  # items whose rows could not be written meanwhile
+        # Why the journal cannot be written now, since when and what was lost meanwhile; a
+        # station that started on a full disk (`parts.outage`) begins with it.
+        self.outage: Outage | None = parts.outage
+        self._attempt = ""  # the input being recorded, in words (an outage lists it)
         self._next_retry = self.started_at
         self._next_storage = self.started_at
         self._next_touch = self.started_at + WITNESS_TOUCH_S
@@ -233,9 +240,12 @@ class Core:
         if self.notifier.watchdog_s is not None:
             self._next_pet = self.clock()
         log.info("station ready (hand %d, %s)", snapshot.hand, snapshot.phase.value)
+        if self.history is not None:
+            self.history.begin()  # after READY: what the start took on trust
         if self.recorder.clock_warning:
             log.warning("diagnostics: %s", self.recorder.clock_warning)
         try:
+            self._storage_back()  # a start that waited for room: its outage first, on record
             self._initial_sensors(snapshot)
             self._apply_pending_setup(self.recorder.snapshot())
         except JournalStorageError as exc:
@@ -251,7 +261,8 @@ class Core:
                 try:
                     self._handle(item)
                 except JournalStorageError as exc:
-                    self._journal_failed(exc, counts=not isinstance(item, PinCheck))
+                    what = type(item).__name__
+                    self._journal_failed(exc, counts=not isinstance(item, PinCheck), what=what)
             try:
                 self._timers(self.clock())
             except JournalStorageError as exc:
@@ -298,6 +309,8 @@ class Core:
         self._level_end()
         self._pet(now)
         self._storage_timers(now)
+        if self.history is not None and not self.storage_fault:
+            self.history.tick(now)
 
     # --- the journal's storage --------------------------------------------------------------
 
@@ -316,14 +329,23 @@ class Core:
                 log.error("journal disk low: new hands are refused until a technician clears it")
                 self._after_ops()
 
-    def _journal_failed(self, exc: JournalStorageError, *, counts: bool) -> None:
+    @property
+    def storage_fault(self) -> StorageFault | None:
+        """Why the journal cannot be written now (None: it can)."""
+        return self.outage.fault if self.outage is not None else None
+
+    def _journal_failed(self, exc: JournalStorageError, *, counts: bool, what: str = "") -> None:
         """A write failed: stay up for the display, refuse new hands, try again later."""
-        self._unrecorded += counts
-        if self.storage_fault is not None:
-            return
         journal = self.recorder.journal
-        self.storage_fault = StorageFault.of(exc, journal.path.parent)
-        self._fault_since = format_utc(journal.clock.utc())
+        utc = format_utc(journal.clock.utc())
+        what, self._attempt = self._attempt or what, ""
+        if self.outage is not None:
+            if counts:
+                self.outage.note(what, utc)
+            return
+        self.outage = Outage(StorageFault.of(exc, journal.path.parent), utc)
+        if counts:
+            self.outage.note(what, utc)
         self._next_retry = self.clock() + STORAGE_RETRY_S
         try:
             kept = f"everything up to seq {journal.head()[0]} is kept"
@@ -340,25 +362,15 @@ class Core:
         self._after_ops()
 
     def _storage_back(self) -> None:
-        """Try to put the outage on record; the first write that succeeds ends it (a failure
-        raises JournalStorageError, and the core tries again later)."""
-        detail = (
-            f"the journal could not be written from {self._fault_since} "
-            f"({self.storage_fault}); {self._unrecorded} input(s) or command(s) meanwhile were "
-            "not recorded: check the table against the journal before the next hand"
-        )
-        row = self.recorder.journal.append(
-            [
-                Entry(
-                    Code.TILT_RAISED,
-                    {"tilt": TiltCode.STORAGE_FULL.value, "detail": detail},
-                    STATION_ACTOR,
-                    ActorRole.STATION,
-                )
-            ]
-        )[0]
-        log.warning("journal written again at seq %d: %s", row.seq, detail)
-        self.storage_fault, self._fault_since, self._unrecorded = None, "", 0
+        """Try to put the outage on record (`Outage.entry`: a critical tilt with what was
+        refused); the first write that succeeds ends it (a failure raises JournalStorageError,
+        and the core tries again later)."""
+        outage = self.outage
+        if outage is None:
+            return
+        row = self.recorder.journal.append([outage.entry()])[0]
+        log.warning("journal written again at seq %d: %s", row.seq, outage.detail())
+        self.outage = None
         self._refresh_diag(self.clock())
         self._after_ops()
 
@@ -381,10 +393,13 @@ class Core:
         if self.signals is not None:
             self.signals.play(Signal.KEY_REJECT, self.clock())
         log.warning("%s refused: %s", event.key.value, "; ".join(reasons))
-        if self.storage_fault is None:
+        if self.outage is None:
             payload = {"key": event.key.value, "blocked": list(reasons)}
             entry = Entry(Code.INPUT_REFUSED, payload, "panel", ActorRole.DEVICE)
             self.recorder.journal.append([entry])
+        else:  # no room to journal the refusal: the outage's record lists it
+            utc = format_utc(self.recorder.journal.clock.utc())
+            self.outage.note(f"{input_words(event)} refused", utc)
         self._after_ops()
 
     def _pet(self, now: float) -> None:
@@ -442,8 +457,16 @@ class Core:
             case Reseat(setup=setup, actor=actor):
                 self.record(setup, actor, self.clock(), ActorRole.STATION)
             case HistoryChecked(report=report):
-                self.recorder.journal_history(report)
+                if self.history is not None:
+                    self.history.checked(report)
+                else:
+                    self.recorder.journal_history(report)
                 self._after_ops()
+            case ScrubProgressed(progress=progress):
+                if self.history is not None:
+                    self.history.progressed(progress)
+                if progress.done:
+                    self._after_ops()
             case FleetAlarmed(alarm=alarm):
                 self._fleet_alarm(alarm)
             case FleetCommandReceived(command=command):
@@ -489,7 +512,9 @@ class Core:
         """Journal one input with its decisions, then show the result (never before)."""
         t = max(self.last_t, round(self.t_base + (at - self.started_at), 3))
         self.last_t = t
+        self._attempt = input_words(event)
         decisions = self.recorder.record(event, actor=actor, role=role, at=t)
+        self._attempt = ""
         self.ops.table_active()  # the dealer is dealing: not idle
         if self.storage_fault is not None:
             self._storage_back()  # the journal takes rows again
@@ -641,7 +666,7 @@ class Core:
             )
             self._down_journaled[device] = False
         elif was is not False and not self._down_journaled.get(device):
-            self.ops.link_down(device.value, reason)
+            self.ops.link_down(device.value, reason, never_up=was is None)
             self._down_journaled[device] = True
         if state is LinkState.REFUSED:
             log.error("%s refused: %s", device.value, reason)
@@ -750,8 +775,31 @@ class Core:
                     hand=snapshot.hand if snapshot is not None else 0,
                     phase=snapshot.phase.value if snapshot is not None else "",
                     status=self._status(snapshot) if snapshot is not None else "",
+                    extra=self._history_status(),
                 )
             )
+
+    def _history_status(self) -> dict[str, object]:
+        """The history check and the scrub, for `station diag` (its "history" object)."""
+        work = self.history
+        scrub = work.scrub if work is not None else None
+        last = self.recorder.last_history
+        return {
+            "history": {
+                "checking": self.recorder.history is not None,
+                "last_check": None
+                if last is None
+                else {
+                    "ok": last.ok,
+                    "rows": last.rows,
+                    "rederived_rows": last.rederived_rows,
+                    "mismatches": last.mismatch_count,
+                    "drift": last.drift_count,
+                    "duration_s": last.duration_s,
+                },
+                "scrub": None if scrub is None else {**scrub.to_dict(), "running": not scrub.done},
+            }
+        }
 
     def fleet_view(self) -> FleetView | None:
         """Forwarding to the central store, for the screens (None: no `[fleet]`)."""

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from firmware_bridge import DeviceKind, DeviceLink, LinkStateChange, Message, SerialOpener
 from hardware.betzone.settling import ZoneSettler
+from hardware.inputs.events import TableInputEvent
 from hardware.inputs.factories import close_factories, lgpio_factories, mock_factories
 from hardware.inputs.gpio import GpioOutputs, PinFactory
 from hardware.inputs.signals import SignalDriver
@@ -39,15 +40,16 @@ from hardware.inputs.table import TableInputs
 from station import __version__
 from station.config.model import DisplayDriver, GpioBackend
 from station.config.station_toml import LoadedConfig
-from station.daemon.core import Core, CoreParts, FleetPort
+from station.daemon.core import STORAGE_RETRY_S, Core, CoreParts, FleetPort
 from station.daemon.display_requests import DisplayCommands
+from station.daemon.history_runner import HistoryRunner
+from station.daemon.history_work import HistoryWork
 from station.daemon.items import (
     Device,
     DisplayCommand,
     FleetAlarmed,
     FleetCommandReceived,
     GpioEdges,
-    HistoryChecked,
     Inbox,
     Item,
     LinkChanged,
@@ -60,8 +62,11 @@ from station.daemon.lock import DaemonLock
 from station.daemon.news import LinkPort, Observer
 from station.daemon.notify import Notifier
 from station.daemon.operations import StationOps
+from station.daemon.outage import Outage
 from station.daemon.resume import device_cursors, last_input_t, setup_differs
 from station.daemon.sink import DisplaySink, FanOut, NullSink
+from station.daemon.storage_fault import StorageFault
+from station.daemon.storage_wait import StorageWait
 from station.diag.server import StatusServer, socket_path
 from station.display.nav import Command
 from station.display.pinpad import PadAccess
@@ -70,8 +75,9 @@ from station.fleet.messages import Reply as FleetReply
 from station.fleet.outbox import outbox_status
 from station.fleet.transport import TransportFactory
 from station.journal import Journal, Recorder, SystemClock
-from station.journal.clock import Clock
-from station.journal.history import check_history
+from station.journal.clock import Clock, format_utc
+from station.journal.exc import JournalAccessError, JournalStorageError
+from station.native import engine_reason
 from station.people.check import PEOPLE_CHECKS
 
 log = logging.getLogger(__name__)
@@ -113,47 +119,41 @@ class Daemon:
         self.ready_s: float | None = None
         self._stack = ExitStack()
         self._gpio_pending = threading.Event()
+        self._notify: Notifier | None = None
+        self._status: StatusServer | None = None
+        self._inputs: tuple[TableInputs, GpioOutputs, list[TableInputEvent]] | None = None
 
     # --- opening ----------------------------------------------------------------------------
 
-    def open(self) -> Core:
+    def open(self) -> Core | None:
+        """The core, ready to run; None when asked to stop while waiting for room for the
+        journal (a full disk at start: `StorageWait`)."""
         try:
             return self._open()
         except BaseException:
             self._stack.close()
             raise
 
-    def _open(self) -> Core:
+    def _open(self) -> Core | None:
         cfg, stack = self.config, self._stack
         lock = DaemonLock(cfg.journal, cfg.journal_mode)  # one `station run` per journal
         lock.acquire()
         stack.callback(lock.release)
-        journal = Journal.open(
-            cfg.journal,
-            clock=self.o.journal_clock or SystemClock(),
-            station_id=cfg.station_id,
-            create=True,
-            file_mode=cfg.journal_mode,
-        )
-        stack.callback(journal.close)
-        self.journal = journal
-        recorder = Recorder(journal, registry=self.loaded.registry, checks=PEOPLE_CHECKS)
-        _, head = recorder.recover()
-        self.recorder = recorder
-        self._check_history(recorder)
+        found = self._open_journal()
+        if found is None:  # asked to stop while waiting for room
+            return None
+        journal, recorder, outage = found
+        lock.hold_journal()  # a journal made just now: its file is locked from here on
+        head = journal.head()[0]
+        runner = HistoryRunner(cfg.journal, journal.station_id, cfg.registry_in_use, self.inbox.put)
+        history = HistoryWork(recorder, runner, cfg.scrub, self.o.clock)
+        stack.callback(history.stop)
         ops = StationOps(recorder)
         ops.config_loaded(str(cfg.source), cfg.sha256, __version__)
         log.info("journal %s recovered to seq %d", cfg.journal, head)
         fleet = self._open_fleet(journal)
 
-        status = StatusServer(
-            socket_path(cfg.journal),
-            __version__,
-            self.o.clock,
-            mode=0o660 if cfg.journal_mode & 0o040 else 0o600,
-        )
-        if status.start():
-            stack.callback(status.stop)
+        status = self._status_server()
 
         commands = DisplayCommands(
             ops,
@@ -162,18 +162,8 @@ class Daemon:
             registry_file=cfg.registry or cfg.enrolled_registry,
             deck_back=cfg.table.deck or self.loaded.registry.decks[0].back,
         )
-        self.display = self._open_display()
-
-        factories = self.o.factories
-        if factories is None:
-            factories = self._factories()
-            stack.callback(close_factories, factories)
-        pinmap = self.loaded.pinmap
-        inputs = TableInputs(pinmap, factories, self.o.clock, notify=self._gpio_edges)
-        stack.callback(inputs.close)
-        outputs = GpioOutputs(pinmap.outputs, factories)
-        stack.callback(outputs.close)
-        initial = inputs.start() if cfg.inputs.backend is GpioBackend.LGPIO else []
+        display = self._the_display()
+        inputs, outputs, initial = self._the_inputs()
 
         settler = self._settler(recorder)
         cursors = device_cursors(recorder)
@@ -191,8 +181,8 @@ class Daemon:
         parts = CoreParts(
             recorder=recorder,
             inbox=self.inbox,
-            display=self.display,
-            notifier=Notifier(self.o.environ) if self.o.environ is not None else Notifier(),
+            display=display,
+            notifier=self._notifier(),
             commands=commands,
             settler=settler,
             clock=self.o.clock,
@@ -207,11 +197,107 @@ class Daemon:
             gpio_pending=self._gpio_pending,
             fleet=fleet,
             status=status if status.listening else None,
+            history=history,
+            outage=outage,
         )
         if self.o.storage_reserve_bytes is not None:
             parts.storage_reserve_bytes = self.o.storage_reserve_bytes
         self.core = Core(parts, tuple(devices))
         return self.core
+
+    # --- the parts a station waiting for room opens first --------------------------------------
+
+    def _notifier(self) -> Notifier:
+        if self._notify is None:
+            self._notify = Notifier(self.o.environ) if self.o.environ is not None else Notifier()
+        return self._notify
+
+    def _status_server(self) -> StatusServer:
+        if self._status is None:
+            cfg = self.config
+            self._status = StatusServer(
+                socket_path(cfg.journal),
+                __version__,
+                self.o.clock,
+                mode=0o660 if cfg.journal_mode & 0o040 else 0o600,
+                engine=engine_reason(),
+            )
+            if self._status.start():
+                self._stack.callback(self._status.stop)
+        return self._status
+
+    def _the_display(self) -> DisplaySink:
+        if self.display is None:
+            self.display = self._open_display()
+        return self.display
+
+    def _the_inputs(self) -> tuple[TableInputs, GpioOutputs, list[TableInputEvent]]:
+        if self._inputs is None:
+            stack = self._stack
+            factories = self.o.factories
+            if factories is None:
+                factories = self._factories()
+                stack.callback(close_factories, factories)
+            pinmap = self.loaded.pinmap
+            inputs = TableInputs(pinmap, factories, self.o.clock, notify=self._gpio_edges)
+            stack.callback(inputs.close)
+            outputs = GpioOutputs(pinmap.outputs, factories)
+            stack.callback(outputs.close)
+            lgpio = self.config.inputs.backend is GpioBackend.LGPIO
+            self._inputs = (inputs, outputs, inputs.start() if lgpio else [])
+        return self._inputs
+
+    def _open_journal(self) -> tuple[Journal, Recorder, Outage | None] | None:
+        """The journal, opened and recovered; on a full disk the station waits for room
+        (`StorageWait`: up, JOURNAL FULL, play refused) and tries again. None when asked to stop
+        meanwhile."""
+        cfg = self.config
+        clock = self.o.journal_clock or SystemClock()
+        wait: StorageWait | None = None
+        while True:
+            journal: Journal | None = None
+            try:
+                journal = Journal.open(
+                    cfg.journal,
+                    clock=clock,
+                    station_id=cfg.station_id,
+                    create=True,
+                    file_mode=cfg.journal_mode,
+                )
+                recorder = Recorder(journal, registry=self.loaded.registry, checks=PEOPLE_CHECKS)
+                recorder.recover()
+            except (JournalStorageError, OSError) as exc:
+                if journal is not None:
+                    journal.close()
+                fault = StorageFault.of(exc, cfg.journal.parent)
+                if isinstance(exc, JournalAccessError) or not fault.disk_full:
+                    raise
+                if wait is None:
+                    wait = self._wait_for_room(fault, format_utc(clock.utc()), clock)
+                if not wait.pause(STORAGE_RETRY_S):
+                    return None
+                continue
+            self._stack.callback(journal.close)
+            self.journal, self.recorder = journal, recorder
+            if wait is not None:
+                log.warning("journal opened after %d refused input(s)", wait.outage.count)
+            return journal, recorder, wait.outage if wait is not None else None
+
+    def _wait_for_room(self, fault: StorageFault, since_utc: str, clock: Clock) -> StorageWait:
+        inputs, _, _ = self._the_inputs()
+        return StorageWait(
+            self.config.journal,
+            fault,
+            since_utc,
+            inbox=self.inbox,
+            display=self._the_display(),
+            notifier=self._notifier(),
+            clock=self.o.clock,
+            utc=lambda: format_utc(clock.utc()),
+            inputs=inputs,
+            status=self._status_server(),
+            gpio_pending=self._gpio_pending,
+        )
 
     def _open_fleet(self, journal: Journal) -> FleetPort | None:
         """The forwarder to the central store, when the config has `[fleet]`. Nothing here
@@ -244,33 +330,6 @@ class Daemon:
         self._stack.callback(forwarder.stop)
         self.forwarder = forwarder
         return forwarder
-
-    def _check_history(self, recorder: Recorder) -> None:
-        """Recovery started from a checkpoint: check the journal before it on a thread of its
-        own, after READY, and hand the report to the core (which journals it)."""
-        found = recorder.history
-        if found is None:
-            return
-        stop = threading.Event()
-        path, station_id = recorder.journal.path, recorder.journal.station_id
-
-        def run() -> None:
-            try:
-                report = check_history(path, station_id, self.loaded.registry, found, stop)
-            except Exception:  # thread boundary: the next start replays everything anyway
-                log.exception("checking the journal before the recovery checkpoint failed")
-                return
-            if report is not None:
-                self.inbox.put(HistoryChecked(report))
-
-        thread = threading.Thread(target=run, name="history-check", daemon=True)
-        thread.start()
-
-        def halt() -> None:
-            stop.set()
-            thread.join(5.0)
-
-        self._stack.callback(halt)
 
     def _open_display(self) -> DisplaySink:
         cfg = self.config.display
@@ -373,6 +432,8 @@ class Daemon:
 
     def run(self) -> str:
         core = self.core if self.core is not None else self.open()
+        if core is None:
+            return "stopped while waiting for room for the journal"
         self.ready_s = self.o.clock() - self.opened_at
         return core.run()
 
@@ -381,8 +442,8 @@ class Daemon:
         self.inbox.put(Stop(reason))
 
     def close(self) -> None:
-        if self.core is not None:
-            self.core.notifier.stopping()
+        if self._notify is not None:
+            self._notify.stopping()
         self._stack.close()
 
 

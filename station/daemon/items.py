@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from station.fleet.forwarder import FleetAlarm
     from station.fleet.messages import Command as FleetCommand
     from station.journal.history import HistoryReport
+    from station.journal.scrub import ScrubProgress
 
 
 class Device(StrEnum):
@@ -91,9 +92,16 @@ class Reseat:
 
 @dataclass(frozen=True, slots=True)
 class HistoryChecked:
-    """The journal before the recovery checkpoint was checked (on a thread of its own)."""
+    """What the start took on trust was checked (by a child process: `history_runner`)."""
 
     report: HistoryReport
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubProgressed:
+    """The scrub says how far it is (and, with `done`, how it ended)."""
+
+    progress: ScrubProgress
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +133,7 @@ Item = (
     | PinCheck
     | Reseat
     | HistoryChecked
+    | ScrubProgressed
     | FleetAlarmed
     | FleetCommandReceived
     | Stop

@@ -178,8 +178,12 @@ class StationOps:
         log.info("tilt %s cleared by %s", key, name)
         return rows[-1]
 
-    def link_down(self, device: str, detail: str = "") -> LogRow:
-        log.warning("link to %s lost", device)
+    def link_down(self, device: str, detail: str = "", *, never_up: bool = False) -> LogRow:
+        """The device's link is down: lost, or (`never_up`) never came up since the start."""
+        if never_up:
+            log.warning("%s not connected (no link since the start: %s)", device, detail)
+        else:
+            log.warning("link to %s lost", device)
         entry = Entry(
             Code.LINK_DOWN, {"device": device, "detail": detail}, device, ActorRole.DEVICE
         )

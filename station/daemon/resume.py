@@ -5,7 +5,7 @@ the journal).
 The shoe and the bet-zone board keep their events until acknowledged and replay, after a
 reconnect, everything after the cursor the host states. A new process passes the cursor it
 reads here (the provenance in the actor column of the input rows, folded by `OpsTracker` and so
-rebuilt by recovery, checkpoint included), so a draw journaled before a crash is not delivered
+rebuilt by recovery, from a resume row too), so a draw journaled before a crash is not delivered
 again and a draw made while the daemon was down is.
 """
 

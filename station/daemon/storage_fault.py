@@ -25,7 +25,7 @@ class StorageFault:
     detail: str  # what the operator reads: "disk full", or the error
 
     @classmethod
-    def of(cls, exc: JournalStorageError, folder: Path) -> StorageFault:
+    def of(cls, exc: JournalStorageError | OSError, folder: Path) -> StorageFault:
         if _disk_full(exc, folder):
             return cls(StorageFaultKind.DISK_FULL, StorageFaultKind.DISK_FULL.value)
         return cls(StorageFaultKind.WRITE_ERROR, str(exc))

@@ -28,14 +28,16 @@ from station.display.diag_view import (
 from station.display.floor_view import FloorData, HandRecallView, IncidentRow, RecallStep
 from station.engine.decisions import DealSlot, DrawRole, Ruling
 from station.incidents.records import FOLD_CODES, IncidentFold
-from station.journal import Recorder
+from station.journal import Journal, Recorder
 from station.journal.clock import format_utc
+from station.journal.codes import ActorRole, Code
 from station.recall.hands import RECALL_DEPTH, load_hand, recent_hands
 from station.recall.steps import RecallStep as JournalStep
 
 LINK_NAMES = {Device.SHOE: "SHOE", Device.BETZONES: "BET ZONES"}
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
 MAX_INCIDENTS = 50
+FLOOR_HANDS = 500  # the first fold after a start goes back this many hands at most
 
 
 def link_view(device: Device, stats: LinkStats, now: float) -> LinkStatusView:
@@ -130,6 +132,20 @@ def _clock_words(warning: str) -> str:
     return f"BEHIND THE JOURNAL BY {span}"
 
 
+def _dealer_before(journal: Journal, seq: int) -> str | None:
+    """The dealer signed in just before row `seq` (as the incident fold keeps it)."""
+    for row in journal.rows_before(seq, Code.LOGIN):
+        data = row.data()
+        if data.get("role") != ActorRole.DEALER:
+            continue
+        person = data.get("person")
+        for out in journal.rows(row.seq + 1, seq, codes=[Code.LOGOUT]):
+            if out.data().get("person") == person:
+                return None
+        return str(person)
+    return None
+
+
 def _ruling_code(ruled: str, engine: str) -> str:
     """The ruling in force as a code: the floor's, when it ruled with one, else the engine's."""
     return ruled if ruled in Ruling.__members__.values() else engine
@@ -143,18 +159,20 @@ class FloorViews:
         self._hands: dict[int, HandRecallView] = {}
         # The incidents, folded as the journal grows: each build reads only the rows added
         # since the last (folding the whole journal each time grew with it: `bench soak`).
-        self._fold = IncidentFold()
-        self._folded = 0
+        self._fold = IncidentFold(keep=4 * MAX_INCIDENTS)
+        self._folded: int | None = None
 
     def build(self) -> FloorData:
         journal = self.recorder.journal
         head = journal.head()[0]
+        if self._folded is None:
+            self._folded = self._first_fold()
         if head > self._folded:
             for row in journal.rows(self._folded + 1, head + 1, codes=FOLD_CODES):
                 self._fold.row(row)
             self._folded = head
         rows = []
-        for rec in sorted(self._fold.incidents.values(), key=lambda r: r.id, reverse=True):
+        for rec in reversed(self._fold.incidents.values()):  # opened in id order: newest first
             rows.append(
                 IncidentRow(
                     hand=rec.hand,
@@ -183,6 +201,33 @@ class FloorViews:
         # bound (found by `station bench soak`).
         self._hands = {view.hand: view for view in hands}
         return FloorData(tuple(rows), tuple(hands))
+
+    def _first_fold(self) -> int:
+        """Where the first fold after a start begins (the row before it): at the hand before
+        the MAX_INCIDENTS-th newest incident, FLOOR_HANDS hands back at most, never the whole
+        journal; the dealer signed in then is read from the last dealer sign-in before it."""
+        conn = self.recorder.journal.conn
+        found = conn.execute("SELECT hand FROM log ORDER BY seq DESC LIMIT 1").fetchone()
+        hand = (int(found[0]) if found else 0) - FLOOR_HANDS
+        opened = sorted(
+            (
+                (int(seq), int(h))
+                for code in (Code.DECISION_INCIDENT, Code.FLOOR_CALL_RAISED)
+                for seq, h in conn.execute(
+                    "SELECT seq, hand FROM log WHERE code = ? ORDER BY seq DESC LIMIT ?",
+                    (code.value, MAX_INCIDENTS),
+                )
+            ),
+            reverse=True,
+        )[:MAX_INCIDENTS]
+        if len(opened) == MAX_INCIDENTS:
+            hand = max(hand, opened[-1][1] - 1)
+        if hand <= 0:
+            return 0
+        first = conn.execute("SELECT MIN(seq) FROM log WHERE hand = ?", (hand,)).fetchone()
+        start = int(first[0]) if first and first[0] is not None else 1
+        self._fold.dealer = _dealer_before(self.recorder.journal, start)
+        return start - 1
 
     def _hand(self, number: int, void: bool) -> HandRecallView | None:
         recall = load_hand(self.recorder.journal, number)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import assert_never
 
 from station.daemon.items import (
     Device,
@@ -33,13 +34,16 @@ from station.demo.steps import (
     Chips,
     Collect,
     Deal,
+    DealTag,
     DropRake,
     FloorClears,
     MovePuck,
     Narrate,
     Press,
+    RakeChips,
     Replug,
     Reseat,
+    Sit,
     Step,
     Unplug,
     buttons,
@@ -49,7 +53,17 @@ from station.demo.steps import (
 from station.display.nav import ClearFloorCall, SignedIn, SignedOut
 from station.display.pinpad import PadAccess
 from station.engine.decisions import HandEnd
-from station.engine.events import Draw, InputEvent, KeyPress, Puck, RakeZone, Setup, Zone
+from station.engine.events import (
+    ClockSet,
+    Draw,
+    InputEvent,
+    KeyPress,
+    Puck,
+    RakeZone,
+    SeatSensor,
+    Setup,
+    Zone,
+)
 
 STEP_TIMEOUT_S = 10.0
 HOLD_S = 0.04  # a key press: longer than the 20 ms debounce
@@ -87,9 +101,10 @@ def matches(expected: InputEvent, got: InputEvent) -> bool:
             return isinstance(got, Puck) and got.seat == expected.seat
         case RakeZone():
             return isinstance(got, RakeZone) and got.amount == expected.amount
-        case Setup():
+        case Setup() | SeatSensor() | ClockSet():
             return got == expected
-    return False
+        case _:
+            assert_never(expected)
 
 
 class Watcher:
@@ -183,6 +198,17 @@ class Dealer:
                 if not step.wait:
                     self.blind.extend(expected_events(step))
                     return
+            case DealTag(tag=tag, face_up=face_up):
+                if not self.rig.shoe.wait_for_room(MAX_BACKLOG, STEP_TIMEOUT_S):
+                    raise DealerError("the shoe does not take cards")
+                self.rig.shoe.draw(bytes.fromhex(tag), face_up)
+            case Sit(seat=seat, occupied=occupied):
+                panel = self.rig.panel
+                assert panel is not None
+                panel.level(f"occupancy.{seat}", occupied, self.clock())
+                self._drive()
+            case RakeChips(amount=amount):
+                self.rig.zones.set_rake(list(chip_split(amount)))
             case Press(key=key):
                 self._press(buttons(key), expected_events(step))
                 return

@@ -26,6 +26,7 @@ from station.formats.session import parse_session
 from station.journal import Code, Journal, SystemClock
 from station.journal.codes import DECISION_CODE_BY_TYPE, INPUT_CODES
 from station.journal.queries import ended_hands
+from station.output import Guard, check_target, write_output
 from station.people.access import REVEAL_ROLES, journal_reveal
 from station.people.staff import authenticate
 
@@ -66,7 +67,11 @@ def _comparable(d: dict[str, Any]) -> dict[str, Any]:
 def export_session(
     journal_path: Path, registry: DeckRegistry, out: Path, reader: tuple[str, str]
 ) -> Exported:
-    """`reader`: (name, PIN) of the floor supervisor, technician or admin who reads it."""
+    """`reader`: (name, PIN) of the floor supervisor, technician or admin who reads it. The
+    file holds every hole and burn card: it is written owner-only, never over a file already
+    there or the journal (`station.output`), and checked before the read is journaled."""
+    guard = Guard((journal_path,))
+    check_target(out, guard)
     journal = Journal.open(journal_path, clock=SystemClock())
     try:
         name, pin = reader
@@ -81,7 +86,7 @@ def export_session(
         journal.close()
     header = f"# the demo's table session, recovered from {journal_path.name}\n"
     text = header + "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
-    out.write_text(text, encoding="utf-8")
+    write_output(out, text, guard, private=True)
     session = parse_session(text, str(out))
     table = Table()  # the embedded registry, as `station replay` uses
     replayed = [

@@ -35,6 +35,9 @@ from station.people.staff import add_person, authenticate
 SHOE_SERIAL = "SHOE-DEMO1"
 ZONES_SERIAL = "ZONES-DEMO1"
 STATION_ID = "DEMO"
+# The first line of every station.toml a rig writes: a folder whose station.toml does not start
+# with it is not an emulated table's, and `station run --emulate` leaves it alone.
+MARKER = "# an emulated table (station demo / station run --emulate): written at each start"
 FLOOR_NAME = "floor1"
 DEALER_NAME = "dealer1"
 ADMIN_NAME = "admin"
@@ -94,6 +97,7 @@ def _toml_table(name: str, values: Mapping[str, object]) -> list[str]:
 def station_toml(folder: Path, setup: Setup, options: RigOptions) -> str:
     stakes = {k: getattr(setup.stakes, k) for k in ("sb", "bb", "ante", "straddle")}
     lines = [
+        MARKER,
         f'station_id = "{options.station_id}"',
         'log_level = "warning"',
         "",

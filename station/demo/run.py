@@ -8,10 +8,13 @@ thread of its own and stops the core when the last hand is over.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -34,7 +37,10 @@ from station.demo.rig import (
 )
 from station.demo.steps import Reseat
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
+from station.journal.exc import JournalError
+from station.output import Guard, OutputRefusedError, fresh_folder
 from station.people.check import verify_journal
+from station.people.exc import AuthError
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +70,45 @@ def _first_setup(hands: list[PlannedHand]) -> Reseat:
     return next(s for s in hands[0].steps if isinstance(s, Reseat))
 
 
+class FolderInUseError(Exception):
+    """Another demo runs in the folder (exit 2)."""
+
+
+@contextmanager
+def demo_folder(folder: Path) -> Iterator[None]:
+    """Hold the folder for one demo: an exclusive lock on `FOLDER/.demo-lock`, held for the
+    demo's life (released by the kernel if it dies), with its pid in it. A second demo in the
+    same folder would build its own journal in the first one's place."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".demo-lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 16, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        who = f"pid {holder}" if holder.isdigit() else "another process"
+        raise FolderInUseError(
+            f"{folder} is in use by another demo ({who}); name a new --dir"
+        ) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
 def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -> int:
-    """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given."""
+    """Play the demo; `watch` (the screenshot tool's) sees everything the screens are given.
+    Raises FolderInUseError when another demo runs in the folder, OutputRefusedError when
+    `out` may not be written."""
+    with demo_folder(opts.folder):
+        if any((opts.folder / n).exists() for n in ("journal.sqlite", "journal.sqlite-head")):
+            raise FolderInUseError(f"{opts.folder} already holds a demo journal; name a new --dir")
+        return _run_demo(opts, out, watch)
+
+
+def _run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None) -> int:
     started = time.monotonic()
     hands = plan_hands(
         opts.hands, opts.seed, rake=DEMO_RAKE if opts.rake else None, again_every=opts.again_every
@@ -96,8 +139,13 @@ def run_demo(opts: DemoOptions, out: TextIO, watch: DisplaySink | None = None) -
     try:
         if opts.out is not None:
             display = rig.loaded.config.display
+            guard = Guard((rig.loaded.config.journal,), (rig.config_path,))
             frames = FrameSink(
-                opts.out, display.panel, display.table, frame_panels(opts.panel), display.theme
+                fresh_folder(opts.out, guard),
+                display.panel,
+                display.table,
+                frame_panels(opts.panel),
+                display.theme,
             )
         rig.enrol_people()
         livelog.line(
@@ -211,19 +259,24 @@ def _summary(
     ok = ok and report.ok
     verdict = "hash chain verified" if report.ok else f"VERIFY FAILED: {report.problems[0].text}"
     livelog.line(f"journal: {config.journal} ({report.rows} rows, {verdict})")
-    exported = export_session(
-        config.journal,
-        rig.loaded.registry,
-        opts.folder / "session.jsonl",
-        reader=(FLOOR_NAME, rig.floor_pin),
-    )
-    ok = ok and exported.replay_matches
-    replay = (
-        f"replays to the same {exported.decisions} decisions"
-        if exported.replay_matches
-        else f"REPLAY DIFFERS: {exported.first_difference}"
-    )
-    livelog.line(f"session: {exported.path} ({exported.inputs} input events), {replay}")
+    try:
+        exported = export_session(
+            config.journal,
+            rig.loaded.registry,
+            opts.folder / "session.jsonl",
+            reader=(FLOOR_NAME, rig.floor_pin),
+        )
+    except (OSError, JournalError, OutputRefusedError, AuthError) as exc:  # a full disk
+        livelog.line(f"session: NOT WRITTEN: {getattr(exc, 'strerror', None) or exc}")
+        ok = False
+    else:
+        ok = ok and exported.replay_matches
+        replay = (
+            f"replays to the same {exported.decisions} decisions"
+            if exported.replay_matches
+            else f"REPLAY DIFFERS: {exported.first_difference}"
+        )
+        livelog.line(f"session: {exported.path} ({exported.inputs} input events), {replay}")
     if frames is not None:
         livelog.line(f"frames: {frames.files} PNG file(s) in {opts.out}")
         ok = ok and frames.files > 0 and frames.faults == 0

@@ -19,6 +19,8 @@ from station.engine.events import (
     Key,
     KeyPress,
     Puck,
+    RakeZone,
+    SeatSensor,
     Setup,
     VerbalAction,
     Zone,
@@ -76,6 +78,30 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class DealTag:
+    """One tag read by the shoe as it is (a recorded session's `tag` draw): the deck registry
+    says which card it is, or that it is no card of an enrolled deck."""
+
+    tag: str
+    face_up: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """A seat's occupancy sensor: a player sits down (`occupied`) or leaves."""
+
+    seat: int
+    occupied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RakeChips:
+    """The rake (drop) zone now holds `amount` (0: dropped into the box)."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class Press:
     """A dealer entry on the key panel (one or two presses)."""
 
@@ -120,6 +146,9 @@ Step = (
     | Chips
     | Collect
     | Deal
+    | DealTag
+    | Sit
+    | RakeChips
     | Press
     | Unplug
     | Replug
@@ -184,6 +213,12 @@ def expected_events(step: Step) -> tuple[InputEvent, ...]:
             return tuple(Zone(s, 0, ()) for s in seats)
         case Deal():
             return (Draw(None, step.face_up, tag=step.tag),)
+        case DealTag(tag=tag, face_up=face_up):
+            return (Draw(None, face_up, tag=tag),)
+        case Sit(seat=seat, occupied=occupied):
+            return (SeatSensor(seat, occupied),)
+        case RakeChips(amount=amount):
+            return (RakeZone(amount),)
         case Press(key=key):
             return (key,)
         case MovePuck(seat=seat):

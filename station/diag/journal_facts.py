@@ -12,15 +12,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import quote
 
+from station.diag.history import HistoryDiag, read_history
 from station.fleet.outbox import OutboxStatus, outbox_status
 from station.journal.codes import Code
 from station.journal.ops import OpState
 from station.journal.opstate import op_state
+from station.journal.owner import reading_uri
 from station.journal.rows import COLUMNS, LogRow
 from station.people.check import verify_journal
 
@@ -42,6 +43,17 @@ class LinkRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Software:
+    """One stretch of the journal run by one version of the station (its boot rows)."""
+
+    version: str
+    engine: str  # "native" | "pure" | "" (a version that did not say)
+    first_utc: str
+    last_utc: str
+    starts: int
+
+
+@dataclass(frozen=True, slots=True)
 class JournalFacts:
     path: Path
     station_id: str
@@ -58,13 +70,19 @@ class JournalFacts:
     clock_steps: int
     last_step_utc: str | None
     outbox: OutboxStatus | None = None  # the fleet ack cursor (None: an older journal)
+    head_utc: str | None = None  # when the newest row was written
+    seats_utc: str | None = None  # the newest row `seats_occupied` comes from
+    puck_utc: str | None = None  # the row `puck` comes from
+    software: tuple[Software, ...] = ()  # the versions that ran this journal, oldest first
     chain: str = "not checked"
     chain_detail: str = ""
+    history: HistoryDiag = field(default_factory=HistoryDiag)
 
 
 @contextmanager
 def read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    """The journal opened for reading only, creating nothing beside it (`reading_uri`)."""
+    conn = sqlite3.connect(reading_uri(path), uri=True)
     try:
         yield conn
     finally:
@@ -106,7 +124,17 @@ def _event_text(row: LogRow) -> str:
     if row.code == Code.INPUT_DRAW:
         what = "card drawn face up" if d.get("face_up") else "card drawn face down"
     elif row.code == Code.INPUT_ZONE:
-        what = f"zone seat {d.get('seat')} {d.get('amount')}"
+        amount = d.get("amount")
+        chips = f"{amount} in chips" if isinstance(amount, int) else "an unreadable amount"
+        seat, zone = d.get("seat"), d.get("zone")
+        where = (
+            f"seat {seat}'s zone"
+            if isinstance(seat, int)
+            else f"the {zone} zone"
+            if isinstance(zone, str)
+            else "a zone"
+        )
+        what = f"{where}: {chips}"
     return f"seq {row.seq} {row.recorded_utc} event {serial}#{event_id}: {what}"
 
 
@@ -141,24 +169,55 @@ def _outbox(path: Path) -> OutboxStatus | None:
         return None
 
 
-def _sensors(conn: sqlite3.Connection) -> tuple[tuple[int, ...] | None, int | None]:
-    """Seats occupied and the puck, as the journal last recorded them: the last setup's seats,
-    then the seat inputs after it."""
+@dataclass(frozen=True, slots=True)
+class Sensors:
+    """Seats with a player and the puck as the journal last recorded them, with the time of
+    the newest row each comes from."""
+
+    seats: tuple[int, ...] | None = None
+    seats_utc: str | None = None
+    puck: int | None = None
+    puck_utc: str | None = None
+
+
+def _sensors(conn: sqlite3.Connection) -> Sensors:
+    """The last setup's seats, then the seat inputs after it; the last puck input (else the
+    last setup's button)."""
     setup = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.INPUT_SETUP,))
     puck_rows = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.INPUT_PUCK,))
     puck = int(puck_rows[0].data()["seat"]) if puck_rows else None
+    puck_utc = puck_rows[0].recorded_utc if puck_rows else None
     if not setup:
-        return None, puck
+        return Sensors(puck=puck, puck_utc=puck_utc)
     d = setup[0].data()
     seats = {int(s) for s in d.get("seats") or {}}
+    seats_utc = setup[0].recorded_utc
     if puck is None and isinstance(d.get("button"), int):
-        puck = int(d["button"])
+        puck, puck_utc = int(d["button"]), setup[0].recorded_utc
     for row in _rows(
         conn, "WHERE code = ? AND seq > ? ORDER BY seq", (Code.INPUT_SEAT, setup[0].seq)
     ):
         s = row.data()
         (seats.add if s.get("occupied") else seats.discard)(int(s["seat"]))
-    return tuple(sorted(seats)), puck
+        seats_utc = row.recorded_utc
+    return Sensors(tuple(sorted(seats)), seats_utc, puck, puck_utc)
+
+
+def _software(conn: sqlite3.Connection) -> tuple[Software, ...]:
+    """The boot rows folded into stretches of one version and engine."""
+    out: list[Software] = []
+    for row in _rows(conn, "WHERE code = ? ORDER BY seq", (Code.BOOT,)):
+        d = row.data()
+        engine = d.get("engine")  # the code's identity (`engine_id`); its kind only, earlier
+        if isinstance(engine, dict):
+            engine = engine.get("kind")
+        version, engine = str(d.get("version") or "?"), str(engine or "")
+        last = out[-1] if out else None
+        if last is not None and (last.version, last.engine) == (version, engine):
+            out[-1] = replace(last, last_utc=row.recorded_utc, starts=last.starts + 1)
+        else:
+            out.append(Software(version, engine, row.recorded_utc, row.recorded_utc, 1))
+    return tuple(out)
 
 
 def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
@@ -167,14 +226,15 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
     with read_only(path) as conn:
         meta = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
         head = _rows(conn, "ORDER BY seq DESC LIMIT 1", ())
-        last_hand = conn.execute(
-            "SELECT MAX(hand) FROM log WHERE code = ?", (Code.HAND_START,)
-        ).fetchone()[0]
+        found = conn.execute(  # hands only go up: the newest start is the last hand
+            "SELECT hand FROM log WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.HAND_START,)
+        ).fetchone()
+        last_hand = found[0] if found else 0
         boot = _rows(conn, "WHERE code = ? ORDER BY seq DESC LIMIT 1", (Code.BOOT,))
         steps = conn.execute(
             "SELECT COUNT(*), MAX(recorded_utc) FROM log WHERE code = ?", (Code.CLOCK_STEP,)
         ).fetchone()
-        seats, puck = _sensors(conn)
+        sensors = _sensors(conn)
         facts = JournalFacts(
             path=path,
             station_id=str(meta[0]) if meta else "",
@@ -186,11 +246,16 @@ def read_facts(path: Path, *, check_chain: bool) -> JournalFacts:
             ops=op_state(conn),
             last_boot_utc=boot[0].recorded_utc if boot else None,
             links=tuple(_link(conn, d) for d in DEVICES),
-            seats_occupied=seats,
-            puck=puck,
+            seats_occupied=sensors.seats,
+            puck=sensors.puck,
             clock_steps=int(steps[0]),
             last_step_utc=steps[1],
             outbox=_outbox(path),
+            history=read_history(conn),
+            head_utc=head[0].recorded_utc if head else None,
+            seats_utc=sensors.seats_utc,
+            puck_utc=sensors.puck_utc,
+            software=_software(conn),
         )
     if not check_chain:
         return facts

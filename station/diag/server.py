@@ -10,7 +10,8 @@ the station: the only way in is the core's `publish`, once a second, of the reco
 builds for the diagnostics screen (`station.daemon.views.diagnostics`) plus each link's full
 counters. The JSON is built on the server's thread from those frozen records, on request only.
 
-Wire format (`format` 1), documented for tools: `{"format":1, "pid", "version", "uptime_s",
+Wire format (`format` 1), documented for tools: `{"format":1, "pid", "version", "engine" (which
+rules engine runs and why, in words), "uptime_s",
 "hand", "phase", "status", "links": [{"device", "configured", "state", "reason", "port",
 "serial", "firmware", "protocol", "counters": {...}, "last_frame_age_s", "last_frames": [...]}],
 "gpio": {name: bool}, "journal": {"ok", "chain_ok", "checking", "last_seq", "events",
@@ -80,6 +81,7 @@ def counters(stats: LinkStats) -> dict[str, float | int | None]:
         "out_of_order": stats.out_of_order,
         "events_delivered": stats.events_delivered,
         "events_lost": stats.events_lost,
+        "link_faults": stats.link_faults,
         "reconnects": stats.reconnects,
         "open_failures": stats.open_failures,
         "rtt_ms": None if stats.rtt_s is None else round(stats.rtt_s * 1000, 2),
@@ -109,12 +111,15 @@ def _link(device: str, stats: LinkStats | None, now: float) -> dict[str, Any]:
     }
 
 
-def status_dict(status: LiveStatus, version: str, started_at: float) -> dict[str, Any]:
+def status_dict(
+    status: LiveStatus, version: str, started_at: float, engine: str = ""
+) -> dict[str, Any]:
     j, p, f = status.data.journal, status.data.platform, status.data.fleet
     return {
         "format": WIRE_FORMAT,
         "pid": os.getpid(),
         "version": version,
+        "engine": engine,
         "uptime_s": round(status.at - started_at, 1),
         "hand": status.hand,
         "phase": status.phase,
@@ -155,10 +160,12 @@ class StatusServer:
         clock: Callable[[], float] = time.monotonic,
         *,
         mode: int = SOCKET_MODE,
+        engine: str = "",
     ) -> None:
         self.path = path
         self.mode = mode
         self.version = version
+        self.engine = engine
         self.started_at = clock()
         self.served = 0
         self._latest: LiveStatus | None = None
@@ -235,7 +242,7 @@ class StatusServer:
                 body: dict[str, Any] = (
                     {"format": WIRE_FORMAT, "starting": True, "pid": os.getpid()}
                     if latest is None
-                    else status_dict(latest, self.version, self.started_at)
+                    else status_dict(latest, self.version, self.started_at, self.engine)
                 )
                 conn.sendall(json.dumps(body, separators=(",", ":")).encode() + b"\n")
                 self.served += 1

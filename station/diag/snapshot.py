@@ -4,7 +4,7 @@ status. Pure (every input is passed in).
 Who knows what:
 - the daemon (live status): link state and identity as the link sees it now, every counter,
   the last frames, GPIO levels, whether the chain checked at start-up (and the history check
-  after a checkpoint start) found it sound, its hand and phase;
+  after a start from a resume row) found it sound, its hand and phase;
 - the journal (always read): station id, head, size, mode, tilts, CALL FLOOR, the last link
   rows (when a link went down or came up, and why), the devices' last journaled events, the
   sensors it last recorded, clock stamps and steps, the outbox cursor.
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from station.diag.history import with_live
 from station.diag.journal_facts import JournalFacts, LinkRecord
 from station.diag.model import (
     NO_FORWARDER,
@@ -28,6 +29,7 @@ from station.diag.model import (
     JournalDiag,
     LinkDiag,
     OutboxDiag,
+    SoftwareDiag,
     find_problems,
 )
 
@@ -79,10 +81,11 @@ def outbox(facts: JournalFacts, live: Mapping[str, Any] | None) -> OutboxDiag:
 
 
 def _link(record: LinkRecord, live: Mapping[str, Any] | None) -> LinkDiag:
-    if live is None:
+    if live is None:  # no daemon: what is live is not known; the journal's row says what was
         return LinkDiag(
             device=record.device,
-            state=record.state,
+            state="unknown",
+            journal_state=record.state,
             serial=record.serial,
             firmware=record.firmware,
             protocol=record.protocol,
@@ -104,6 +107,7 @@ def _link(record: LinkRecord, live: Mapping[str, Any] | None) -> LinkDiag:
         protocol=live.get("protocol") if live.get("protocol") is not None else record.protocol,
         detail=str(live.get("reason") or record.detail),
         since_utc=record.since_utc,
+        journal_state=record.state,
         counters=dict(counters) if isinstance(counters, dict) else None,
         last_frame_age_s=live.get("last_frame_age_s"),
         last_frames=tuple(str(f) for f in live.get("last_frames", ())),
@@ -116,7 +120,7 @@ def _chain(facts: JournalFacts, live: Mapping[str, Any] | None) -> tuple[str, st
         return facts.chain, facts.chain_detail
     j = live.get("journal", {})
     if j.get("checking"):
-        return "checking", "the daemon is checking the history before its recovery checkpoint"
+        return "checking", "the daemon is checking the history its start took on trust"
     if j.get("chain_ok") is True:
         return "ok", "checked by the daemon at start-up"
     if j.get("chain_ok") is False or j.get("ok") is False:
@@ -144,6 +148,7 @@ def build(
             running=True,
             socket=socket,
             version=str(live.get("version", "")),
+            engine=str(live.get("engine", "")),
             pid=live.get("pid"),
             hand=live.get("hand"),
             phase=str(live.get("phase", "")),
@@ -163,6 +168,7 @@ def build(
         station_id=facts.station_id,
         head_seq=facts.head_seq,
         head_hash=facts.head_hash,
+        head_utc=facts.head_utc,
         size_bytes=facts.size_bytes,
         chain=chain,
         chain_detail=chain_detail,
@@ -175,6 +181,11 @@ def build(
         ),
         last_boot_utc=facts.last_boot_utc,
         outbox=outbox(facts, live),
+        history=with_live(facts.history, live),
+        software=tuple(
+            SoftwareDiag(s.version, s.engine, s.first_utc, s.last_utc, s.starts)
+            for s in facts.software
+        ),
     )
     clock = ClockDiag(
         utc=taken_utc,
@@ -189,7 +200,13 @@ def build(
         taken_utc=taken_utc,
         daemon=daemon,
         links=links,
-        gpio=GpioDiag(levels=levels, seats_occupied=facts.seats_occupied, puck=facts.puck),
+        gpio=GpioDiag(
+            levels=levels,
+            seats_occupied=facts.seats_occupied,
+            seats_since_utc=facts.seats_utc,
+            puck=facts.puck,
+            puck_since_utc=facts.puck_utc,
+        ),
         journal=journal,
         clock=clock,
     )

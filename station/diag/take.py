@@ -14,7 +14,7 @@ from typing import Any
 from station.diag import snapshot
 from station.diag.clocksync import clock_synced
 from station.diag.journal_facts import JournalFacts, read_facts
-from station.diag.model import DiagSnapshot
+from station.diag.model import OFFLINE, DiagSnapshot
 from station.diag.server import NoDaemonError, fetch, socket_path
 from station.journal.clock import format_utc
 
@@ -28,7 +28,7 @@ class Taker:
 
     def live(self) -> tuple[dict[str, Any] | None, str]:
         if self.offline:
-            return None, "--offline"
+            return None, OFFLINE
         try:
             status = fetch(self.socket)
         except NoDaemonError as exc:

@@ -240,34 +240,60 @@ def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:
 
 def _draw_content(
     c: Canvas, view: DealerView, area: Rect, big: bool, cols: int = 1, seats: bool = True
-) -> None:
+) -> bool:
+    """Draw what lies in the middle; True when a finished hand's board was drawn with it."""
     match view.middle:
         case Middle.PLAY:
             if big and not felt.middle_fits(c, view, area, big=True):
                 big = False
             felt.draw_middle(c, view, area, big, cols, seats)
         case Middle.RESULT:
-            # The winning hands named where the room allows (the least is without them).
+            # The winning hands named where the room allows (the least is without them). The
+            # final board stays above the result: when it would not fit above one column of
+            # lines, the lines go two to a row (with the names, else without), or stay one
+            # column without the names (a label too wide for half the room: "DRAW BADUGI"), if
+            # that makes room.
+            board_h = felt.board_need(c, view, big=False)
             names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
             need = felt.result_need(c, view, area.w, cols, names)
-            board_h = felt.board_need(c, view, big=False)
             if view.board2 and names and need + board_h + c.pad > area.h:
                 # Two boards: what each board's half went for reads against the boards, so
                 # they come before the names of the winning hands.
                 plain = felt.result_need(c, view, area.w, cols, names=False)
                 if plain + board_h + c.pad <= area.h:
                     names, need = False, plain
+            if view.board and cols == 1 and need + board_h + c.pad > area.h:
+                for f_cols, f_names in ((2, True), (2, False), (1, False)):
+                    f_need = felt.result_need(c, view, area.w, f_cols, f_names)
+                    if f_need + board_h + c.pad <= area.h:
+                        cols, names, need = f_cols, f_names, f_need
+                        break
+                else:  # still no room above: the board beside the lines, on their right
+                    bw = felt.board_width(c, view, big=False)
+                    left = Rect(area.x, area.y, area.w - bw - c.pad, area.h)
+                    for side_names in (True, False):
+                        side = felt.result_need(c, view, left.w, 1, side_names)
+                        if left.w > 0 and max(side, board_h) <= area.h:
+                            board_y = area.y + (area.h - board_h) // 2
+                            felt.draw_board(c, view, left.right + c.pad, board_y, big=False)
+                            y = area.y + max(0, (area.h - side) // 2)
+                            felt.draw_result(c, view, Rect(left.x, y, left.w, side), 1,
+                                             side_names)  # fmt: skip
+                            return True
             y = area.y + max(0, (area.h - need) // 2)
-            if view.board and need + board_h + c.pad <= area.h:  # the final board above it
+            above = bool(view.board) and need + board_h + c.pad <= area.h
+            if above:  # the final board above it
                 y = area.y + max(0, (area.h - need - board_h - c.pad) // 2)
                 bw = felt.board_width(c, view, big=False)
                 felt.draw_board(c, view, area.x + (area.w - bw) // 2, y, big=False)
                 y += board_h + c.pad
             felt.draw_result(c, view, Rect(area.x, y, area.w, need), cols, names)
+            return above
         case Middle.NEXT_HAND:
             need = felt.between_need(c, view, area.w)
             felt.draw_between(c, view, Rect(area.x, area.y + max(0, (area.h - need) // 2),
                                             area.w, need))  # fmt: skip
+    return False
 
 
 # small panels: two pages -----------------------------------------------------------------------
@@ -371,12 +397,15 @@ def _table_page(c: Canvas, view: DealerView) -> None:
     if view.wrong:
         room = plan.alerts_h - (p if plan.middle_h else 0)
         y += alert_panel.draw(c, view, Rect(p, y, width, room), compact=True) + p
+    board_drawn = False
     if plan.middle_h:
         area = Rect(p, y, width, plan.middle_h)
         if area.bottom > bottom:
             c.drop(f"{view.middle.value} (no room under the alerts)")
         else:
-            _draw_content(c, view, area, big=False, cols=plan.cols, seats=plan.pot_seats)
+            board_drawn = _draw_content(
+                c, view, area, big=False, cols=plan.cols, seats=plan.pot_seats
+            )
             if not plan.pot_seats:
                 c.drop(f"the seats of each pot ({WHERE_SEATS})")
             y += plan.middle_h + p
@@ -384,9 +413,11 @@ def _table_page(c: Canvas, view: DealerView) -> None:
     if y < bottom:
         y += seat_table.seat_table(c, seats, Rect(p, y, width, bottom - y), WHERE_SEATS)
         y += _summary(c, view, Rect(p, y, width, max(0, bottom - y)))
-        # The hand's final board(s) in the room the result and the seats leave: two boards
-        # one under the other, or side by side when only one row fits.
-        board_h = felt.board_need(c, view, big=False) if view.middle is Middle.RESULT else 0
+        # The hand's final board(s), when the result had no room for them, in the room the
+        # result and the seats leave: two boards one under the other, or side by side when only
+        # one row fits.
+        result = view.middle is Middle.RESULT and not board_drawn
+        board_h = felt.board_need(c, view, big=False) if result else 0
         row_h, row_w = felt.card_size(c, big=False)[1], felt.board_row_width(c, view, big=False)
         if board_h and y + p + board_h <= bottom:
             bw = felt.board_width(c, view, big=False)

@@ -69,7 +69,7 @@ class JournalHealthView:
     chain_ok: bool | None = None  # None: not verified since start
     size_mb: float = 0.0
     outbox: int = 0  # events not yet acknowledged centrally
-    checking: bool = False  # the history before the recovery checkpoint is being checked
+    checking: bool = False  # the history the start took on trust is being checked
     problem: str = ""  # what is wrong with it now, in a few words ("DISK FULL")
 
 

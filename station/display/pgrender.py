@@ -7,6 +7,7 @@ layout decision: every position and size comes from the pure screen model.
 
 from __future__ import annotations
 
+import io
 import os
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -21,6 +22,7 @@ from station.display.fontmetrics import ascent_px, cap_px
 from station.display.model import Align, Box, CardFace, Rect, ScreenModel, Shape, Suit, Text
 from station.display.panel import PanelConfig
 from station.display.theme import DEFAULT_THEME, Theme
+from station.output import Guard, write_output
 
 
 def font_path(theme: Theme = DEFAULT_THEME) -> str:
@@ -209,11 +211,18 @@ def render_png(
     path: str | Path,
     panel: PanelConfig | None = None,
     theme: Theme = DEFAULT_THEME,
+    *,
+    guard: Guard | None = None,
+    force: bool = True,
 ) -> Path:
-    """Paint `model` off-screen and save it as a PNG (no display needed)."""
+    """Paint `model` off-screen and save it as a PNG (no display needed). `force`: a picture
+    already there is replaced (the screenshots are made again in place)."""
     if panel is not None and (model.width, model.height) != (panel.width_px, panel.height_px):
         raise ValueError(f"model is {model.width}x{model.height}, panel {panel.name} is not")
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(render_surface(model, Painter(theme)), str(out))
+    data = io.BytesIO()
+    pygame.image.save(render_surface(model, Painter(theme)), data, "frame.png")
+    # Through station.output: never over a journal or config, written whole or not at all.
+    write_output(out, data.getvalue(), guard or Guard(), force=force)
     return out

@@ -95,6 +95,8 @@ def _key_in_play(hand: Hand, k: KeyPress, seq: int) -> Steps:
 
 def fold(hand: Hand, seat: int, seq: int) -> Steps:
     """FOLD: in turn during a betting round; outside one the hand is dead where it stands."""
+    if hand.profile.tournament and _all_in(hand, seat):
+        return _all_in_hand_stays(hand, seat, seq)
     rnd = hand.bets.round
     stud_hand = hand.spec.family is Family.STUD
     if stud_hand and hand.bring_in_pending():
@@ -126,6 +128,33 @@ def fold(hand: Hand, seat: int, seq: int) -> Steps:
         settlement.end(hand, seq)
     elif hand.phase is Phase.SHOWDOWN:
         settlement.try_resolve(hand, seq)
+    return NOTHING
+
+
+def _all_in(hand: Hand, seat: int) -> bool:
+    """The seat is in the hand with all his chips in (in or after the betting round he went
+    all in)."""
+    s = hand.seats[seat]
+    if s.folded or hand.result is not None:
+        return False
+    rnd = hand.bets.round
+    if rnd is not None and seat in rnd and rnd.seat(seat).allin:
+        return True
+    return s.allin
+
+
+def _all_in_hand_stays(hand: Hand, seat: int, seq: int) -> Steps:
+    """FOLD for a seat that is all in, in a tournament: refused. An all-in player has no action
+    left, and his hand is turned up, not folded: "All hands will be turned faceup whenever a
+    player is all-in and betting action is complete" (001-RR11 §15 r34; 002-RRPG §15 r34;
+    003-RR5 §15 r34; 000-USPA §3.3.2.28). The hand goes on to its showdown."""
+    hand.incident(
+        seq,
+        Rule.SHOW_ORDER,
+        Ruling.WARNING,
+        f"SEAT {seat} IS ALL IN: HIS HAND CANNOT BE FOLDED, IT IS TURNED UP AT THE SHOWDOWN",
+        seat=seat,
+    )
     return NOTHING
 
 

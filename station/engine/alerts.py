@@ -22,6 +22,11 @@ the screen shows the newest prompt in force.
 book is the table state's `screen` part);
 `open_alerts` and `prompt` are read by the snapshot. The hand's result is kept until the next
 deal, so a re-seat between hands does not take the winners off the screen.
+
+The book is bounded, so that a hand open for hours (a stuck key raising the same warning at
+every input) costs the same per input as a short one: an incident raised again while the same
+one (rule, ruling, seat, text) is open replaces it, and at most `MAX_RAISED` stay open (past
+that the oldest go, those a STOP or a recovery owns last).
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ if TYPE_CHECKING:
     from station.engine.hand import Hand
 
 MAX_PROMPTS = 4  # the newest prompts kept to fall back on
+MAX_RAISED = 12  # open alerts kept (the screen shows a few; the journal keeps them all)
+_HELD = frozenset({AlertOwner.STOP, AlertOwner.RECOVERY, AlertOwner.MISDEAL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +94,7 @@ class AlertBook:
             if isinstance(d, Incident):
                 street = hand.street if hand is not None else 0
                 held = len(hand.deal.cards.get(d.seat, ())) if hand and d.seat else 0
-                self.raised.append(RaisedAlert(d, _owner(hand, d), self.deal, street, held))
+                self._raise(RaisedAlert(d, _owner(hand, d), self.deal, street, held))
             elif isinstance(d, Prompt):
                 irregular = d.code is PromptCode.RECOVERY and _irregular(hand)
                 said = SaidPrompt(d, self.deal, to_act(hand), irregular)
@@ -96,6 +103,14 @@ class AlertBook:
                 self.result, self.result_deal = d, self.deal
         # An owner once resolved stays resolved: a later STOP never brings back an old alert.
         self.raised = [r for r in self.raised if self._open(r)]
+
+    def _raise(self, alert: RaisedAlert) -> None:
+        new = alert.incident
+        self.raised = [r for r in self.raised if not _same(r.incident, new)]
+        self.raised.append(alert)
+        while len(self.raised) > MAX_RAISED:
+            drop = next((r for r in self.raised if r.owner not in _HELD), self.raised[0])
+            self.raised.remove(drop)
 
     def _open(self, r: RaisedAlert) -> bool:
         if r.deal != self.deal:
@@ -138,6 +153,11 @@ class AlertBook:
         return self.result if self.result_deal == self.deal else None
 
 
+def _same(a: Incident, b: Incident) -> bool:
+    """The same alert said again (only the input that raised it differs)."""
+    return a.rule == b.rule and a.ruling == b.ruling and a.seat == b.seat and a.text == b.text
+
+
 def to_act(hand: Hand | None) -> int | None:
     """The seat to act in the open betting round, if any."""
     if hand is None or hand.phase is not Phase.BETTING or hand.bets.round is None:
@@ -146,8 +166,9 @@ def to_act(hand: Hand | None) -> int | None:
 
 
 def _irregular(hand: Hand | None) -> bool:
-    """An irregularity stands that a recovery prompt may be about."""
-    if hand is None:
+    """An irregularity stands that a recovery prompt may be about (none once the hand is over:
+    its result settles everything, and a resume document carries no irregularity)."""
+    if hand is None or hand.result is not None:
         return False
     return (
         hand.alerts.stop_text is not None

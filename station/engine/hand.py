@@ -187,7 +187,11 @@ class Hand:
         floor = self.went_past(rule, ruling, text)
         if floor is not None:
             inc = replace(inc, ruling=Ruling.FLOOR, text=floor)
-        self.alerts.incidents.append(inc)
+        kept = self.alerts.incidents
+        kept.append(inc)
+        if len(kept) > 2 * KEPT_INCIDENTS:  # trimmed in steps: O(1) per incident on average
+            del kept[:-KEPT_INCIDENTS]
+        self.alerts.rules.add(inc.rule)
         self.out.append(inc)
         return inc
 
@@ -286,5 +290,6 @@ class Hand:
         return WENT_PAST.format(what="THE STOP" if ruling is Ruling.STOP else "THE INSTRUCTION")
 
 
+KEPT_INCIDENTS = 16  # the hand's newest incidents kept for the screen (the journal has all)
 _CARD_INSTRUCTIONS = frozenset({Ruling.STOP, Ruling.REPLACE, Ruling.REDEAL})
 WENT_PAST = "THE DEALER WENT ON PAST {what}: CALL THE FLOOR. THE FLOOR DECIDES HOW THE HAND GOES ON"

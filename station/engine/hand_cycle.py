@@ -171,7 +171,7 @@ def close_unfinished(table: TableState, seq: int) -> None:
 def hand_ended(table: TableState, hand: Hand) -> None:
     """The hand's result is out: take its stacks and move the button."""
     assert hand.result is not None
-    if any(i.rule in DECK_DEFECTS for i in hand.alerts.incidents):
+    if not DECK_DEFECTS.isdisjoint(hand.alerts.rules):
         table.deck.defective = True
     if not hand.result.void:
         # The forfeited money was played for; a pass-out's antes stay for the next deal.

@@ -335,9 +335,12 @@ class Alerts:
     last prompt, and what a hand that can always end counts (`Hand.went_past`): cards placed
     and actions booked are progress; a STOP with none since the last one means the dealer went
     on past it. `out_of_step`: the station can no longer follow the hand and has called the
-    floor, whose CONFIRM closes it."""
+    floor, whose CONFIRM closes it. `incidents` keeps the newest `KEPT_INCIDENTS` of the hand
+    (the journal holds them all) and `rules` every rule raised, so a hand that stays open for
+    hours (a stuck key) costs the same per input as a short one."""
 
-    incidents: list[Incident] = field(default_factory=list)
+    incidents: list[Incident] = field(default_factory=list)  # the newest, oldest first
+    rules: set[str] = field(default_factory=set)  # every rule raised in the hand
     stop_text: str | None = None
     stop_seat: int | None = None
     last_prompt: str = ""

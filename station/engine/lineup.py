@@ -45,7 +45,11 @@ def dealt_in(table: TableState, *, commit: bool = True, entitled_only: bool = Tr
     only = table.forfeit.entitled if entitled_only else None
     if only is not None:
         present &= only
-    dealt = sorted(s for s in present if _entitled(table, s, commit=commit))
+    # Every seat judged against the same line-up (the one before this deal): committing one
+    # new player first would make him a regular and move the positions the next is judged by.
+    dealt = sorted(s for s in present if _entitled(table, s, commit=False))
+    if commit:
+        table.lineup.newcomers.difference_update(dealt)
     if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2 or only is not None:
         return dealt
     waiting = sorted(s for s in table.occupied if s not in dealt and table.stacks.get(s, None) != 0)

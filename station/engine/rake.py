@@ -187,7 +187,8 @@ def _caps(key: str, raw: object, names: Sequence[str] | None) -> dict[str, int]:
     out: dict[str, int] = {}
     for name, cap in raw.items():
         if names is None:
-            if not str(name).isdigit() or not 2 <= int(name) <= MAX_SEATS:
+            text = str(name)
+            if not (text.isascii() and text.isdecimal()) or not 2 <= int(text) <= MAX_SEATS:
                 raise RakeScheduleError(key, f"{name!r} is not a number of players 2-{MAX_SEATS}")
         elif name not in names:
             raise RakeScheduleError(key, f"unknown game {name!r}")

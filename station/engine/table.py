@@ -46,11 +46,21 @@ from station.engine.events import (
     Zone,
     key_label,
 )
-from station.engine.profiles import profile
+from station.engine.profiles import Profile, profile
 from station.engine.rule_ids import Rule
 from station.engine.snapshot import TableSnapshot
 from station.engine.table_state import Deck, KillBook, TableState
 from station.engine.view import table_snapshot
+
+
+def setup_profile(event: Setup) -> Profile:
+    """The profile a setup plays: its rules with the setup's switches. A tournament structure
+    makes the table a tournament table, with a dead button (001-RR11 §15 r30, 000-USPA
+    §3.3.2.23), unless the setup says otherwise."""
+    rules = event.rules
+    if event.tournament is not None:
+        rules = {"tournament": True, "button_method": "dead", **event.rules}
+    return profile(event.profile).with_overrides(rules)
 
 
 class Table(TableState):
@@ -122,12 +132,7 @@ class Table(TableState):
         drop.settle(self, seq)
         self.setup = event
         self.spec = rotation.spec_of(event.game, event.structure)
-        rules = event.rules
-        if event.tournament is not None:
-            # A tournament structure makes the table a tournament table, with a dead button
-            # (001-RR11 §15 r30, 000-USPA §3.3.2.23), unless the setup says otherwise.
-            rules = {"tournament": True, "button_method": "dead", **event.rules}
-        self.profile = profile(event.profile).with_overrides(rules)
+        self.profile = setup_profile(event)
         self.stacks = dict(event.seats)
         self.occupied = set(event.seats)
         self.button = event.button

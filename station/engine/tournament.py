@@ -411,13 +411,14 @@ def _previous(t: Tourney) -> Level | None:
     return None
 
 
-def hand_ended(table: TableState, seq: int) -> None:
-    """The hand is over: the next deal takes the level in force now (the table is told)."""
+def hand_ended(table: TableState, seq: int, *, redeal: bool = False) -> None:
+    """The hand is over: the next deal takes the level in force now (the table is told). A void
+    deal's redeal is dealt with the same forced bets, so at the same level (`hand_cycle`)."""
     t = table.tourney
     if t is None:
         return
     t.hand_level = None
-    t.locked = False
+    t.locked = redeal
     _refresh(table, seq)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from station.journal.owner import reading_uri
 from station.journal.rows import COLUMNS, GENESIS_HASH, LogRow
 
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM log"
@@ -111,7 +112,7 @@ def _status(conn: sqlite3.Connection) -> OutboxStatus:
 
 def outbox_status(path: Path) -> OutboxStatus:
     """The outbox of the journal at `path`, read-only (for `station diag` and other tools)."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+    conn = sqlite3.connect(reading_uri(path), uri=True, timeout=10.0)
     try:
         return _status(conn)
     finally:

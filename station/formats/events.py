@@ -57,13 +57,13 @@ from station.engine.levels import (
     schedule_to_dict as tournament_to_dict,
 )
 from station.engine.profiles import PROFILES
-from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_to_dict
+from station.engine.rake import RakeScheduleError, schedule_from_dict
+from station.engine.resume_values import STAKE_KEYS, setup_to_dict
 from station.engine.tournament import level_stakes
 
 MAX_SEAT = 10
 RAKE_ZONE = "rake"  # a `zone` line's `zone`: the rake (drop) zone instead of a seat's
 MAX_AMOUNT = 10**12  # a strict amount's cap (hostile input: a replayed file may come from anywhere)
-STAKE_KEYS = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle", "bb_ante")
 END_TYPE: Final = "end"  # the journal's end-of-input marker (lenient only)
 
 _KEYS: Final = {k.value: k for k in Key}
@@ -170,8 +170,8 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
         )
     seats: dict[int, int | None] = {}
     for key, stack in seats_obj.items():
-        # isdecimal, not isdigit: int() refuses digits such as "²" that are not decimal.
-        if strict and (not key.isdecimal() or not 1 <= int(key) <= MAX_SEAT):
+        # ASCII digits only: int() reads an Arabic-Indic one (U+0661) as 1, "²" not at all.
+        if strict and (not (key.isascii() and key.isdecimal()) or not 1 <= int(key) <= MAX_SEAT):
             raise EventFormatError(f"seat {key!r} is not a seat number 1-{MAX_SEAT}")
         seats[int(key)] = None if stack is None else _amount(stack, f"stack of seat {key}", strict)
     if spec is not None:
@@ -536,42 +536,7 @@ def event_to_dict(event: InputEvent, t: float | None = None) -> dict[str, Any]:
     out: dict[str, Any]
     match event:
         case Setup():
-            stakes = {k: getattr(event.stakes, k) for k in STAKE_KEYS}
-            out = {
-                "type": "setup",
-                "game": event.game,
-                "profile": event.profile,
-                "stakes": {k: v for k, v in stakes.items() if v is not None},
-                "seats": {str(s): st for s, st in sorted(event.seats.items())},
-            }
-            if event.tournament is not None:
-                del out["stakes"]  # the levels say them
-            if event.button is not None:
-                out["button"] = event.button
-            if event.deck is not None:
-                out["deck"] = event.deck
-            if event.rules:
-                out["rules"] = dict(event.rules)
-            if event.rake is not None:
-                out["rake"] = schedule_to_dict(event.rake)
-            if event.structure is not None:
-                out["structure"] = event.structure
-            if event.kill is not None:
-                out["kill"] = event.kill
-            if event.rotation is not None:
-                out["rotation"] = {
-                    "games": [
-                        {
-                            "game": g.game,
-                            "stakes": _stakes_dict(g.stakes),
-                            **({"structure": g.structure} if g.structure else {}),
-                        }
-                        for g in event.rotation.games
-                    ],
-                    "hands": event.rotation.hands,
-                }
-            if event.tournament is not None:
-                out["tournament"] = tournament_to_dict(event.tournament)
+            out = {"type": "setup", **setup_to_dict(event, tournament_to_dict)}
         case SeatSensor():
             out = {"type": "seat", "seat": event.seat, "occupied": event.occupied}
         case Puck():

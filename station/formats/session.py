@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from station.engine.events import InputEvent, Setup
+from station.engine.resume_values import STAKE_KEYS
 from station.formats.events import (
     MAX_AMOUNT,
     MAX_SEAT,
     RAKE_ZONE,
-    STAKE_KEYS,
     EventFormatError,
     decode_event,
     event_to_dict,

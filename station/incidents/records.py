@@ -117,11 +117,27 @@ class IncidentFold:
 
     KEEP_HAND_STARTS = 4  # an incident belongs to the hand in progress: older starts are done
 
-    def __init__(self) -> None:
-        self.incidents: dict[int, IncidentRecord] = {}
+    def __init__(self, keep: int | None = None) -> None:
+        """`keep`: only the newest this many incidents are kept (the daemon's floor screen
+        shows the newest few; a whole journal's incidents grew with it), else all."""
+        self.incidents: dict[int, IncidentRecord] = {}  # by id, in the order opened
         self.dealer: str | None = None
         self.hand_start_utc: dict[int, str] = {}
         self.floor_keys: set[int] = set()
+        self.keep = keep
+        # Ids still waiting for the next deal, and for a floor call: each is visited once when
+        # it comes, so a hand with thousands of incidents (a stuck key) costs O(1) per row.
+        self._before_deal: list[int] = []
+        self._before_call: list[int] = []
+
+    def resume(self, records: Iterable[IncidentRecord]) -> None:
+        """Carry on from incidents folded earlier (the console's state stored beside its
+        cursor): those not yet past the next deal wait for it again, and for a floor call."""
+        self.incidents = {rec.id: rec for rec in sorted(records, key=lambda r: r.id)}
+        self._before_deal = [i for i, r in self.incidents.items() if r.next_deal_seq is None]
+        self._before_call = [
+            i for i in self._before_deal if self.incidents[i].floor_called_seq is None
+        ]
 
     def row(self, row: LogRow) -> None:
         code = row.code
@@ -172,9 +188,11 @@ class IncidentFold:
                     (row.seq,),
                 )
             elif key == "NEW_HAND":
-                for i, rec in self.incidents.items():
-                    if rec.next_deal_seq is None and i < row.seq:
+                for i in self._before_deal:
+                    rec = self.incidents.get(i)
+                    if rec is not None and rec.next_deal_seq is None and i < row.seq:
                         self.incidents[i] = replace(rec, next_deal_seq=row.seq)
+                self._before_deal, self._before_call = [], []
         elif code == Code.HAND_START:
             self.hand_start_utc[row.hand] = row.recorded_utc
             for old in [h for h in self.hand_start_utc if h <= row.hand - self.KEEP_HAND_STARTS]:
@@ -216,11 +234,23 @@ class IncidentFold:
             dealer=self.dealer,
             floor_called_seq=_floor_called_at(row, source, ruling),
         )
+        self._before_deal.append(row.seq)
+        if self.incidents[row.seq].floor_called_seq is None:
+            self._before_call.append(row.seq)
+        if self.keep is not None and len(self.incidents) > 2 * self.keep:
+            for old in list(self.incidents)[: -self.keep]:  # in steps: O(1) per row on average
+                del self.incidents[old]
+            self._before_deal = [i for i in self._before_deal if i in self.incidents]
+            self._before_call = [i for i in self._before_call if i in self.incidents]
 
     def _floor_called(self, seq: int) -> None:
-        for i, rec in self.incidents.items():
-            if rec.floor_called_seq is None and rec.next_deal_seq is None and i < seq:
+        for i in self._before_call:
+            rec = self.incidents.get(i)
+            if rec is None or rec.floor_called_seq is not None or rec.next_deal_seq is not None:
+                continue
+            if i < seq:
                 self.incidents[i] = replace(rec, floor_called_seq=seq)
+        self._before_call = []
 
     def _step(self, row: LogRow) -> None:
         d = row.data()

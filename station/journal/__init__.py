@@ -2,7 +2,8 @@
 input event, decision and operational event. See JOURNAL.md for the design.
 
 This room is the log only: the store, its rows and schema, the head witness, verifying the
-chain, the recorder with its replay, checkpoints and history check, and the operational fold.
+chain, the recorder with its replay, resume rows, the history check and the scrub, and the
+operational fold.
 It imports none of the rooms built on it (`station.people`, `station.incidents`,
 `station.recall`); they pass in what the log must check of their tables.
 
@@ -18,7 +19,8 @@ The daemon's core uses, in order:
 
 from station.journal.clock import Clock, ManualClock, SystemClock
 from station.journal.codes import ActorRole, Code, IncidentState, Mode, TiltCode
-from station.journal.recorder import Recorder, RecoveryReport
+from station.journal.recorder import Recorder
+from station.journal.recovery_rows import RecoveryReport
 from station.journal.store import Journal
 from station.journal.verify import VerifyReport, verify_file
 

@@ -30,11 +30,15 @@ class Code(StrEnum):
     # Derived by the recorder from the engine after an input (re-derived at recovery).
     HAND_START = "table.hand_start"
     ENGINE_FAULT = "station.engine_fault"
+    # The table between hands and the operational fold, written with the input that ended a
+    # hand (resume_rows): where a start-up resumes. Checked against replay, never re-derived.
+    TABLE_RESUME = "table.resume"
     # The station's own life.
     JOURNAL_CREATED = "station.journal_created"
     BOOT = "station.boot"
     RECOVERED = "station.recovered"
-    HISTORY_CHECKED = "station.history_checked"  # what a recovery from a checkpoint skipped
+    HISTORY_CHECKED = "station.history_checked"  # the journal since the last verified anchor
+    SCRUB = "station.scrub"  # the full re-derivation of the journal: progress and result
     CONFIG_LOADED = "station.config_loaded"
     CLOCK_STEP = "clock.step"
     INPUT_REFUSED = "station.input_refused"  # a dealer key the station would not take (not fed)

@@ -22,6 +22,12 @@ class WrongStationError(JournalError, ValueError):
     """The journal file belongs to another station."""
 
 
+class JournalLinkedError(JournalError, ValueError):
+    """The journal file has more than one name (a hard link), or is named through a symbolic
+    link where its own path is needed: SQLite keeps the WAL by name, and the daemon's lock by
+    path, so two names could fork the chain. The message says what to do."""
+
+
 class SchemaError(JournalError, RuntimeError):
     """The database schema is not one this code knows (a newer station, or tampering)."""
 
@@ -40,6 +46,11 @@ class RecoveryMismatchError(IntegrityError):
 
 class JournalWriteError(JournalError, OSError):
     """A commit failed (disk full, I/O error, database locked too long): nothing was recorded."""
+
+
+class JournalAccessError(JournalWriteError, PermissionError):
+    """This user may not write the journal or its folder (a read-only place, another owner):
+    the message says which path and which user."""
 
 
 class JournalStorageError(JournalWriteError):

@@ -11,8 +11,11 @@ umask.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import pwd
+import sqlite3
 import stat
 from pathlib import Path
 from typing import Final
@@ -22,6 +25,33 @@ log = logging.getLogger(__name__)
 OWNER_ONLY: Final = 0o600
 GROUP_READ: Final = 0o640
 WAL, SHM, HEAD, LOCK, AUTH = "-wal", "-shm", "-head", "-lock", "-auth"
+
+
+# What SQLite and the kernel say when this user may not write a place (not a damaged file).
+_ACCESS_ERRNOS: Final = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+_ACCESS_SQLITE: Final = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")
+
+
+def user_name() -> str:
+    """The name of the user this process writes as."""
+    uid = os.geteuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def cannot_write(path: Path, why: str) -> str:
+    """ "cannot write PATH as USER: why" -- for every refusal of the file system."""
+    return f"cannot write {path} as {user_name()}: {why}"
+
+
+def is_access_error(exc: BaseException) -> bool:
+    """A refusal of the file system (permissions, a read-only mount), as opposed to a full
+    disk or a damaged file."""
+    if isinstance(exc, sqlite3.Error):
+        return str(getattr(exc, "sqlite_errorname", "")).startswith(_ACCESS_SQLITE)
+    return isinstance(exc, OSError) and exc.errno in _ACCESS_ERRNOS
 
 
 def companion(journal: Path, suffix: str) -> Path:

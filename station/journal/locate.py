@@ -69,13 +69,14 @@ def locate_journal(
     config: str | os.PathLike[str] | None = None,
     *,
     environ: Mapping[str, str] | None = None,
-    installed: Path = INSTALLED_CONFIG,
+    installed: Path | None = None,
     must_exist: bool = True,
 ) -> Located:
     """The journal the command should use (see the module docstring for the order). With
     `must_exist` (every command but `journal init`) a path that is not an existing file is an
     error naming every place looked at."""
     env = os.environ if environ is None else environ
+    installed = INSTALLED_CONFIG if installed is None else installed
     looked: list[str] = []
     found: Located | None = None
     if journal:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from station.journal.codes import CRITICAL_TILTS, ActorRole, Code, Mode, TiltCode
 from station.journal.rows import LogRow
@@ -93,6 +93,78 @@ class OpsTracker:
         # device -> serial -> the highest event id journaled from it (a device row's actor is
         # `device:serial:event_id`): where a restarted station resumes each device's events.
         self.device_events: dict[str, dict[str, int]] = {}
+
+    def copy(self) -> OpsTracker:
+        """An independent fold in the same state (the records it holds are immutable)."""
+        other = OpsTracker()
+        other.mode, other.floor_call, other.last_seq = self.mode, self.floor_call, self.last_seq
+        other.sessions, other.tilts = dict(self.sessions), dict(self.tilts)
+        other.device_events = {d: dict(per) for d, per in self.device_events.items()}
+        return other
+
+    def to_doc(self) -> dict[str, Any]:
+        """The fold as the `ops` part of a `table.resume` row (JOURNAL.md, "The resume
+        document"): mode, sessions, CALL FLOOR, open tilts, each device's resume cursor."""
+        fc = self.floor_call
+        return {
+            "mode": self.mode.value,
+            "sessions": {
+                p: {"role": s.role, "since_seq": s.since_seq, "since_utc": s.since_utc}
+                for p, s in sorted(self.sessions.items())
+            },
+            "floor_call": None
+            if fc is None
+            else {"seq": fc.seq, "hand": fc.hand, "reason": fc.reason, "raised_utc": fc.raised_utc},
+            "tilts": {
+                k: {
+                    "code": t.code,
+                    "detail": t.detail,
+                    "critical": t.critical,
+                    "seq": t.seq,
+                    "raised_utc": t.raised_utc,
+                }
+                for k, t in sorted(self.tilts.items())
+            },
+            "devices": {
+                d: dict(sorted(per.items())) for d, per in sorted(self.device_events.items())
+            },
+        }
+
+    @classmethod
+    def from_doc(cls, doc: object, last_seq: int) -> OpsTracker:
+        """The fold `to_doc` wrote, as it stood after row `last_seq`; ValueError naming the
+        first field that is not what `to_doc` writes."""
+        ops = cls()
+        ops.last_seq = last_seq
+        d = _obj(doc, "ops", {"mode", "sessions", "floor_call", "tilts", "devices"})
+        try:
+            ops.mode = Mode(d.get("mode", Mode.PLAY.value))
+        except ValueError:
+            raise ValueError(f"ops.mode: unknown mode {d.get('mode')!r}") from None
+        for person, raw in _obj(d.get("sessions", {}), "ops.sessions", None).items():
+            s = _obj(raw, f"ops.sessions.{person}", {"role", "since_seq", "since_utc"})
+            ops.sessions[person] = SessionInfo(
+                person, _text(s, "role"), _int(s, "since_seq"), _text(s, "since_utc")
+            )
+        raw_fc = d.get("floor_call")
+        if raw_fc is not None:
+            fc = _obj(raw_fc, "ops.floor_call", {"seq", "hand", "reason", "raised_utc"})
+            ops.floor_call = FloorCall(
+                _int(fc, "seq"), _int(fc, "hand"), _text(fc, "reason"), _text(fc, "raised_utc")
+            )
+        for key, raw in _obj(d.get("tilts", {}), "ops.tilts", None).items():
+            t = _obj(raw, f"ops.tilts.{key}", {"code", "detail", "critical", "seq", "raised_utc"})
+            critical = t.get("critical")
+            if type(critical) is not bool:
+                raise ValueError(f"ops.tilts.{key}.critical: not true or false")
+            ops.tilts[key] = OpenTilt(
+                key, _text(t, "code"), _text(t, "detail"), critical, _int(t, "seq"),
+                _text(t, "raised_utc"),
+            )  # fmt: skip
+        for device, raw in _obj(d.get("devices", {}), "ops.devices", None).items():
+            per = _obj(raw, f"ops.devices.{device}", None)
+            ops.device_events[device] = {serial: _int(per, serial) for serial in per}
+        return ops
 
     def state(self) -> OpState:
         return OpState(
@@ -176,6 +248,29 @@ class OpsTracker:
         key = TiltCode.ENGINE_FAULT.value
         detail = str(row.data().get("error", ""))
         self.tilts[key] = OpenTilt(key, key, detail, True, row.seq, row.recorded_utc)
+
+
+def _obj(raw: object, where: str, known: set[str] | None) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: not an object")
+    for key in raw:
+        if known is not None and key not in known:
+            raise ValueError(f"{where}.{key}: unknown field")
+    return raw
+
+
+def _int(d: dict[str, Any], key: str) -> int:
+    v = d.get(key)
+    if type(v) is not int:
+        raise ValueError(f"{key}: not a whole number")
+    return v
+
+
+def _text(d: dict[str, Any], key: str) -> str:
+    v = d.get(key)
+    if type(v) is not str:
+        raise ValueError(f"{key}: not text")
+    return v
 
 
 _HANDLERS: dict[str, Callable[[OpsTracker, LogRow], None]] = {

@@ -9,7 +9,6 @@ hand ends stays quick however long the journal grows.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from station.journal.codes import Code
 from station.journal.rows import COLUMNS, LogRow
@@ -39,17 +38,27 @@ def rows_of_actor(journal: Journal, actor: str, codes: Iterable[str]) -> list[Lo
 
 def ended_hands(journal: Journal, last: int | None = None) -> list[tuple[int, int]]:
     """(hand, seq of its last hand_end row) for finished hands, oldest first; `last` keeps
-    only the most recent ones."""
-    sql = (
-        "SELECT hand, MAX(seq) FROM log WHERE code = ? AND hand > 0 GROUP BY hand "
-        "ORDER BY MAX(seq) DESC"
-    )
-    params: list[Any] = [Code.DECISION_HAND_END.value]
-    if last is not None:
-        sql += " LIMIT ?"
-        params.append(last)
-    found = journal.conn.execute(sql, params).fetchall()
-    return sorted((int(h), int(s)) for h, s in found)
+    only the most recent ones: read newest first through the `(code, seq)` index, as far back
+    as they go (the first row seen of a hand is its last), not every hand_end of the journal."""
+    if last is None:
+        found = journal.conn.execute(
+            "SELECT hand, MAX(seq) FROM log WHERE code = ? AND hand > 0 GROUP BY hand",
+            (Code.DECISION_HAND_END.value,),
+        ).fetchall()
+        return sorted((int(h), int(s)) for h, s in found)
+    limit = 2 * last + 8
+    while True:
+        rows = journal.conn.execute(
+            "SELECT hand, seq FROM log WHERE code = ? AND hand > 0 ORDER BY seq DESC LIMIT ?",
+            (Code.DECISION_HAND_END.value, limit),
+        ).fetchall()
+        newest: dict[int, int] = {}
+        for hand, seq in rows:
+            newest.setdefault(int(hand), int(seq))
+        if len(newest) >= last or len(rows) < limit:
+            break
+        limit *= 4
+    return sorted(sorted(newest.items(), key=lambda hs: hs[1], reverse=True)[:last])
 
 
 def latest(journal: Journal, codes: Iterable[str], before_seq: int) -> LogRow | None:

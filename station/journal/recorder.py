@@ -5,43 +5,46 @@ replay that rebuilds the station after a restart. Application service over the j
 every row it derives (the decisions, a `table.hand_start` when a hand begins, an engine fault)
 in ONE transaction, and only then tells the sinks. The engine is fed the event decoded back from
 the journaled payload and `seq` = the input row's sequence number, so replay sees byte for byte
-what the live run saw.
+what the live run saw. When the input ended a hand (or set the table up) the same transaction
+ends with a `table.resume` row: the table between hands and the operational fold, as a JSON
+document (`resume_rows`, JOURNAL.md "The resume document").
 
-`recover()` replays every journaled input through a fresh table, checks that each derived row
-it re-derives equals the one in the journal, rebuilds the operational state (CALL FLOOR, tilts,
-mode, sessions) by folding every row, and checks the hash chain on the way; then it journals the
-boot and the recovery. A mismatch or a chain problem is logged as an error and journaled as a
-critical tilt; `strict=True` also raises. The tables the higher layers keep in the same file
-are checked against their rows by the `checks` they pass in (the people table:
+`recover()` starts from the newest resume row: it builds the table and the fold back from its
+document and replays only the rows after it (the hand in progress), re-deriving every derived
+row and comparing it with the journal, checking the chain on the way; any engine version that
+reads the document's format resumes there. A journal without one (written before resume rows)
+is replayed from its first row, once: that recovery ends with a resume row. Then it journals the
+boot (with the identity of the code that derives rows from now on: `engine_id`) and the
+recovery. A mismatch or a chain problem is logged as an error and journaled as a critical tilt;
+a difference in rows another engine wrote is engine drift, counted and reported; `strict=True`
+raises on a mismatch. The tables the higher layers keep in
+the same file are checked against their rows by the `checks` they pass in (the people table:
 `station.people.check.PEOPLE_CHECKS`), each problem a critical tilt too.
 
-Checkpoints (`station.journal.checkpoint`) keep a restart short on a long journal: at the start
-of every `checkpoint_every`-th hand the recorder saves its state beside the chain, and
-`recover()` starts from the newest usable one, replaying (and checking) only the rows after it.
-What it skipped is checked after the station is up: `check_history()` (the daemon runs
-`history.check_history` on a thread of its own and hands the report to `journal_history`)
-replays from the first row to the checkpoint and journals a `station.history_checked` row, and a
-critical tilt for anything that differs.
+What a start from a resume row took on trust is checked after READY (`history`): the chain from
+the last verified anchor and the hand before the resume row. The daemon runs
+`history.check_history` beside the core and hands the report to `journal_history`, which
+journals `station.history_checked` (the new anchor) and a critical tilt for anything that
+differs; `check_history()` does both here and now.
 """
 
 from __future__ import annotations
 
 import logging
-import pickle
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from station.engine.cards import DeckRegistry
-from station.engine.decisions import Decision
-from station.engine.events import InputEvent
+from station.engine.decisions import Decision, HandEnd
+from station.engine.events import InputEvent, Setup
+from station.engine.resume import ResumeError, between_hands
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
 from station.formats.payload import END_PAYLOAD, input_from_dict
 from station.formats.session import event_to_dict
-from station.journal import checkpoint
-from station.journal.checkpoint import Checkpoint, RecorderState
+from station.journal import resume_rows
 from station.journal.clock import format_utc, parse_utc
 from station.journal.codes import (
     INPUT_CODE_BY_TYPE,
@@ -49,60 +52,49 @@ from station.journal.codes import (
     STATION_ACTOR,
     ActorRole,
     Code,
-    TiltCode,
 )
+from station.journal.engine_id import writer_at
 from station.journal.exc import IntegrityError, JournalWriteError, RecoveryMismatchError
-from station.journal.history import HistoryReport, check_history
+from station.journal.history import NO_ANCHOR, HistoryPlan, HistoryReport, check_history
 from station.journal.ops import OpState, OpsTracker
-from station.journal.replay import Mismatch, Replay, derive
-from station.journal.rows import Entry, LogRow
-from station.journal.store import CLOCK_STEP_S, Journal
+from station.journal.recovery_rows import (
+    RecoveryReport,
+    anchor_of,
+    clean,
+    describe,
+    history_entries,
+    recovery_entries,
+)
+from station.journal.replay import Replay, derive
+from station.journal.resume_rows import ResumePoint
+from station.journal.rows import COLUMNS, Entry, LogRow
+from station.journal.store import CLOCK_STEP_S, Journal, Txn
 from station.journal.verify import Problem, TableCheck
-from station.version import VERSION
 
 log = logging.getLogger(__name__)
 
 DecisionSink = Callable[[int, Decision], None]
 
 
-@dataclass(frozen=True, slots=True)
-class RecoveryReport:
-    boot_seq: int  # the station.boot row of this start
-    rows: int  # rows read
-    inputs: int  # input events replayed
-    last_input_seq: int
-    duration_s: float
-    down_s: float | None  # wall time since the last row before this boot
-    mismatches: tuple[Mismatch, ...]  # the first replay.MAX_REPORTED
-    mismatch_count: int
-    chain: Problem | None
-    quick_check: tuple[str, ...]
-    checkpoint_seq: int = 0  # replay started after this row (0: from the first row)
-
-    @property
-    def ok(self) -> bool:
-        return self.mismatch_count == 0 and self.chain is None and not self.quick_check
-
-
 class Recorder:
     """Holds the `Table`: the engine, fed only through the journal. Call `recover()` once
-    before the first `record()` (on a new journal it returns at once)."""
+    before the first `record()` (on a new journal it returns at once). `resume_rows=False`
+    writes no resume rows (a journal as stations wrote before them: tests and benches)."""
 
     def __init__(
         self,
         journal: Journal,
         *,
         registry: DeckRegistry | None = None,
-        checkpoint_every: int = checkpoint.EVERY_HANDS,
+        resume_rows: bool = True,
         checks: Sequence[TableCheck] = (),
     ) -> None:
         self.journal = journal
         self.checks = tuple(checks)  # the higher layers' table checks, run at each recovery
         self.registry = registry
-        self.checkpoint_every = checkpoint_every  # hands between checkpoints; 0: none
-        self.history: Checkpoint | None = None  # recovery started here: check what it skipped
+        self.write_resume = resume_rows
+        self.history: HistoryPlan | None = None  # what the start took on trust, until checked
         self.last_history: HistoryReport | None = None  # what that check found
-        self._checkpoint_hand = 0  # the hand the last checkpoint was taken in
         self.table = Table(registry)
         self.ops = OpsTracker()
         self.sinks: list[DecisionSink] = []  # told after the commit, never before
@@ -112,6 +104,7 @@ class Recorder:
         self._recovered = False
         self._broken: str | None = None  # the engine is ahead of the journal
         self._foreign: str | None = None  # another process fed input into this journal
+        self._resume_fault = ""  # why the last resume row could not be written ("" fine)
         self.clock_warning = ""  # the wall clock was behind the journal's last time at start
         journal.subscribe(self._on_row)
 
@@ -152,36 +145,52 @@ class Recorder:
                 txn.add(Entry(code, payload, actor, role, hand=hand))
                 for entry in entries:
                     txn.add(entry)
+                if self.write_resume and _resume_point(fed, decisions):
+                    self._add_resume(txn, seq, _ended(decisions, hand))
         except JournalWriteError:
             if self._broken is not None:
                 self._rewind()  # the event is not on record: neither may the engine hold it
             raise
         self._broken = None
-        started, self._hand = hand != self._hand, hand
+        self._hand = hand
         self.last_input_seq = seq
         if entries and entries[0].code == Code.ENGINE_FAULT:
             log.error("rules engine fault on input seq %d: %s", seq, entries[0].payload["error"])
         for decision in decisions:
             for sink in self.sinks:
                 sink(seq, decision)
-        if (
-            started
-            and self.checkpoint_every > 0
-            and hand - self._checkpoint_hand >= self.checkpoint_every
-        ):
-            self.save_checkpoint()
         return decisions
+
+    def _add_resume(self, txn: Txn, ref: int, hand: int) -> None:
+        """End the transaction with a resume row: the table as this input left it, the fold
+        over every row before the resume row (other processes' rows the store found first,
+        and this transaction's). Nothing when the table has no document (logged once)."""
+        if not between_hands(self.table):
+            return
+        ops = self.ops.copy()
+        for row in (*txn.foreign, *txn.rows):
+            if row.seq > ops.last_seq:
+                ops.apply(row)
+        try:
+            entry = resume_rows.entry(self.table, ops, ref=ref, hand=hand)
+        except ResumeError as exc:
+            if str(exc) != self._resume_fault:
+                log.warning("no resume row after input seq %d: %s", ref, exc)
+            self._resume_fault = str(exc)
+            return
+        self._resume_fault = ""
+        txn.add(entry)
 
     def _rewind(self) -> None:
         """After a commit failed (disk full, I/O): rebuild the engine and the fold from the
         journal as it stands, without writing to it (there may be no room), so that recording
-        can go on as soon as the journal takes rows again. From the newest checkpoint this is a
-        few hands of replay. If even reading fails the recorder stays out of step (recover())."""
+        can go on as soon as the journal takes rows again. From the newest resume row this is
+        the hand in progress. If even reading fails the recorder stays out of step."""
         try:
             head_seq, _ = self.journal.head()
-            _, start = self._checkpoint_start(head_seq)
-            replay = Replay(self.registry, self.journal.station_id, start)
-            for row in self.journal.rows(start[0] + 1 if start is not None else 1):
+            point, _ = self._resume_point(head_seq)
+            replay = Replay(self.registry, self.journal.station_id, point)
+            for row in self.journal.rows(point.seq if point is not None else 1):
                 replay.row(row)
             replay.finish()
         except sqlite3.DatabaseError as exc:
@@ -190,21 +199,6 @@ class Recorder:
         self.table, self.ops, self._hand = replay.table, replay.ops, replay.hand
         self._broken = None
         log.warning("engine rebuilt from the journal (seq %d) after a failed commit", head_seq)
-
-    def save_checkpoint(self) -> bool:
-        """Save the state as it stands at the journal head (False when not saved: rows the
-        recorder has not folded yet, or a failed write, which costs only replay time)."""
-        head_seq, head_hash = self.journal.head()
-        if self.ops.last_seq != head_seq or self._broken or self._foreign:
-            return False
-        state = RecorderState(self.table, self.ops, self._hand)
-        try:
-            checkpoint.save(self.journal.conn, checkpoint.make(head_seq, head_hash, state))
-        except (sqlite3.Error, pickle.PicklingError, TypeError, AttributeError) as exc:
-            log.warning("recovery checkpoint at seq %d not saved: %s", head_seq, exc)
-            return False
-        self._checkpoint_hand = self._hand
-        return True
 
     def snapshot(self) -> TableSnapshot:
         """The engine's snapshot, with CALL FLOOR as the journal holds it."""
@@ -219,32 +213,32 @@ class Recorder:
         if not own and row.code in INPUT_CODES:
             self._foreign = f"another process fed input seq {row.seq}"
             log.error("another process fed input seq %d into this station's journal", row.seq)
-        self.ops.apply(row)
+        if row.seq > self.ops.last_seq:
+            self.ops.apply(row)
 
     # --- restart ------------------------------------------------------------------------------
 
-    def recover(self, *, strict: bool = False, use_checkpoint: bool = True) -> tuple[Table, int]:
+    def recover(self, *, strict: bool = False, use_resume: bool = True) -> tuple[Table, int]:
         """Rebuild engine and operational state from the journal. Returns (table, seq of the
         journal head afterwards). Details are in `last_recovery`.
 
         The pass over the journal only reads; everything recovery has to say (boot, tilts for
         what it found, the recovery itself) is appended afterwards in one transaction, so a kill
-        during recovery leaves the journal as it found it. With `use_checkpoint` it starts from
-        the newest usable checkpoint, and `history` names it until `journal_history()`."""
+        during recovery leaves the journal as it found it. With `use_resume` it starts from the
+        newest resume row it can read, and `history` says what to check after the start."""
         clock = self.journal.clock
         started_ns = clock.monotonic_ns()
         quick: tuple[str, ...] = ()
         try:
-            head_seq, _ = self.journal.head()
+            head_seq, head_hash = self.journal.head()
             last = self.journal.row(head_seq)
-            found, start = self._checkpoint_start(head_seq) if use_checkpoint else (None, None)
-            if start is None:  # from a checkpoint the file's check comes with the history's
+            point, why_full = self._resume_point(head_seq) if use_resume else (None, "asked")
+            if point is None:  # a full pass: the file's own check with it
                 quick = tuple(self.journal.quick_check())
-            replay = Replay(self.registry, self.journal.station_id, start)
-            begin = start[0] + 1 if start is not None else 1
-            for row in self.journal.rows(begin):  # streamed: may be far bigger than RAM
+            replay = Replay(self.registry, self.journal.station_id, point)
+            for row in self.journal.rows(point.seq if point is not None else 1):  # streamed
                 replay.row(row)
-            last_input = replay.last_input or self._last_input_before(begin)
+            last_input = replay.last_input or (point.ref if point is not None else 0)
         except sqlite3.DatabaseError as exc:
             raise _damaged(quick or tuple(self.journal.quick_check()), exc) from exc
         replay.finish()
@@ -257,88 +251,79 @@ class Recorder:
         table = replay.table
         self.table, self.ops, self._hand = table, replay.ops, replay.hand
         self._recovered, self._broken, self._foreign = True, None, None
-        self.history = found if start is not None else None
-        self._checkpoint_hand = start[2].hand if start is not None else 0
         report = RecoveryReport(
             0, replay.rows, replay.inputs, last_input, duration_s, down_s,
             tuple(replay.mismatches), replay.count, chain_problem, quick,
-            start[0] if start is not None else 0,
+            point.seq if point is not None else 0, tuple(replay.drifts), replay.drift,
+            why_full if point is None else "",
         )  # fmt: skip
+        self.history = None
+        if point is not None:
+            anchor = self._anchor()
+            self.history = HistoryPlan(anchor, (point.seq, point.prev_hash), (head_seq, head_hash))
         try:
-            boot_seq = self._journal_recovery(report, head_seq, walk_problem)
+            boot_seq = self._journal_recovery(report, head_seq, head_hash, walk_problem)
         except JournalWriteError as exc:
             if not quick:
                 raise
             raise _damaged(quick, exc) from exc
         self.last_recovery = report = replace(report, boot_seq=boot_seq)
-        if report.ok and report.inputs and self.checkpoint_every > 0:
-            self.save_checkpoint()  # the next start need not replay what this one did
+        _forget_checkpoints(self.journal.conn)
         if strict and not report.ok:
             first = report.mismatches[0].seq if report.mismatches else None
             seq = chain_problem.seq if chain_problem is not None else first
-            raise RecoveryMismatchError(_describe(report), seq)
+            raise RecoveryMismatchError(describe(report), seq)
         return table, self.journal.head()[0]
 
+    def _resume_point(self, head_seq: int) -> tuple[ResumePoint | None, str]:
+        """The newest resume row this station reads, or (None, why a full replay)."""
+        conn = self.journal.conn
+        found = conn.execute(_NEWEST, (Code.TABLE_RESUME.value, head_seq)).fetchone()
+        if found is None:
+            return None, "no resume row"
+        checked = conn.execute(_NEWEST, (Code.HISTORY_CHECKED.value, head_seq)).fetchone()
+        if checked is not None and not clean(LogRow.from_tuple(checked)):
+            log.warning("the last history check found problems: replaying the whole journal")
+            return None, "the last history check found problems"
+        row = LogRow.from_tuple(found)
+        try:
+            point = resume_rows.load(row, self.registry, writer_at(conn, row.seq))
+        except ResumeError as exc:
+            log.warning("resume row %d not used (%s): replaying the whole journal", row.seq, exc)
+            return None, str(exc)
+        return point, ""
+
+    def _anchor(self) -> tuple[int, str]:
+        """The last row a check verified: the newest `station.history_checked` or full
+        `station.recovered` row that names one (NO_ANCHOR: none, the walk starts at row 1)."""
+        best = NO_ANCHOR
+        for code in (Code.HISTORY_CHECKED, Code.RECOVERED):
+            found = self.journal.conn.execute(_NEWEST, (code.value, 1 << 62)).fetchone()
+            if found is None:
+                continue
+            anchor = anchor_of(LogRow.from_tuple(found))
+            if anchor is not None and anchor[0] > best[0]:
+                best = anchor
+        return best
+
     def _journal_recovery(
-        self, report: RecoveryReport, head_seq: int, walk_problem: Problem | None
+        self, report: RecoveryReport, head_seq: int, head_hash: str, walk_problem: Problem | None
     ) -> int:
-        entries = [
-            Entry(
-                Code.BOOT,
-                {"version": VERSION, "previous_head_seq": head_seq, "down_s": report.down_s},
-                STATION_ACTOR,
-                ActorRole.STATION,
-            )
-        ]
-        behind = self._clock_behind()
-        if behind is not None:
-            entries.append(behind)
-        if report.mismatch_count:
-            first = report.mismatches[0]
-            log.error(
-                "REPLAY MISMATCH: %d derived row(s) differ, first at seq %d (%s)",
-                report.mismatch_count,
-                first.seq,
-                first.text,
-            )
-            detail = f"{report.mismatch_count} row(s), first at seq {first.seq}"
-            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, detail, first.seq))
-        if walk_problem is not None or report.quick_check:
-            text = walk_problem.text if walk_problem else report.quick_check[0].splitlines()[-1]
-            log.error("JOURNAL INTEGRITY: %s", text)
-            seq = walk_problem.seq if walk_problem else None
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], seq))
-        for problem in self._table_problems():
-            log.error("JOURNAL INTEGRITY: %s", problem.text)
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
-        entries.append(
-            Entry(
-                Code.RECOVERED,
-                {
-                    "inputs": report.inputs,
-                    "last_input_seq": report.last_input_seq,
-                    "rows": report.rows,
-                    "duration_s": report.duration_s,
-                    "down_s": report.down_s,
-                    "mismatches": report.mismatch_count,
-                    "chain_ok": report.chain is None,
-                    "quick_check_ok": not report.quick_check,
-                    "checkpoint_seq": report.checkpoint_seq,
-                },
-                STATION_ACTOR,
-                ActorRole.STATION,
-                hand=self._hand,
-            )
+        entries = recovery_entries(
+            report,
+            head_seq,
+            head_hash,
+            walk_problem,
+            self._clock_behind(),
+            self._table_problems(),
+            self._hand,
         )
-        rows = self.journal.append(entries)
-        log.info(
-            "recovered %d input(s) up to seq %d in %.3f s (down %s s)",
-            report.inputs,
-            report.last_input_seq,
-            report.duration_s,
-            report.down_s,
-        )
-        return next(r.seq for r in rows if r.code == Code.BOOT)
+        with self.journal.transaction() as txn:
+            for entry in entries:
+                txn.add(entry)
+            if self.write_resume and report.resume_seq == 0 and report.last_input_seq:
+                self._add_resume(txn, report.last_input_seq, self._hand)  # the next start's
+        return next(r.seq for r in txn.rows if r.code == Code.BOOT)
 
     def _clock_behind(self) -> Entry | None:
         """A `clock.step` when the wall clock is behind the last wall time the station recorded
@@ -377,33 +362,11 @@ class Recorder:
         found = [p for check in self.checks for p in check(self.journal.conn)]
         return [p for p in found if p.text[:300] not in open_details]
 
-    def _checkpoint_start(
-        self, head_seq: int
-    ) -> tuple[Checkpoint | None, tuple[int, str, RecorderState] | None]:
-        found = checkpoint.latest(self.journal.conn, head_seq)
-        if found is None:
-            return None, None
-        row = self.journal.row(found.seq)
-        state, why = checkpoint.usable(found, row.hash if row is not None else None, self.registry)
-        if state is None:
-            log.warning("recovery checkpoint at seq %d not used: %s", found.seq, why)
-            return found, None
-        return found, (found.seq, found.row_hash, state)
-
-    def _last_input_before(self, seq: int) -> int:
-        """The last input row before `seq` (recovery from a checkpoint saw none after it)."""
-        codes = sorted(INPUT_CODES)
-        found = self.journal.conn.execute(
-            f"SELECT MAX(seq) FROM log WHERE seq < ? AND code IN ({', '.join('?' * len(codes))})",
-            (seq, *codes),
-        ).fetchone()
-        return int(found[0]) if found and found[0] is not None else 0
-
-    # --- after a restart from a checkpoint ----------------------------------------------------
+    # --- after a start from a resume row ------------------------------------------------------
 
     def check_history(self) -> HistoryReport | None:
-        """Check, here and now, what recovery skipped (see `history.check_history`), and
-        journal the result. None when recovery started from the first row."""
+        """Check, here and now, what the start took on trust (see `history.check_history`),
+        and journal the result. None when recovery started from the first row."""
         if self.history is None:
             return None
         report = check_history(
@@ -414,63 +377,39 @@ class Recorder:
         return report
 
     def journal_history(self, report: HistoryReport) -> None:
-        """Journal what the check of the history before the checkpoint found: a
-        `station.history_checked` row, and a critical tilt for each kind of problem. A checkpoint
-        that does not match its history is dropped with the rest, so the next start replays the
-        whole journal."""
-        entries: list[Entry] = []
-        where = f"before the checkpoint at seq {report.upto_seq}"
-        if report.mismatch_count:
-            first = report.mismatches[0]
-            text = f"{report.mismatch_count} row(s) {where}, first at seq {first.seq}"
-            log.error("REPLAY MISMATCH: %s (%s)", text, first.text)
-            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text, first.seq))
-        if report.quick_check:
-            text = "SQLite quick_check: " + report.quick_check[0].splitlines()[-1]
-            log.error("JOURNAL INTEGRITY: %s", text)
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, text[:300], None))
-        if report.chain is not None:
-            log.error("JOURNAL INTEGRITY: %s", report.chain.text)
-            problem = report.chain
-            entries.append(_tilt(TiltCode.JOURNAL_INTEGRITY, problem.text[:300], problem.seq))
-        if report.state is not None:
-            text = f"the checkpoint at seq {report.upto_seq} differs from its history: "
-            text += report.state
-            log.error("REPLAY MISMATCH: %s", text)
-            entries.append(_tilt(TiltCode.REPLAY_MISMATCH, text[:300], report.upto_seq))
-        if not report.ok:
-            checkpoint.drop_all(self.journal.conn)
-        entries.append(
-            Entry(
-                Code.HISTORY_CHECKED,
-                {
-                    "upto_seq": report.upto_seq,
-                    "rows": report.rows,
-                    "inputs": report.inputs,
-                    "duration_s": report.duration_s,
-                    "mismatches": report.mismatch_count,
-                    "chain_ok": report.chain is None,
-                    "state_ok": report.state is None,
-                    "quick_check_ok": not report.quick_check,
-                },
-                STATION_ACTOR,
-                ActorRole.STATION,
-                hand=self._hand,
-            )
-        )
-        self.journal.append(entries)
+        """Journal what the history check found: a `station.history_checked` row (naming the
+        new anchor when it is clean), and a critical tilt for each kind of problem; engine
+        drift is counted in the row and logged. After a check with problems the next start
+        replays the whole journal (`_resume_point`)."""
+        self.journal.append(history_entries(report, self._hand))
         self.history, self.last_history = None, report
-        log.info(
-            "history up to seq %d checked in %.3f s: %s",
-            report.upto_seq,
-            report.duration_s,
-            "ok" if report.ok else "PROBLEMS",
-        )
 
 
-def _tilt(code: TiltCode, detail: str, seq: int | None) -> Entry:
-    payload = {"tilt": code.value, "detail": detail, "seq": seq}
-    return Entry(Code.TILT_RAISED, payload, STATION_ACTOR, ActorRole.STATION)
+_NEWEST = (
+    f"SELECT {', '.join(COLUMNS)} FROM log WHERE code = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
+)
+
+
+def _resume_point(fed: InputEvent | None, decisions: list[Decision]) -> bool:
+    """A resume row follows an input that ended a hand, or set the table up."""
+    return isinstance(fed, Setup) or any(isinstance(d, HandEnd) for d in decisions)
+
+
+def _ended(decisions: list[Decision], hand: int) -> int:
+    """The resume row's hand: the hand that ended (the last one, if several), else `hand`."""
+    ends = [d.hand for d in decisions if isinstance(d, HandEnd)]
+    return ends[-1] if ends else hand
+
+
+def _forget_checkpoints(conn: sqlite3.Connection) -> None:
+    """Empty the `checkpoint` table of the stations before resume rows (pickled states, a cache
+    beside the chain that nothing reads any more)."""
+    try:
+        if conn.execute("SELECT 1 FROM checkpoint LIMIT 1").fetchone() is not None:
+            conn.execute("DELETE FROM checkpoint")
+            log.info("old recovery checkpoints deleted (resume rows replace them)")
+    except sqlite3.Error as exc:
+        log.warning("old recovery checkpoints not deleted: %s", exc)
 
 
 def _damaged(quick: tuple[str, ...], exc: Exception) -> IntegrityError:
@@ -479,17 +418,3 @@ def _damaged(quick: tuple[str, ...], exc: Exception) -> IntegrityError:
     first = quick[0].splitlines()[-1] if quick else str(exc)
     log.critical("JOURNAL DAMAGED, NOTHING CAN BE RECORDED: %s", first)
     return IntegrityError(f"the journal file is damaged: {first}")
-
-
-def _describe(report: RecoveryReport) -> str:
-    parts = []
-    if report.chain is not None:
-        parts.append(f"chain: {report.chain.text}")
-    if report.mismatch_count:
-        first = report.mismatches[0]
-        parts.append(
-            f"{report.mismatch_count} replay mismatch(es), first at seq {first.seq}: {first.text}"
-        )
-    if report.quick_check:
-        parts.append("quick_check: " + "; ".join(report.quick_check[:3]))
-    return "; ".join(parts)

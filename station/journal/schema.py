@@ -106,8 +106,9 @@ MIGRATIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (
         "0003_checkpoint",
         (
-            # Recovery checkpoints (station.journal.checkpoint): a cache beside the chain, not
-            # part of the record. Rows come and go; recovery checks each against the chain.
+            # Recovery checkpoints (pickled states, a cache beside the chain) of the stations
+            # before resume rows (`table.resume`, resume_rows.py). Unused since: a recovery
+            # empties it; the table stays because migrations are never rewritten.
             """CREATE TABLE checkpoint (
                 seq INTEGER PRIMARY KEY,
                 row_hash TEXT NOT NULL,
@@ -122,7 +123,7 @@ MIGRATIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
         (
             # The fleet forwarder's ack cursor (station.fleet.outbox): the last row the central
             # store acknowledged after its commit, with its hash. The log is the outbox; the
-            # rows after this one are still to be delivered. Beside the chain, like checkpoints.
+            # rows after this one are still to be delivered. Beside the chain, not part of it.
             """CREATE TABLE fleet_cursor (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 acked_seq INTEGER NOT NULL,

@@ -35,12 +35,25 @@ from station.journal.clock import Clock, format_utc
 from station.journal.codes import ActorRole, Code
 from station.journal.exc import (
     IntegrityError,
+    JournalAccessError,
+    JournalLinkedError,
     JournalNotFoundError,
     JournalStorageError,
     JournalWriteError,
     WrongStationError,
 )
-from station.journal.files import OWNER_ONLY, SHM, WAL, companion, create_file, fsync_dir, tighten
+from station.journal.files import (
+    OWNER_ONLY,
+    SHM,
+    WAL,
+    cannot_write,
+    companion,
+    create_file,
+    fsync_dir,
+    is_access_error,
+    tighten,
+)
+from station.journal.owner import reading_uri
 from station.journal.rows import COLUMNS, GENESIS_HASH, Entry, LogRow, seal
 from station.journal.schema import expected_trigger_sql, migrate, tampered_triggers
 from station.journal.tamper import anchor_tilt, integrity_tilt
@@ -84,6 +97,7 @@ class Txn:
         self._at_ns = at_ns
         self._clock_ok = clock_ok
         self.rows: list[LogRow] = []
+        self.foreign: list[LogRow] = []  # rows other processes wrote since our last look
 
     @property
     def next_seq(self) -> int:
@@ -157,6 +171,8 @@ class Journal:
         self._subscribers: list[Subscriber] = []
         self._seen = self.head()[0]
         self._offset_ns: int | None = None  # utc - monotonic at our last write (clock steps)
+        self._bulk: list[int] | None = None  # [every, since the last commit] inside `bulk`
+        self._bulk_head: tuple[int, str, int, bool] = (0, GENESIS_HASH, 0, False)
 
     # --- opening and closing ------------------------------------------------------------------
 
@@ -190,14 +206,31 @@ class Journal:
                 raise JournalNotFoundError(f"no journal at {p}{gone}")
             if station_id is None:
                 raise WrongStationError(f"{p}: a new journal needs a station id")
-            _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            try:
+                _create_file(p, clock, station_id, boot_id or clock.boot_id(), file_mode, lost)
+            except (OSError, sqlite3.Error) as exc:
+                if not is_access_error(exc):
+                    raise
+                why = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise JournalAccessError(cannot_write(p, str(why))) from None
         else:
+            refuse_hard_links(p)
             tighten(p)
         conn = sqlite3.connect(p, isolation_level=None, timeout=10.0)
         try:
             journal = cls._setup(conn, p, clock, station_id, boot_id or clock.boot_id(), witness)
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_access_error(exc):
+                place = p.parent if "DIRECTORY" in str(exc.sqlite_errorname) else p
+                raise JournalAccessError(
+                    cannot_write(place, f"{exc} (SQLite writes its -wal and -shm beside {p.name})")
+                ) from None
+            if str(getattr(exc, "sqlite_errorname", "")).startswith(
+                ("SQLITE_FULL", "SQLITE_IOERR")
+            ):
+                # No room for the -wal and -shm, or the disk failed: storage, not damage.
+                raise JournalStorageError(f"{p}: cannot open the journal: {exc}") from exc
             raise IntegrityError(
                 f"{p}: the journal file is damaged or not a journal: {exc}"
             ) from exc
@@ -205,6 +238,27 @@ class Journal:
             conn.close()
             raise
         return journal
+
+    @classmethod
+    def open_reader(cls, path: str | Path, *, clock: Clock) -> Journal:
+        """Open the journal at `path` to read it only, writing nothing in its folder: for a
+        floor member, who may read the folder but not write in it (`Journal.open` must, for
+        the -wal and -shm of a journal nobody has open). Any write through it fails."""
+        p = Path(path)
+        if not p.exists():
+            raise JournalNotFoundError(f"no journal at {p}")
+        conn = sqlite3.connect(reading_uri(p), uri=True, isolation_level=None, timeout=10.0)
+        try:
+            conn.execute("PRAGMA query_only = ON")
+            row = conn.execute("SELECT value FROM meta WHERE key = 'station_id'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            damaged = f"{p}: the journal file is damaged or not a journal: {exc}"
+            raise IntegrityError(damaged) from exc
+        if row is None:
+            conn.close()
+            raise IntegrityError(f"{p}: it names no station (not a journal, or never finished)")
+        return cls(conn, p, str(row[0]), clock.boot_id(), clock, None)
 
     @classmethod
     def _setup(
@@ -307,13 +361,65 @@ class Journal:
         self._subscribers.append(fn)
 
     @contextmanager
+    def bulk(self, every: int = 2000) -> Iterator[None]:
+        """Write transactions as savepoints of one SQLite transaction, committed every `every`
+        of them and at the end: the speed of a bulk writer (`station bench startup --make`),
+        the rows and chain exactly as ever. Never for a live table: a crash loses what was not
+        yet committed, and the head witness moves only at those commits."""
+        if self._bulk is not None:
+            raise JournalWriteError("bulk writing is already on")
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._bulk = [every, 0]
+        seq, digest = self.head()
+        last = self.conn.execute("SELECT hand FROM log WHERE seq = ?", (seq,)).fetchone()
+        self._bulk_head = (seq, digest, int(last[0]) if last else 0, self.clock.synced())
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._bulk = None
+        self._witness_to_head()
+
+    def _bulk_step(self) -> None:
+        """After a transaction inside `bulk`: commit every `every` of them."""
+        assert self._bulk is not None
+        self._bulk[1] += 1
+        if self._bulk[1] >= self._bulk[0]:
+            self.conn.execute("COMMIT")
+            self._witness_to_head()
+            self.conn.execute("BEGIN IMMEDIATE")
+            self._bulk[1] = 0
+
+    def _witness_to_head(self) -> None:
+        if self.witness is None:
+            return
+        seq, digest = self.head()
+        found = self.conn.execute("SELECT hand, recorded_utc FROM log WHERE seq = ?", (seq,))
+        hand, utc = found.fetchone() or (0, "")
+        try:
+            if self.witness.write(Head(seq, digest, int(hand), str(utc), self.station_id)):
+                self._flush_witness()
+        except OSError as exc:
+            self.witness_fault = str(exc.strerror or exc)
+
+    @contextmanager
     def transaction(self) -> Iterator[Txn]:
         """One write transaction. Commits when the block ends normally; rolls back (and
         re-raises) otherwise. Subscribers hear about the rows only after the commit, and the
-        head witness is moved to the new head."""
+        head witness is moved to the new head. (Inside `bulk`, a savepoint.)"""
+        if self._bulk is not None:
+            with self._savepoint() as txn:
+                yield txn
+            return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            if is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             raise JournalStorageError(f"cannot start a journal write: {exc}") from exc
         force_witness = False
         try:
@@ -332,6 +438,7 @@ class Journal:
                 at_ns,
                 self.clock.synced(),
             )
+            txn.foreign = foreign
             if anchor != (head_seq, head_hash):
                 found = txn.add(anchor_tilt(anchor, head_seq))
                 log.error("JOURNAL INTEGRITY: %s", found.data()["detail"])
@@ -342,6 +449,8 @@ class Journal:
         except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error) and is_access_error(exc):
+                raise JournalAccessError(cannot_write(self.path, str(exc))) from exc
             if isinstance(exc, sqlite3.Error):
                 raise JournalStorageError(f"journal write failed: {exc}") from exc
             raise
@@ -354,6 +463,32 @@ class Journal:
         for row in txn.rows:
             for fn in self._subscribers:
                 fn(row, True)
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[Txn]:
+        """A transaction inside `bulk`: no statement of its own (only this connection writes
+        while `bulk` holds the write lock, so the head is known); a failure rolls back the
+        whole bulk, as `bulk` re-raises it."""
+        assert self._bulk is not None
+        head_seq, head_hash, hand, synced = self._bulk_head
+        txn = Txn(
+            self,
+            head_seq,
+            head_hash,
+            hand,
+            format_utc(self.clock.utc()),
+            self.clock.monotonic_ns(),
+            synced,
+        )
+        yield txn
+        if txn.rows:
+            last = txn.rows[-1]
+            self._bulk_head = (last.seq, last.hash, last.hand, synced)
+        self._seen = txn.rows[-1].seq if txn.rows else head_seq
+        for row in txn.rows:
+            for fn in self._subscribers:
+                fn(row, True)
+        self._bulk_step()
 
     # --- the head witness ---------------------------------------------------------------------
 
@@ -527,6 +662,18 @@ class Journal:
         finally:
             cursor.close()
 
+    def rows_before(self, seq: int, code: str) -> Iterator[LogRow]:
+        """Rows of `code` before `seq`, newest first (through the `(code, seq)` index)."""
+        cursor = self.conn.execute(
+            f"{_SELECT} WHERE code = ? AND seq < ? ORDER BY seq DESC", (code, seq)
+        )
+        try:
+            while batch := cursor.fetchmany(64):
+                for t in batch:
+                    yield LogRow.from_tuple(t)
+        finally:
+            cursor.close()
+
     def quick_check(self) -> list[str]:
         """`PRAGMA quick_check`: empty when sound."""
         return self._check("quick_check")
@@ -542,6 +689,21 @@ class Journal:
             f"{_SELECT} WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)
         ).fetchall()
         return [LogRow.from_tuple(t) for t in found]
+
+
+def refuse_hard_links(path: Path) -> None:
+    """Raise JournalLinkedError when the journal file has more than one name: SQLite keeps its
+    WAL beside the name it was opened by, so writers through two names fork the chain."""
+    try:
+        links = path.stat().st_nlink
+    except OSError:
+        return
+    if links > 1:
+        raise JournalLinkedError(
+            f"{path} has {links} names (hard links): two names would fork the journal (SQLite "
+            f"keeps its write-ahead log beside each name). Find the others (find / -xdev -samefile "
+            f"{path}) and remove them; copy the journal with `cp`, never `ln`"
+        )
 
 
 def _create_file(

@@ -32,5 +32,9 @@ class WeakPinError(AuthError, ValueError):
     """A new PIN does not meet the policy (at least 6 digits, not trivially guessable)."""
 
 
+class PinInUseError(WeakPinError):
+    """Another active person has this PIN (whose is never said)."""
+
+
 class PeopleError(AuthError, ValueError):
     """A people-management request that cannot be done (duplicate name, bad name, last admin)."""

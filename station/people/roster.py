@@ -21,8 +21,33 @@ PEOPLE_CODES: Final = frozenset(
 NAME_RE: Final = re.compile(r"^[A-Za-z][A-Za-z0-9._-]{0,31}$")
 
 
+# Characters that read alike on a panel or a printout: each maps to one representative before
+# names are compared (after the sequences below). A name holds ASCII only (NAME_RE), so look-alikes
+# from other alphabets (a Cyrillic a, U+0430, for a Latin a) cannot be enrolled at all.
+_ALIKE: Final = str.maketrans({"0": "o", "O": "o", "1": "l", "I": "l", "|": "l"})
+_ALIKE_RUNS: Final = (("rn", "m"), ("vv", "w"))
+
+
 def valid_name(name: str) -> bool:
     return NAME_RE.match(name) is not None
+
+
+def look_alike_key(name: str) -> str:
+    """What a name looks like: `alice`, `Alice`, `ALICE`, `aIice` and `a1ice` share one key."""
+    text = name.translate(_ALIKE).lower()
+    for run, one in _ALIKE_RUNS:
+        text = text.replace(run, one)
+    return text
+
+
+def same_looking(name: str, others: Iterable[str]) -> str | None:
+    """The first of `others` that a reader could take for `name` (equal ignoring case, or
+    equal once look-alike characters are folded), or None."""
+    folded, key = name.casefold(), look_alike_key(name)
+    for other in others:
+        if other.casefold() == folded or look_alike_key(other) == key:
+            return other
+    return None
 
 
 @dataclass(frozen=True, slots=True)

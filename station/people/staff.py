@@ -38,6 +38,7 @@ from station.people.exc import (
     BadCredentialError,
     LockedOutError,
     PeopleError,
+    PinInUseError,
     RoleRefusedError,
     WeakPinError,
 )
@@ -52,7 +53,7 @@ from station.people.pins import (
     lockout_s,
     pin_matches,
 )
-from station.people.roster import valid_name
+from station.people.roster import same_looking, valid_name
 
 log = logging.getLogger(__name__)
 
@@ -241,11 +242,22 @@ def _pin_ok(journal: Journal, name: str, pin: str) -> bool:
 # --- enrolment and changes --------------------------------------------------------------------
 
 
-def _credential(pin: str, station_id: str) -> tuple[bytes, bytes, str]:
-    check_pin_policy(pin, station_id)
+def _credential(journal: Journal, pin: str, name: str) -> tuple[bytes, bytes, str]:
+    check_pin_policy(pin, journal.station_id)
+    _not_in_use(journal, pin, name)
     salt = os.urandom(SALT_BYTES)
     pin_hash = hash_pin(pin, salt, KDF)
     return salt, pin_hash, credential_digest(KDF, salt, pin_hash)
+
+
+def _not_in_use(journal: Journal, pin: str, name: str) -> None:
+    """Refuse a PIN another active person has (a PIN identifies its holder at the table), without
+    saying whose. Costs one scrypt per active person."""
+    rows = journal.conn.execute(
+        "SELECT kdf, salt, pin_hash FROM people WHERE active = 1 AND name != ?", (name,)
+    ).fetchall()
+    if any(pin_matches(pin, bytes(salt), bytes(h), str(kdf)) for kdf, salt, h in rows):
+        raise PinInUseError("another person has that PIN: choose another")
 
 
 def add_person(
@@ -254,10 +266,13 @@ def add_person(
     """Enrol a person. The very first person needs no credential and must be an admin; after
     that only an admin may enrol people."""
     if not valid_name(name):
-        raise PeopleError("a name is a letter then up to 31 letters, digits, '.', '_' or '-'")
+        raise PeopleError(
+            f"{name!r}: a name is a letter then up to 31 letters, digits, '.', '_' or '-' "
+            "(the letters A-Z only: no accents or other alphabets, which can look alike)"
+        )
     if role not in PERSON_ROLES:
         raise PeopleError(f"a person's role is one of {', '.join(sorted(PERSON_ROLES))}")
-    salt, pin_hash, digest = _credential(pin, journal.station_id)
+    salt, pin_hash, digest = _credential(journal, pin, name)
     with journal.transaction() as txn:
         count = int(txn.execute("SELECT COUNT(*) FROM people").fetchone()[0])
         if by is None and (count > 0 or role is not ActorRole.ADMIN):
@@ -266,6 +281,13 @@ def add_person(
             raise RoleRefusedError(f"{by.person} is {by.role.value}; enrolling needs admin")
         if txn.execute("SELECT 1 FROM people WHERE name = ?", (name,)).fetchone():
             raise PeopleError(f"{name} is already enrolled")
+        names = [str(r[0]) for r in txn.execute("SELECT name FROM people")]
+        alike = same_looking(name, names)
+        if alike is not None:
+            raise PeopleError(
+                f"{name} looks like {alike}, who is already enrolled (names must differ by more "
+                "than case or look-alike characters such as 0/O and 1/l/I): choose another name"
+            )
         actor, actor_role = (by.person, by.role) if by else (name, role)
         row = txn.add(
             Entry(
@@ -288,7 +310,7 @@ def change_pin(journal: Journal, name: str, new_pin: str, *, by: Authenticated) 
     """A person changes their own PIN, or an admin resets someone's."""
     if by.person != name and by.role is not ActorRole.ADMIN:
         raise RoleRefusedError("only the person or an admin may change a PIN")
-    salt, pin_hash, digest = _credential(new_pin, journal.station_id)
+    salt, pin_hash, digest = _credential(journal, new_pin, name)
     with journal.transaction() as txn:
         _require(txn, name)
         row = txn.add(by.entry(Code.PIN_CHANGED, {"name": name, "credential": digest}))

@@ -72,7 +72,8 @@ def parse_amount(text: str) -> Fraction:
 
 
 def _player(word: str) -> int:
-    if len(word) < 2 or word[0] != "p" or not word[1:].isdigit() or int(word[1:]) < 1:
+    number = word[1:]
+    if word[:1] != "p" or not (number.isascii() and number.isdecimal()) or int(number) < 1:
         raise ActionError(f"{word!r} is not a player (p1, p2, ...)")
     return int(word[1:])
 

@@ -5,8 +5,11 @@ Pure: the floor screen, `station hands show` and the PHH export all start from t
 A hand's rows are those `station.recall.hand_rows` assigns to it (the one definition every view
 uses): its preparation (setup, puck, forced bets), its deal and play, what its ending input
 derived, and the station rows that name it (rulings on its incidents). A bet-zone report that
-changes nothing (a zone reporting 0 again) is no step. Hole-card identities are marked
-`private`; whoever renders a recall decides whether to reveal them.
+changes nothing (a zone reporting 0 again) is no step. The identity of every card dealt face
+down that is not meant to be seen (hole, down, draw and replacement cards, burns, stray and
+eliminated cards: `PRIVATE_ROLES`) is marked `private`, unless it came off the shoe face up;
+whoever renders a recall decides whether to reveal it, and revealing is a journaled,
+credentialed act.
 """
 
 from __future__ import annotations
@@ -21,7 +24,20 @@ from station.formats.payload import PayloadError, decision_from_dict
 from station.journal.codes import Code
 from station.journal.rows import LogRow
 
-PRIVATE_ROLES = frozenset({DealSlot.HOLE, DealSlot.DOWN, DealSlot.DRAW, DealSlot.REPLACEMENT})
+# The cards nobody at the table sees: each view shows them only to a credential, with an audit
+# row. The board, up-cards, the button draw, scraps (a boxed card, an unused joker), premature
+# cards (turned on the board), chip-race and deck-check cards are seen by all.
+PRIVATE_ROLES = frozenset(
+    {
+        DealSlot.HOLE,
+        DealSlot.DOWN,
+        DealSlot.DRAW,
+        DealSlot.REPLACEMENT,
+        DealSlot.BURN,
+        DealSlot.STRAY,
+        DealSlot.ELIMINATED,
+    }
+)
 _OPS_TEXT = {
     Code.FLOOR_CALL_RAISED: "CALL FLOOR raised",
     Code.FLOOR_CALL_CLEARED: "CALL FLOOR cleared",

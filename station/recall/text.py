@@ -1,6 +1,7 @@
 """Hand recall and hand lists as text for `station hands` (and any plain-text floor view). Pure.
 
-Private cards (hole, down, draw and replacement cards dealt face down) print as `[hidden]`
+Private cards (hole, down, draw and replacement cards, burns: `steps.PRIVATE_ROLES`, dealt face
+down) print as `[hidden]`
 unless the caller reveals them; revealing is a journaled, credentialed act (`hands show
 --reveal`), never the default.
 """

@@ -93,18 +93,41 @@ def _restarts(capsys: pytest.CaptureFixture[str], journal: Path) -> None:
     runs = startup["runs_s"]
     assert isinstance(runs, list) and len(runs) == 2 and all(t > 0 for t in runs)
     assert isinstance(startup["journal_rows"], int) and startup["journal_rows"] > 100
-    # The soak's 3 hands saved no checkpoint: the first start replays them all and saves one,
-    # the restart replays only what came after it.
+    assert startup["journal_hands"] == 3 and startup["journal_mb"] > 0
+    # The soak's last hand ended with a resume row: both starts begin there, replaying only what
+    # came after it (the bench table's own setup, and whatever the emulated devices sent before
+    # SIGTERM stopped the run: under load, a few inputs more; the setup writes a resume row of
+    # its own, so the restart may replay none). A start that replayed the soak
+    # would replay its hundreds.
     first, second = startup["recoveries"]
-    assert first["checkpoint_seq"] == 0 and first["inputs"] > 0
-    assert first["rows"] >= startup["journal_rows"]
-    # The restart starts from the checkpoint the first run saved after the soak's rows and
-    # replays only what the first run journaled after it: the bench table's own setup, and
-    # whatever the emulated devices sent before SIGTERM stopped it (under load, a few inputs
-    # more: 4 once in CI). A restart that replayed the soak again would replay its hundreds.
-    assert second["checkpoint_seq"] > startup["journal_rows"]
-    assert 1 <= second["inputs"] <= 10 < first["inputs"]
+    assert first["resume_seq"] > 0 and first["rows"] < 40 and first["inputs"] <= 10
+    assert second["resume_seq"] >= first["resume_seq"]
+    assert first["mismatches"] == 0 and first["drift"] == 0
+    assert second["inputs"] <= 10  # none when the first start's last input wrote a resume row
     assert second["rows"] < 40
+
+
+def test_a_start_on_a_journal_a_previous_engine_wrote_resumes_from_its_resume_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--make` writes with an altered copy of the engine (another code, pure Python); the
+    start reads its resume row, replays the half hand after it and counts the altered prompt
+    as engine drift, not a mismatch."""
+    made = tmp_path / "previous.sqlite"
+    assert main(["bench", "startup", "--make", "5", "--out", str(made)]) == 0
+    written = json.loads(capsys.readouterr().out)  # what was written: a line with no bar
+    assert written["bench"] == "startup" and written["bar"] == {} and written["ok"] is True
+    assert written["hands"] == 5 and written["engine"] == "pure" and made.exists()
+    from station.journal.engine_id import deriving_code
+
+    assert written["code"] != deriving_code()
+    assert main(["bench", "startup", "--runs", "1", "--journal", str(made)]) == 0
+    startup = _one_line(capsys, "startup")
+    assert startup["journal_hands"] == 5 and startup["journal_rows"] == written["rows"]
+    (first,) = startup["recoveries"]
+    assert first["resume_seq"] > 0 and 0 < first["inputs"] < 40
+    assert first["drift"] == 1 and first["mismatches"] == 0  # the first deal's prompt
+    assert main(["bench", "startup", "--make", "5", "--out", str(made)]) == 2  # it exists
 
 
 def test_a_short_soak_loses_and_doubles_nothing_and_its_journal_restarts(

@@ -12,6 +12,7 @@ from station.bench.tamper import COPY_CASES
 from station.cli import main
 
 
+@pytest.mark.timeout(600)
 def test_bench_tamper_detects_every_case_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "tamper", "--hands", "3"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
@@ -25,6 +26,16 @@ def test_bench_tamper_detects_every_case_both_ways(capsys: pytest.CaptureFixture
     assert figures["ok"] is True
     beyond = figures["out_of_reach"]["rewrite journal and witness together"]
     assert beyond == {"detected_locally": False, "detected_with_central_head": True}
+    # The second round (issue 27): every writing command at the journal's files, second names
+    # for a journal, a second demo, a full disk at the start and mid-hand, forged link frames.
+    second = figures["hardening"]
+    assert second["lost"] == 0 and second["missed_cases"] == []
+    assert second["refused_or_detected"] == second["cases"]
+    sections = second["by_section"]
+    assert sections["overwrite"] >= 70 and sections["names"] == 4 and sections["link"] == 5
+    if not second["not_run"]:  # a small file system needs root (CI runs as root)
+        assert sections["full disk"] == 2
+    assert figures["hardening_missed"] == figures["hardening_lost"] == 0
 
 
 def test_the_cases_cover_what_the_issue_names() -> None:

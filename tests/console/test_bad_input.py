@@ -185,3 +185,64 @@ def test_a_formula_typed_into_a_ruling_is_neutralised_in_the_csv_export(
         for cell in r.values():
             assert not cell.startswith(("=", "+", "@")), cell
             assert not (cell.startswith("-") and not cell.lstrip("-").isdigit()), cell
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("/incidents?since=0001-01-01T00:00", "since"),
+        ("/incidents?until=9999-12-31T23:59", "until"),
+        ("/incidents?since=9999-99-99", "since"),
+        ("/incidents?state=evil", "state"),
+        ("/hands?table=T01&at=0001-01-01T00:00", "at"),
+        ("/hands?table=T01&at=2026-13-45", "at"),
+        ("/money?to=9999-12-31", "to"),
+        ("/money?from=0001-01-01", "from"),
+    ],
+)
+def test_a_filter_the_console_cannot_use_is_a_400_naming_it(
+    fleet: Fleet, ada: tuple[httpx.Client, str], url: str, named: str
+) -> None:
+    """A date out of range was a plain 500 (Python's OverflowError), and a date or state that
+    is no date or state was dropped without a word, showing the whole list as if filtered:
+    both are a 400 page naming the filter (a probe's findings)."""
+    client, _csrf = ada
+    answer = client.get(url)
+    assert answer.status_code == 400, (url, answer.status_code)
+    assert f"{named}:" in answer.text, answer.text[:500]
+
+
+def test_a_nul_byte_sent_by_the_browser_is_a_400_page_saying_so(fleet: Fleet, signed: Any) -> None:
+    """In Chromium, signed in: a filter URL holding `%00`, a NUL typed into the incidents'
+    filter form (the browser encodes it) and one typed into the add-account form (a POST) each
+    land on a 400 page naming the NUL character, and nothing is added."""
+    ada = signed("ada").page
+    url = fleet.console_url
+
+    def says_nul(response: Any) -> None:
+        assert response is not None
+        assert response.status == 400, (response.url, response.status)
+        text = ada.locator("body").inner_text()
+        assert "NUL character" in text, text[:500]
+        assert "Traceback" not in text
+
+    says_nul(ada.goto(url + "/incidents?table=a%00b"))
+    says_nul(ada.goto(url + "/hands/T01/%00"))
+
+    ada.goto(url + "/incidents")
+    ada.fill("form.filters input[name=rule]", "MIS\x00DEAL")
+    with ada.expect_navigation() as typed:
+        ada.locator("form.filters input[name=rule]").press("Enter")
+    assert "rule=MIS%00DEAL" in typed.value.url, typed.value.url
+    says_nul(typed.value)
+
+    before = fleet.query("SELECT count(*) FROM console_accounts")[0][0]
+    ada.goto(url + "/accounts")
+    add = ada.locator("form.filters", has=ada.locator("input[name=what][value=add]"))
+    add.locator("input[name=name]").fill("nul\x00name")
+    add.locator("input[name=password]").fill("a-long-enough-password")
+    with ada.expect_navigation() as posted:
+        add.locator("button[type=submit]").click()
+    assert posted.value.request.method == "POST"
+    says_nul(posted.value)
+    assert fleet.query("SELECT count(*) FROM console_accounts")[0][0] == before

@@ -30,6 +30,7 @@ import httpx
 import pytest
 
 from station.daemon.operations import StationOps
+from station.fleet.forwarder import FleetState
 from station.journal import Journal, Recorder, SystemClock
 from station.journal.codes import ActorRole, Code
 from station.journal.rows import Entry
@@ -40,6 +41,7 @@ from tests.fleet.conftest import SITE, forwarder, wait_until
 pytestmark = pytest.mark.slow
 
 DETECT_S = 10.0  # the issue's bar: the map says so within 10 s
+BACK_S = 20.0  # after PostgreSQL is back, the pool reconnects within this
 
 
 @dataclass
@@ -257,6 +259,50 @@ def test_a_table_gone_silent_without_a_last_will_is_offline_after_the_threshold(
     assert "OFFLINE: nothing heard for" in _text(page, "#centre-link")
 
 
+def test_another_table_s_certificate_cannot_take_over_t1_and_the_map_keeps_t1_online(
+    room: Room, page: Any
+) -> None:
+    """TX's certificate connects three times asking for T1's forwarder's client id: the broker
+    names each by its certificate (TX), so T1's forwarder is never knocked off (no reconnect),
+    and the map, watched in Chromium all along, shows T1 online and heard every time it
+    redraws, and no table TX (the impostor said nothing as itself)."""
+    from tests.fleet.test_security import as_station
+
+    page.goto(room.console_url + "/map")
+    tile = "#table-T1"
+    assert page.locator(tile).get_attribute("data-link") == "online"
+    # every state T1's tile shows from now on (the map redraws it on each of its rows)
+    page.evaluate(
+        "() => { window.t1Seen = []; const note = () => { const t ="
+        " document.querySelector('#table-T1'); window.t1Seen.push(t ? t.getAttribute("
+        "'data-link') + ' ' + t.innerText : 'gone'); };"
+        " new MutationObserver(note).observe(document.querySelector('main'),"
+        " { childList: true, subtree: true, attributes: true }); }"
+    )
+    before = room.fwd.status()
+    assert before.state is FleetState.ONLINE
+    impostors = []
+    try:
+        for _ in range(3):
+            impostors.append(as_station(room.services, "TX", client_id="station-T1"))  # let in
+            time.sleep(0.3)
+        time.sleep(DETECT_S / 2)  # longer than the 3 s offline threshold
+        after = room.fwd.status()
+        seen: list[str] = page.evaluate("() => window.t1Seen")
+    finally:
+        for impostor in impostors:
+            impostor.close()
+    assert seen, "the map never redrew T1 while it was watched"
+    wrong = [s for s in seen if not s.startswith("online ") or "NOT HEARD" in s]
+    assert wrong == [], wrong[:5]
+    assert page.locator("#table-TX").count() == 0
+    assert after.state is FleetState.ONLINE
+    assert after.reconnects == before.reconnects, "T1's forwarder was knocked off"
+    assert after.acked_seq > before.acked_seq + 5  # and it kept delivering
+    page.goto(room.console_url + "/tables/T1")
+    assert "OFFLINE" not in _text(page, "#centre-link")
+
+
 def test_after_a_postgresql_restart_nothing_answers_500(room: Room) -> None:
     """Requests during `pg_ctl restart` get the 503 page (never a 500); once PostgreSQL is
     back every page and the sign-in work at once (the pool checks its connections)."""
@@ -294,3 +340,44 @@ def sign_in_at(room: Room) -> tuple[httpx.Client, str]:
         console_url = room.console_url
 
     return sign_in(_At(), "flo")  # type: ignore[arg-type]
+
+
+def test_in_the_browser_postgresql_down_is_said_never_a_500_and_every_page_is_back_after(
+    room: Room, page: Any
+) -> None:
+    """The restart of the test above, split (a fast shutdown, then the start) so that the open
+    map is watched while PostgreSQL is down: its health line says the database is not
+    answering (its fetches get the 503, never a 500); once it is back, the map, incidents,
+    health and hands pages all load with 200 in the browser."""
+    answers: list[tuple[int, str]] = []
+    page.on("response", lambda r: answers.append((r.status, r.url)))
+    page.goto(room.console_url + "/map")
+    room.services.db.kill(hard=False)
+    try:
+        seen = _until_says(page, "#centre", "the central database is not answering (503)", 15)
+        print(f"PostgreSQL stopped -> the open map says so after {seen:.1f} s")
+    finally:
+        room.services.db.start()
+    # The pool reconnects with a backoff (1 s, doubling, over the outage): the first page may
+    # still be the 503 page for a moment after PostgreSQL is back, never a 500.
+    started = time.monotonic()
+    statuses: list[int] = []
+    while not statuses or (statuses[-1] == 503 and time.monotonic() - started < BACK_S):
+        answer = page.goto(room.console_url + "/map")
+        assert answer is not None
+        statuses.append(answer.status)
+    print(f"PostgreSQL back -> /map {statuses} within {time.monotonic() - started:.1f} s")
+    assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+    for path in ("/map", "/incidents", "/health", "/hands"):
+        back = page.goto(room.console_url + path)
+        assert back is not None and back.status == 200, (path, back and back.status)
+        assert "Refused" not in _text(page, "main"), path
+    # the map's own fetches answer again: its health line is the centre's, not the outage's
+    page.goto(room.console_url + "/map")
+    page.wait_for_function(
+        "() => { const e = document.querySelector('#centre');"
+        " return !!e && e.getAttribute('data-key') !== 'unreachable'; }",
+        timeout=10_000,
+    )
+    assert [a for a in answers if a[0] >= 500 and a[0] != 503] == []
+    assert 503 in {status for status, _ in answers}

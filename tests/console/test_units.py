@@ -4,6 +4,7 @@ hash and check; the colours of every text/background pair have a contrast of at 
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -25,11 +26,12 @@ from station.central.console.records import (
     record_to_json,
     severity,
 )
-from station.incidents.records import IncidentFold, fold_incidents
+from station.incidents.records import FOLD_CODES, IncidentFold, fold_incidents
 from station.incidents.workflow import incidents as station_incidents
 from station.journal.ops import OpsTracker
+from station.journal.rows import LogRow
 from station.journal.store import Journal
-from tests.console.fleet import TABLES, fill_journal
+from tests.console.fleet import PINS, TABLES, fill_journal
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,50 @@ def test_the_fold_resumed_from_json_in_pieces_gives_what_one_pass_gives(journal:
                                       for r in live])  # fmt: skip
     stored.update(fold.incidents)
     assert stored == whole
+
+
+def _in_pieces(rows: list[LogRow], size: int) -> dict[int, object]:
+    """Fold `rows` as the indexer does: `size` rows at a time, only the live incidents and the
+    fold's context carried (through JSON) from one piece to the next."""
+    stored: dict[int, object] = {}
+    fold = IncidentFold()
+    for start in range(0, len(rows), size):
+        piece = rows[start : start + size]
+        for row in piece:
+            fold.row(row)
+        stored.update(fold.incidents)
+        live = [r for r in fold.incidents.values() if r.next_deal_seq is None]
+        state = json.loads(json.dumps(fold_to_json(fold, piece[-1].seq - 5000)))
+        fold = fold_from_json(state, [record_from_json(json.loads(json.dumps(record_to_json(r))))
+                                      for r in live])  # fmt: skip
+    stored.update(fold.incidents)
+    return stored
+
+
+def test_a_floor_call_in_a_later_piece_reaches_the_hands_open_incidents(tmp_path: Path) -> None:
+    """A CALL FLOOR after the hand's incidents, folded in a later catch-up than they were: the
+    incidents still waiting for the next deal take the call (a resumed fold must know them)."""
+    from station.daemon.operations import StationOps
+    from station.journal import ActorRole, Recorder, SystemClock
+
+    path = tmp_path / "journal.sqlite"
+    fill_journal(path, "X01", [*TABLES["T02"], "scripted:2"])
+    journal = Journal.open(path, clock=SystemClock())
+    try:
+        recorder = Recorder(journal)
+        recorder.recover()
+        ops = StationOps(recorder)
+        if recorder.op_state().floor_call is not None:  # the misdeal's, seen by the floor
+            ops.clear_floor_call("flo", PINS["flo"], "seen")
+        assert ops.raise_floor_call("dan", ActorRole.DEALER, "test") is not None
+        rows = list(journal.rows(codes=FOLD_CODES))
+    finally:
+        journal.close()
+    whole = fold_incidents(rows)
+    called = [r for r in whole.values() if r.floor_called_seq == rows[-1].seq]
+    assert called  # the last hand's open incidents were there when the floor was called
+    for size in (1, 3, 7, len(rows) - 1):
+        assert _in_pieces(rows, size) == whole, size
 
 
 def test_ops_state_comes_back_equal(journal: Journal) -> None:

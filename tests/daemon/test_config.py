@@ -258,6 +258,30 @@ def test_the_shoe_and_the_bet_zones_on_one_port_are_refused(
     assert f"{config}: betzones.port: {port}: the shoe's port too" in err
 
 
+def test_the_scrub_schedule_is_read_and_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path)
+    assert load_station(config).config.scrub.every_h == 24  # the defaults
+    text = config.read_text().replace(
+        'path = "journal.sqlite"',
+        'path = "journal.sqlite"\nscrub_every_h = 6\nscrub_after_upgrade = false\n'
+        "scrub_duty = 0.25",
+    )
+    config.write_text(text)
+    scrub = load_station(config).config.scrub
+    assert (scrub.every_h, scrub.after_upgrade, scrub.duty) == (6, False, 0.25)
+    config.write_text(
+        text.replace("scrub_every_h = 6", "scrub_every_h = -1").replace(
+            "scrub_duty = 0.25", "scrub_duty = 2"
+        )
+    )
+    code, err, _ = check(config, capsys)
+    assert code == 2
+    assert f"{config}: journal.scrub_every_h: must be 0-744, not -1" in err
+    assert f"{config}: journal.scrub_duty: must be at most 1 (all of the time), not 2.0" in err
+
+
 def test_the_deck_colours_are_four_by_default_two_on_request_and_a_wrong_one_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -26,7 +26,7 @@ from station.journal import ActorRole, Code, Journal, SystemClock
 from station.people.staff import add_person, authenticate
 from tests.daemon.conftest import Running, start_daemon, write_config
 
-ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"
+ADMIN_PIN, FLOOR_PIN = "48151623", "27093614"
 START_AT = 1000.0
 
 

@@ -45,7 +45,7 @@ from tests.display.screen_check import problems, reads
 ROOT = Path(__file__).resolve().parents[1]
 # Hand 1 rakes 2 (dropped right), hand 2 rakes 3 with 5 dropped (a wrong drop).
 RAKED = ROOT / "scenarios/MISC-TIME-COLLECTION/gn_wrong_drop_is_a_floor_matter.jsonl"
-ADMIN_PIN, DANA_PIN, ED_PIN, FLOOR_PIN = "48151623", "27182818", "31415926", "16180339"
+ADMIN_PIN, DANA_PIN, ED_PIN, FLOOR_PIN = "48151623", "27093614", "31852047", "16470293"
 
 
 def _staff(journal: Journal) -> None:

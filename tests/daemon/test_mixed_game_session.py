@@ -110,7 +110,11 @@ def _comparable(d: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in d.items() if k not in ("event", "events", "t")}
 
 
+# The whole rotation through the emulated table takes about 75 s of a worker: with the benches'
+# big runs in `./dev test --full` (and .ci/run); the same session replays through the engine in
+# every run (tests/scenarios, the replay corpus).
 @pytest.mark.slow
+@pytest.mark.full
 def test_an_eight_game_rotation_is_dealt_through_the_table(
     rig: Rig, daemons: list[Running], session_events: list[object]
 ) -> None:

@@ -38,7 +38,7 @@ FORFEIT_SCENARIO = (
 CHIP_RACE_SCENARIO = (
     ROOT / "scenarios/TOURN-CHIP-RACE/rr11_odd_chips_raced_off_nobody_raced_out.jsonl"
 )
-ADMIN_PIN, FLOOR_PIN = "48151623", "27182818"
+ADMIN_PIN, FLOOR_PIN = "48151623", "27093614"
 
 
 @dataclass
@@ -134,7 +134,7 @@ def test_DECK_DEFECT_FREEROLL_a_forfeit_from_the_floor_screen_keeps_the_refund_i
     # A restart replays the floor's input to the same table, strictly.
     live = station.core.recorder.snapshot()
     again = Recorder(station.journal)
-    again.recover(strict=True, use_checkpoint=False)
+    again.recover(strict=True, use_resume=False)
     assert again.snapshot() == live
 
 

@@ -117,15 +117,21 @@ def test_two_hands_are_journaled_whole_and_a_restart_recovers_them(
     daemons.append(running2)
     Dealer(rig, running2.daemon.inbox, watcher2, LiveLog(io.StringIO())).wait_links()
     assert rig.shoe.wait_until(lambda s: s.acked == s.recorded, 5.0)
-    # The replay above saved a checkpoint: the restart started from it, and the history before
-    # it was checked after the start and put on record.
+    # The second hand's end wrote a resume row: the restart started from it, replaying
+    # nothing, and what it took on trust was checked after the start and put on record: the
+    # chain from the first start's verified head, and the second hand re-derived from the
+    # first hand's resume row.
     assert running2.daemon.recorder is not None
     report = running2.daemon.recorder.last_recovery
-    assert report is not None and report.checkpoint_seq > 0 and report.inputs == 0
-    checked = _wait_for_row(rig.loaded.config.journal, Code.HISTORY_CHECKED, 10.0)
+    assert report is not None and report.resume_seq > 0 and report.inputs == 0
+    resumes = [r.seq for r in rows if r.code == Code.TABLE_RESUME]
+    assert report.resume_seq == resumes[-1]
+    checked = _wait_for_row(rig.loaded.config.journal, Code.HISTORY_CHECKED, 20.0)
     assert running2.stop() == "test over"
-    assert checked["upto_seq"] == report.checkpoint_seq
-    assert checked["state_ok"] and checked["chain_ok"] and checked["mismatches"] == 0
+    assert checked["upto_seq"] == report.resume_seq
+    assert checked["rederived_from"] == resumes[-2] and checked["inputs"] > 0
+    assert checked["chain_ok"] and checked["mismatches"] == 0 and checked["quick_check_ok"]
+    assert checked["anchor"]
     assert sink2.shown[0] == last
     _, rows2 = _journal_rows(rig.loaded.config.journal)
     assert [r for r in rows2 if r.code == Code.INPUT_DRAW] == draws

@@ -45,7 +45,8 @@ def test_diag_from_the_journal_alone(demo_table: Path, capsys: pytest.CaptureFix
     assert snap["daemon"]["running"] is False
     assert snap["daemon"]["socket"] == str(socket_path(journal))
     links = {link["device"]: link for link in snap["links"]}
-    assert links["shoe"]["state"] == "up"  # replugged in hand 6: the last link row is up
+    assert links["shoe"]["state"] == "unknown"  # no daemon: what is live is not known
+    assert links["shoe"]["journal_state"] == "up"  # replugged in hand 6: the last row is up
     assert (links["shoe"]["serial"], links["shoe"]["firmware"]) == ("SHOE-DEMO1", "1.0.0")
     assert links["betzones"]["serial"] == "ZONES-DEMO1"
     assert links["shoe"]["counters"] is None  # only the running daemon counts frames
@@ -76,8 +77,9 @@ def test_diag_from_the_journal_alone(demo_table: Path, capsys: pytest.CaptureFix
     with sqlite3.connect(journal) as conn:
         stamped = conn.execute("SELECT clock_ok FROM log ORDER BY seq DESC LIMIT 1").fetchone()
     assert snap["clock"]["last_row_clock_ok"] is bool(stamped[0])  # as the journal says
-    assert set(snap["problems"]) <= {CLOCK_PROBLEM}
-    assert code == (1 if snap["problems"] else 0)
+    assert snap["problems"][0] == f"daemon not running (no socket {socket_path(journal)})"
+    assert set(snap["problems"][1:]) <= {CLOCK_PROBLEM}
+    assert code == 1
     # The same journal found through its station config, as an installed table finds it.
     _, again = _diag(capsys, "--config", str(demo_table / "station.toml"))
     assert again["journal"]["head_hash"] == report.head_hash
@@ -85,6 +87,21 @@ def test_diag_from_the_journal_alone(demo_table: Path, capsys: pytest.CaptureFix
     text = capsys.readouterr().out
     assert "counters: not known (kept by the running daemon only)" in text
     assert "outbox: no forwarder" in text and "chain ok" in text
+
+
+def test_diag_of_a_stopped_station_writes_nothing_beside_its_journal(
+    demo_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A floor member may read the journal's folder but not write in it: diag of a stopped
+    station must read the journal without the -wal and -shm SQLite makes for a reader in WAL
+    mode (it could not make them there, and called the journal damaged: a technician's
+    probe). Nothing is created beside it, and the figures are the journal's."""
+    copy = tmp_path / "journal.sqlite"
+    shutil.copy(demo_table / "journal.sqlite", copy)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    _code, snap = _diag(capsys, "--journal", str(copy))
+    assert snap["journal"]["station_id"] == "DEMO" and snap["journal"]["head_seq"] > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
 def test_a_broken_chain_and_a_lost_link_are_problems(
@@ -99,12 +116,13 @@ def test_a_broken_chain_and_a_lost_link_are_problems(
         ops.link_down("shoe", "port lost: read failed")
     code, snap = _diag(capsys, "--journal", str(path))
     shoe = next(link for link in snap["links"] if link["device"] == "shoe")
-    assert (shoe["state"], shoe["firmware"], shoe["detail"]) == (
+    assert (shoe["state"], shoe["journal_state"], shoe["firmware"], shoe["detail"]) == (
+        "unknown",  # nothing is live without the daemon: the journal says what was
         "down",
         "2.1.0",
         "port lost: read failed",
     )
-    assert "shoe link down: port lost: read failed" in snap["problems"]
+    assert snap["problems"][0].startswith("daemon not running")
     assert code == 1
     # An edited row breaks the chain (the protective trigger dropped first, as an attacker would).
     conn = sqlite3.connect(path)
@@ -115,6 +133,29 @@ def test_a_broken_chain_and_a_lost_link_are_problems(
     code, snap = _diag(capsys, "--journal", str(path), "--offline")
     assert snap["journal"]["chain"] == "broken"
     assert any(p.startswith("journal chain broken: ") for p in snap["problems"]), snap["problems"]
+    assert code == 1
+
+
+def test_events_lost_on_a_link_stay_a_problem_while_a_link_down_is_its_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link down is said once, as the link's state; events lost on a link (the shoe's
+    firmware log reset: draws the station never saw) are an open tilt the floor must clear,
+    so diag lists them under PROBLEMS and exits 1 (they were left out with the link's own
+    tilt: a technician's probe)."""
+    from station.journal.codes import TiltCode
+
+    path = tmp_path / "journal.sqlite"
+    with Journal.open(path, clock=ManualClock(), station_id="T01", create=True) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        ops = StationOps(recorder)
+        ops.link_up("shoe", "SHOE-7 firmware 2.1.0")
+        ops.raise_tilt(TiltCode.LINK_LOST, "events lost: log_reset", "shoe-events")
+    code, snap = _diag(capsys, "--journal", str(path), "--offline")
+    assert any("link_lost:shoe-events" in p and "log_reset" in p for p in snap["problems"]), snap[
+        "problems"
+    ]
     assert code == 1
 
 
@@ -244,3 +285,42 @@ def test_diag_from_a_running_demo_daemon(short_dir: Path) -> None:
             demo.wait()
         log.close()
     assert not socket_path(journal).exists()  # removed when the daemon closed
+
+
+def test_the_text_says_where_facts_come_from_and_never_prints_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32: a rake-zone event read "zone seat None 80", and the journal's seats sat under
+    GPIO levels as if live. Offline every section names its source and the recorded facts their
+    time; the engine and versions that ran the journal come from its start rows."""
+    from station.engine.events import RakeZone, Setup, Stakes, Zone
+    from station.journal.codes import ActorRole
+
+    path = tmp_path / "journal.sqlite"
+    with Journal.open(path, clock=ManualClock(), station_id="T07", create=True) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        setup = Setup("nlhe", stakes=Stakes(sb=1, bb=2), seats={1: 100, 2: 100}, button=1)
+        recorder.record(setup, actor="floor", role=ActorRole.FLOOR, at=None)
+        for event in (Zone(1, 1), RakeZone(80)):
+            recorder.record(event, actor="betzones:Z-1:7", role=ActorRole.DEVICE, at=None)
+        StationOps(recorder).link_up("betzones", "Z-1 firmware 1.0.0")
+    assert main(["diag", "--journal", str(path)]) == 1
+    text = capsys.readouterr().out
+    assert "None" not in text
+    assert "event Z-1#7: the rake zone: 80 in chips" in text
+    assert "event Z-1#7: seat 1's zone: 1 in chips" in text
+    assert "daemon: NOT RUNNING (no socket" in text and "nothing below is live" in text
+    assert "LINKS (not known: no daemon)" in text
+    assert "  betzones  NOT KNOWN" in text
+    assert "            journal: last recorded UP at " in text
+    assert "            journal: no link row yet" in text  # the shoe never came up
+    assert "GPIO INPUTS\n  levels: not known (read by the running daemon only)" in text
+    assert "  journal: seats with a player 1 2 since " in text
+    assert "JOURNAL (the file, read now)" in text
+    assert "  software that ran this journal (its start rows, oldest first):" in text
+    assert "PROBLEMS\n  daemon not running" in text
+    _, snap = _diag(capsys, "--journal", str(path))
+    assert [s["starts"] for s in snap["journal"]["software"]] == [1]
+    assert snap["journal"]["software"][0]["engine"] in ("native", "pure")
+    assert snap["gpio"]["seats_since_utc"] is not None

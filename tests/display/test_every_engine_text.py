@@ -14,6 +14,7 @@ its box, overlapping another text or a card, or under the size and contrast bars
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pytest
@@ -34,7 +35,27 @@ PANELS = (PANEL_10_1, PANEL_7)
 STATUS = StationStatus(shoe_ok=True, zones_ok=True)
 
 
+# The two tests read the same situations on the same screens: one worker (the xdist group)
+# harvests and draws them once.
+pytestmark = pytest.mark.xdist_group("engine_texts")
+
+
+@functools.cache
+def _harvested() -> tuple[list[Said], int]:
+    return harvest()
+
+
+_MODELS: dict[tuple[int, str], list[ScreenModel]] = {}
+
+
 def _dealer_models(said: Said, panel: PanelConfig) -> list[ScreenModel]:
+    key = (id(said), panel.name)  # the harvest's objects live as long as the cache
+    if key not in _MODELS:
+        _MODELS[key] = _draw_dealer(said, panel)
+    return _MODELS[key]
+
+
+def _draw_dealer(said: Said, panel: PanelConfig) -> list[ScreenModel]:
     view = dealer_view(said.snapshot, STATUS)
     shape = table_for(s.seat for s in said.snapshot.seats)  # the session's own table
     models = [dealer_screen(view, panel, shape=shape)]
@@ -76,14 +97,14 @@ def _floor_models(incident: Incident, panel: PanelConfig) -> list[ScreenModel]:
 @pytest.mark.timeout(600)  # every text of every session, at two sizes: minutes when loaded
 def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
-    situations, inputs = harvest()
+    situations, inputs = _harvested()
     harvested = time.monotonic() - started
     failures: list[str] = []
     frames = 0
     short_forms = 0
     for said in situations:
         for panel in PANELS:
-            models = _dealer_models(said, panel)
+            models = list(_dealer_models(said, panel))  # (the floor's are added to a copy)
             if said.kind is Kind.INCIDENT:
                 inc = next(a.incident for a in said.snapshot.alerts if a.incident.text == said.text)
                 models += _floor_models(inc, panel)
@@ -119,7 +140,7 @@ def test_no_dealer_screen_text_names_a_key_code_or_a_catalog_id() -> None:
     page): the key's printed label ("STUB RESHUFFLE"), the cause in words ("FLOP DEALT TOO
     SOON"), never a key code ("STUB_RESHUFFLE") or a catalog id ("PREMATURE-FLOP"); those are
     the floor's and the journal's."""
-    situations, _ = harvest()
+    situations, _ = _harvested()
     found: list[str] = []
     for said in situations:
         found += [f"{said.kind} {said.text!r} ({said.source}) names {c}"

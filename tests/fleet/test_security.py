@@ -228,16 +228,29 @@ def test_an_ingest_waiting_for_the_site_stays_off_the_broker(
         assert not standby.ready.is_set()  # waiting for the site, off the broker
         assert not standby.transport.connected
         assert active.ingest.transport.connected
-        # the active ingest loses its database session; someone else holds the site meanwhile
-        holder.execute(  # the session holding the site's advisory lock: the active ingest's
-            "SELECT pg_terminate_backend(pid) FROM pg_locks"
-            " WHERE locktype = 'advisory' AND objid = %s AND pid <> pg_backend_pid()",
-            (key,),
+        # the active ingest loses its database session; someone else holds the site meanwhile:
+        # the holder queues for the lock first (a blocking pg_advisory_lock, granted the moment
+        # the active session dies, before either ingest's next try), then the session holding
+        # the site's lock, the active ingest's, is ended from another connection
+        queued = threading.Thread(
+            target=lambda: holder.execute("SELECT pg_advisory_lock(%s)", (key,)), daemon=True
         )
-        wait_until(
-            lambda: bool(holder.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]),  # type: ignore[index]
-            10, "the site's lock",
-        )  # fmt: skip
+        queued.start()
+        with psycopg.connect(active.cfg.conninfo(), autocommit=True) as killer:
+            wait_until(
+                lambda: bool(killer.execute(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s"
+                    " AND NOT granted", (key,),
+                ).fetchone()[0]),  # type: ignore[index]
+                10, "the holder queued for the site's lock",
+            )  # fmt: skip
+            killer.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks"
+                " WHERE locktype = 'advisory' AND objid = %s AND granted",
+                (key,),
+            )
+        queued.join(10)
+        assert not queued.is_alive(), "the site's lock never came to the holder"
         wait_until(lambda: not active.ingest.transport.connected, 15, "the waiting ingest off")
         time.sleep(1.0)
         assert not active.ingest.transport.connected and not standby.transport.connected

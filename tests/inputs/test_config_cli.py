@@ -35,7 +35,7 @@ def write_variant(tmp_path: Path, *edits: tuple[str, str], name: str = "rev-b.to
 
 
 def test_config_check_accepts_the_default_pin_map(capsys: pytest.CaptureFixture[str]) -> None:
-    assert config(["check"]) == 0
+    assert config(["check", "--pinmap", str(ROOT / "hardware" / "pinmaps" / "rev-a.toml")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok: pin map ")
     assert "rev-a.toml: revision A, 10 seats: 39 keys, 10 puck sensors" in out

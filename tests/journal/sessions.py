@@ -31,7 +31,7 @@ def journal_session(session: Path, journal_path: Path) -> Journal:
     """A new journal holding `session` as the daemon would have journaled it (open: close it)."""
     clock = ManualClock()
     journal = Journal.open(journal_path, clock=clock, station_id="T01", create=True)
-    recorder = Recorder(journal, registry=default_registry(), checkpoint_every=0)
+    recorder = Recorder(journal, registry=default_registry())
     recorder.recover()
     for line in read_session(session).lines:
         clock.advance(0.25)

@@ -71,10 +71,10 @@ def test_init_and_users(
     args = ("users", "add", "sam", "--role", "dealer", "--person", "ada", "--pin-stdin")
     assert station("journal", *args) == 2
     assert "a run of digits with one step" in capsys.readouterr().err
-    _stdin(monkeypatch, "000001", "564738")
+    _stdin(monkeypatch, "000001", "564783")
     assert station("journal", *args) == 2
     assert capsys.readouterr().err.strip() == "station journal: unknown person or wrong PIN"
-    _stdin(monkeypatch, PINS["flo"], "564738")
+    _stdin(monkeypatch, PINS["flo"], "564783")
     assert (
         station(
             "journal", "users", "add", "sam", "--role", "dealer", "--person", "flo", "--pin-stdin"

@@ -33,7 +33,7 @@ def test_a_raked_hand_is_journaled_replayed_recalled_and_exported(
     clock.reboot("boot-2", down_s=5)
     with Journal.open(path, clock=clock, station_id=STATION) as again:
         rec = Recorder(again)
-        rec.recover(strict=True, use_checkpoint=False)  # strict: the same rows, rake included
+        rec.recover(strict=True, use_resume=False)  # strict: the same rows, rake included
         assert rec.last_recovery is not None and rec.last_recovery.ok
         recall = load_hand(again, 1)
     assert recall is not None and recall.hand_end is not None

@@ -234,12 +234,20 @@ def test_a_broken_chain_raises_the_integrity_tilt(path: Path, clock: ManualClock
     conn.execute("DROP TRIGGER log_no_update")
     conn.execute("UPDATE log SET actor = 'mallory' WHERE seq = 4")
     conn.close()
-    with Journal.open(path, clock=clock) as journal:
+    with Journal.open(path, clock=clock) as journal:  # from the resume row after seq 4
         recorder = Recorder(journal)
         recorder.recover()
         report = recorder.last_recovery
-        assert report is not None and report.chain is not None and report.chain.seq == 4
+        assert report is not None and report.chain is None and report.resume_seq > 4
+        history = recorder.check_history()  # the chain from the first row to the resume row
+        assert history is not None and history.chain is not None and history.chain.seq == 4
         assert TiltCode.JOURNAL_INTEGRITY.value in recorder.op_state().tilts
+    with Journal.open(path, clock=clock) as journal:  # a full replay finds it at once
+        recorder = Recorder(journal)
+        recorder.recover()
+        report = recorder.last_recovery
+        assert report is not None and report.resume_seq == 0  # the last check found a problem
+        assert report.chain is not None and report.chain.seq == 4
 
 
 def test_end_of_input_is_journaled_and_replayed(path: Path, clock: ManualClock) -> None:
@@ -251,5 +259,8 @@ def test_end_of_input_is_journaled_and_replayed(path: Path, clock: ManualClock) 
         assert journal.row(recorder.last_input_seq).code == Code.INPUT_END  # type: ignore[union-attr]
     with Journal.open(path, clock=clock) as journal:
         recorder = Recorder(journal)
-        recorder.recover(strict=True)
+        recorder.recover(strict=True)  # from the setup's resume row: the end is replayed
+        report = recorder.last_recovery
+        assert report is not None and report.resume_seq > 0 and report.inputs == 1
+        recorder.recover(strict=True, use_resume=False)
         assert recorder.last_recovery is not None and recorder.last_recovery.inputs == 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -280,6 +281,8 @@ def test_tampering_a_writer_finds_stays_on_record(pristine: Path, tmp_path: Path
     and hide the cut, so it records the cut (and the missing triggers it puts back) first, and
     verify keeps naming the first missing seq."""
     target = _copy(pristine, tmp_path)
+    with closing(sqlite3.connect(pristine)) as conn:
+        head = conn.execute("SELECT MAX(seq) FROM log").fetchone()[0]
     _mutate(target, truncate, 200)
     with Journal.open(target, clock=ManualClock(), station_id=STATION) as journal:
         tilts = [r.data() for r in journal.rows(200)]
@@ -288,11 +291,11 @@ def test_tampering_a_writer_finds_stays_on_record(pristine: Path, tmp_path: Path
         ("journal_integrity", 200),
         ("journal_integrity", None),
     ]
-    assert (
-        tilts[0]["detail"] == "truncated: the anchor records head seq 300, the journal ends at 199"
+    assert tilts[0]["detail"] == (
+        f"truncated: the anchor records head seq {head}, the journal ends at 199"
     )
     assert tilts[1]["detail"].startswith("journal shorter than it was: it ends at seq 199 but")
-    assert "101 row(s) lost, seq 200-300" in tilts[1]["detail"]
+    assert f"{head - 199} row(s) lost, seq 200-{head}" in tilts[1]["detail"]
     assert tilts[2]["detail"].startswith("protective triggers missing or altered: meta_no_update")
     assert tampered_triggers_of(target) == []
     report = verify_file(target)

@@ -67,6 +67,7 @@ class Action(StrEnum):
     EXPORT = "export"
     AUDIT = "audit"
     ACCOUNTS = "accounts"
+    TOURNAMENT = "tournament"
 
 
 _MAY: Final = {
@@ -80,6 +81,7 @@ _MAY: Final = {
     Action.EXPORT: frozenset({Role.FLOOR, Role.ADMIN, Role.AUDITOR}),
     Action.AUDIT: frozenset({Role.ADMIN, Role.AUDITOR}),
     Action.ACCOUNTS: frozenset({Role.ADMIN}),
+    Action.TOURNAMENT: frozenset({Role.FLOOR, Role.ADMIN}),
 }
 # The station's actor role for a console role (what the station's journal records).
 STATION_ROLE: Final = {
@@ -102,6 +104,7 @@ DOING: Final = {
     Action.EXPORT: "export",
     Action.AUDIT: "read the audit log",
     Action.ACCOUNTS: "manage accounts",
+    Action.TOURNAMENT: "run tournaments",
 }
 
 

@@ -46,12 +46,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from station.central import alarms
 from station.central.config import CentralConfig
-from station.central.console import accounts, command_queue, exports, floor, health, room, views
+from station.central.console import (
+    accounts,
+    command_queue,
+    exports,
+    floor,
+    health,
+    room,
+    tournaments,
+    views,
+)
 from station.central.console.accounts import Action, Role, Session, SignInError, may, refusal
 from station.central.console.health import BrokerProbe
 from station.central.console.live import Hub, Listener
 from station.central.console.passwords import WeakPasswordError
 from station.central.console.records import SEVERITY_NAMES
+from station.journal.text import TextError, clean_text
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +173,12 @@ class Console:
             raise HTTPException(403, refusal(current.role, action))
         return current
 
+    def check_csrf(self, request: Request, form: FormData, current: Session) -> None:
+        _check_csrf(request, form, current)
+
+    def address(self, request: Request) -> str:
+        return _address(request)
+
     def render(
         self,
         request: Request,
@@ -231,15 +247,31 @@ def _int(text: str | None, default: int = 0) -> int:
     return found if abs(found) <= BIGINT_MAX else default
 
 
+def _filter_time(params: Mapping[str, str], key: str) -> datetime | None:
+    """A time filter from the query: None when not given; a 400 naming it when it is not a
+    time the console can use (a filter silently dropped would show an unfiltered list)."""
+    text = params.get(key, "").strip()
+    if not text:
+        return None
+    found = views.parse_time(text, local=True)
+    if found is None:
+        raise HTTPException(400, f"{key}: {text[:40]!r} is not a date and time "
+                                 f"between 1970 and 9998 (like 2026-11-25T20:00)")  # fmt: skip
+    return found
+
+
 def queue_filter(params: Mapping[str, str]) -> views.QueueFilter:
     state = params.get("state", "active")
+    if state not in (*views.STATES, "active", ""):
+        raise HTTPException(400, f"state: {state[:40]!r} is not one of "
+                                 f"{', '.join((*views.STATES, 'active'))}")  # fmt: skip
     return views.QueueFilter(
         table=params.get("table", "").strip(),
         rule=params.get("rule", "").strip(),
         ruling=params.get("ruling", "").strip(),
-        state=state if state in (*views.STATES, "active", "") else "active",
-        since=views.parse_time(params.get("since"), local=True),
-        until=views.parse_time(params.get("until"), local=True),
+        state=state,
+        since=_filter_time(params, "since"),
+        until=_filter_time(params, "until"),
         person=params.get("person", "").strip(),
         sort=params.get("sort", "severity"),
         offset=max(0, _int(params.get("offset"))),
@@ -316,6 +348,13 @@ def create_app(cfg: CentralConfig, *, live: bool = True, pool_size: int = 8) -> 
         Route("/money", handler(room.money_page)),
         Route("/money/export.csv", handler(room.money_csv)),
         Route("/events", _events(console)),
+        Route("/tournaments", handler(tournaments.list_page)),
+        Route("/tournaments", handler(tournaments.create, form=True), methods=["POST"]),
+        Route("/tournaments/{event}", handler(tournaments.event_page)),
+        Route("/tournaments/{event}/live", handler(tournaments.event_live)),
+        Route(
+            "/tournaments/{event}/{step}", handler(tournaments.step, form=True), methods=["POST"]
+        ),
         Route("/incidents", handler(_queue)),
         Route("/incidents/export.csv", handler(_export_csv)),
         Route("/incidents/export.json", handler(_export_json)),
@@ -709,12 +748,19 @@ def _incident_step(console: Console, request: Request) -> Response:
         if page is None:
             raise HTTPException(404, f"no incident {incident} at table {station}")
         try:
+            # Typed text is cleaned as the station cleans it (escape sequences, control and
+            # bidirectional characters out), so the console's records and audit read as the
+            # journal does.
+            fields = {k: clean_text(str(v), k) for k, v in form.items()}
+        except TextError as exc:
+            raise HTTPException(400, str(exc)) from None
+        try:
             command_queue.step(
                 conn,
                 current,
                 page,
                 action,
-                {k: str(v) for k, v in form.items()},
+                fields,
                 address=_address(request),
                 console=console.name,
             )
@@ -731,7 +777,7 @@ def _hands(console: Console, request: Request) -> Response:
     params = request.query_params
     station = params.get("table", "")
     hand = _int(params.get("hand"), 0)
-    at = views.parse_time(params.get("at"), local=True)
+    at = _filter_time(params, "at")
     with console.conn() as conn:
         tables = views.station_ids(conn)
         if station and at is not None and not hand:

@@ -10,6 +10,9 @@ Events, as `{"type": ..., "station": ...}`:
 - `incident`: incidents opened or changed (`ids`).
 - `command`: a console command was queued or answered (`id`, `state`).
 - `alarm`: the ingest raised an alarm on a station's chain.
+- `tournament`: an event changed (`event`): the tournament director
+  (`station.central.tournament.director`) folded its tables' new rows and decided, or its clock
+  moved on to a new level.
 
 A notification lost while the connection was down is made up for by a full catch-up when the
 thread reconnects and every `SWEEP_S`.
@@ -24,16 +27,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Final
 
 import psycopg
 
 from station.central.console.indexer import CatchUp, Indexer
+from station.central.tournament.director import Director
 
 log = logging.getLogger(__name__)
 
 CHANNELS: Final = ("fleet_rows", "fleet_alarms", "fleet_commands")
 CALM_S: Final = 2.0
+TICK_S: Final = 1.0  # the tournament clock's check for a new level
 SWEEP_S: Final = 30.0
 RETRY_MAX_S: Final = 5.0
 QUEUE_SIZE: Final = 200
@@ -87,10 +93,12 @@ class Listener:
         indexer: Indexer | None = None,
         *,
         sweep_s: float = SWEEP_S,
+        director: Director | None = None,
     ) -> None:
         self.conninfo = conninfo
         self.hub = hub
         self.indexer = indexer or Indexer()
+        self.director = director or Director()
         self.sweep_s = sweep_s
         self.ready = threading.Event()
         self._stop = threading.Event()
@@ -131,8 +139,10 @@ class Listener:
             for channel in CHANNELS:
                 listen.execute(f"LISTEN {channel}")
             self._publish_catch_ups(self.indexer.catch_up_all(work))
+            self._tournaments(partial(self.director.catch_up_all, work))
             self.ready.set()
             next_sweep = time.monotonic() + self.sweep_s
+            next_tick = time.monotonic() + TICK_S
             while not self._stop.is_set():
                 stations: set[str] = set()
                 later: list[Event] = []
@@ -141,11 +151,19 @@ class Listener:
                 # what else arrived in the same moment
                 for note in listen.notifies(timeout=0.0):
                     self._note(note.channel, note.payload, stations, later)
+                # The tournament director first: a player out waits for his move instruction
+                # only as long as the director takes, not the incident fold's catch-up too
+                # (`station bench tournament`: up to 2 s of it per batch on a loaded machine).
+                if stations:
+                    self._tournaments(partial(self.director.on_rows, work, sorted(stations)))
                 # rows first: a command's answer comes with the rows that carried it out
                 for station in sorted(stations):
                     self._publish_catch_up(self.indexer.catch_up(work, station))
                 for event in later:
                     self.hub.publish(event)
+                if time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + TICK_S
+                    self._tournaments(partial(self.director.tick, work))
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self.sweep_s
                     self._publish_catch_ups(self.indexer.catch_up_all(work))
@@ -153,6 +171,19 @@ class Listener:
                     work.execute(
                         "DELETE FROM console_sessions WHERE expires_at < now() - interval '7 days'"
                     )
+
+    def _tournaments(self, work: Callable[[], list[str]]) -> None:
+        """Run the tournament director; tell the browsers which events changed. A bug in it is
+        logged and never stops the incidents and the map (a lost database still reconnects)."""
+        try:
+            changed = work()
+        except psycopg.OperationalError:
+            raise
+        except Exception:
+            log.exception("console: the tournament director failed")
+            return
+        for event in changed:
+            self.hub.publish({"type": "tournament", "event": event})
 
     def _note(self, channel: str, payload: str, stations: set[str], later: list[Event]) -> None:
         try:

@@ -103,14 +103,21 @@ def zone(name: str) -> tuple[tzinfo, str]:
 def _when(text: str, calendar: Calendar, *, end: bool) -> datetime | None:
     if not text:
         return None
+    which = "to" if end else "from"
     try:
         if "T" not in text and " " not in text:
             day = date.fromisoformat(text)
+            if not 1970 <= day.year <= 9998:
+                raise ValueError(text)
             return calendar.day_start(day + timedelta(days=1) if end else day)
         moment = datetime.fromisoformat(text)
-    except ValueError:
-        which = "to" if end else "from"
-        raise MoneyError(f"{which}: {text!r} is not a date (2026-11-25) or date and time") from None
+        if not 1970 <= moment.year <= 9998:
+            raise ValueError(text)
+    except (ValueError, OverflowError):
+        raise MoneyError(
+            f"{which}: {text[:40]!r} is not a date (2026-11-25) or date and time between 1970 "
+            "and 9998"
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=calendar.zone)
 
 

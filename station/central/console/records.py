@@ -95,7 +95,7 @@ def fold_from_json(d: dict[str, Any], live: list[IncidentRecord]) -> IncidentFol
     fold.dealer = d.get("dealer")
     fold.hand_start_utc = {int(k): str(v) for k, v in d.get("hand_start_utc", {}).items()}
     fold.floor_keys = {int(k) for k in d.get("floor_keys", ())}
-    fold.incidents = {rec.id: rec for rec in sorted(live, key=lambda r: r.id)}
+    fold.resume(live)
     return fold
 
 

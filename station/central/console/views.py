@@ -54,11 +54,13 @@ def parse_time(text: str | None, *, local: bool = False) -> datetime | None:
         return None
     try:
         found = datetime.fromisoformat(text)
-    except ValueError:
+        if not 1970 <= found.year <= 9998:  # beyond, shifting zones overflows: no such row
+            return None
+        if found.tzinfo:
+            return found
+        return found.astimezone() if local else found.replace(tzinfo=UTC)
+    except (ValueError, OverflowError):
         return None
-    if found.tzinfo:
-        return found
-    return found.astimezone() if local else found.replace(tzinfo=UTC)
 
 
 def age_text(seconds: float | None) -> str:

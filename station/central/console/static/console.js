@@ -138,6 +138,7 @@
       refreshTables(true);
       refreshWorkflow();
     }
+    if (opened && page === "tournament") { refresh("tournament-live", "/tournaments/" + body.getAttribute("data-event") + "/live", 0); }
     opened = true;
   };
   source.onerror = function () { say("reconnecting…"); };
@@ -166,6 +167,33 @@
     }
     if (d.station === station && d.ids.indexOf(Number(incident)) >= 0) { refreshWorkflow(); }
   });
+  // A tournament's live view: fetched again when the event changes; its clock counts down here
+  // between two fetches (the server's figure wins at each one).
+  var eventId = body.getAttribute("data-event");
+  function refreshEvent(now) {
+    if (page === "tournament") { refresh("tournament-live", "/tournaments/" + eventId + "/live", now ? 0 : 300); }
+  }
+  source.addEventListener("tournament", function (e) {
+    var d = JSON.parse(e.data);
+    if (d.event === eventId) { refreshEvent(false); }
+  });
+  if (page === "tournament") {
+    var counted = Date.now();
+    setInterval(function () {
+      var el = document.querySelector("[data-countdown]");
+      var now = Date.now();
+      if (el && !el.hasAttribute("data-paused")) {
+        var was = Number(el.getAttribute("data-countdown"));
+        var left = Math.max(0, was - (now - counted) / 1000);
+        el.setAttribute("data-countdown", left.toFixed(1));
+        var whole = Math.ceil(left - 1e-9), h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, sec = whole % 60;
+        el.textContent = (h ? h + ":" + (m < 10 ? "0" : "") + m : String(m)) + ":" + (sec < 10 ? "0" : "") + sec;
+        if (was > 0 && left <= 0) { refreshEvent(true); }
+      }
+      counted = now;
+    }, 1000);
+    setInterval(function () { refreshEvent(true); }, 15000);
+  }
   source.addEventListener("signed_out", function () { location.href = "/login"; });
   // ages on the map ("last row 3 s ago") move on by themselves
   if (page === "map") { setInterval(function () { refreshTables(false); }, 10000); }

@@ -1,0 +1,548 @@
+"""The tournament director at the centre: each event's tables' new rows folded (`tables`), the
+players out placed, the moves the seat sensors confirmed carried on (a player out of his old seat
+is sent to the new table with his chips), the next balancing step decided by the rule
+(`balance`) and ordered, hand-for-hand rounds released (`rounds`), the clock announced at every
+new level. Edge adapter (PostgreSQL through psycopg 3), run by the console's live thread on the
+ingest's notifications (`fleet_rows`) and once a second.
+
+Each event is worked on in one transaction under an advisory lock on the event, so two console
+processes never decide twice; everything it decides is in the store before the commands it
+queued can go out (the ingest sends them after the commit).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import zlib
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any, Final
+
+import psycopg
+
+from station.central.tournament import clock, rounds, store
+from station.central.tournament.balance import Plan, Reason, plan
+from station.central.tournament.places import Out, finishing_order
+from station.central.tournament.rules import rules_for
+from station.central.tournament.seating import TableSeats
+from station.central.tournament.tables import (
+    CODES,
+    Eliminated,
+    Fact,
+    MovedIn,
+    MovedOut,
+    Row,
+    TableFold,
+)
+
+log = logging.getLogger(__name__)
+
+Conn = psycopg.Connection[tuple[Any, ...]]
+
+CHUNK: Final = 5000
+MAX_STEPS: Final = 1000  # balancing steps in one update (a field of 5000 needs far fewer)
+OPEN: Final = ("waiting", "ordered", "out")
+
+
+class Director:
+    def __init__(self) -> None:
+        self.decisions = 0  # balancing steps decided (for the bench)
+
+    # --- entry points -------------------------------------------------------------------------
+
+    def on_rows(self, conn: Conn, stations: Iterable[str]) -> list[str]:
+        """New rows of these stations: the events they play in, brought up to date."""
+        wanted = sorted(set(stations))
+        if not wanted:
+            return []
+        events = [
+            str(r[0])
+            for r in conn.execute(
+                "SELECT DISTINCT t.event_id FROM tourney_tables t JOIN tourney_events e"
+                " ON e.id = t.event_id WHERE e.state = 'seated' AND t.station_id = ANY(%s)",
+                (wanted,),
+            )
+        ]
+        return [ev for ev in events if self.update(conn, ev, wanted)]
+
+    def catch_up_all(self, conn: Conn) -> list[str]:
+        events = [
+            str(r[0]) for r in conn.execute("SELECT id FROM tourney_events WHERE state = 'seated'")
+        ]
+        return [ev for ev in events if self.update(conn, ev, None)]
+
+    def tick(self, conn: Conn, now_utc: float | None = None) -> list[str]:
+        """Announce a new level to the tables when the clock has moved on to one."""
+        now = time.time() if now_utc is None else now_utc
+        changed = []
+        running = conn.execute(
+            "SELECT id FROM tourney_events WHERE state = 'seated' AND clock IS NOT NULL"
+            " AND NOT (clock->>'paused')::boolean"
+        ).fetchall()
+        for (event,) in running:
+            with conn.transaction():
+                ev = store.load(conn, str(event), lock=True)
+                if ev is None or ev.clock is None:
+                    continue
+                levels = ev.levels
+                state = clock.from_json(ev.clock, levels, now)
+                index = clock.level_index(levels, state, now)
+                if index == ev.clock_sent:
+                    continue
+                body = clock.command_body(ev.id, levels, state, now)
+                for station in ev.tables:
+                    store.queue(conn, station, "tournament.clock", body, store.DIRECTOR)
+                conn.execute(
+                    "UPDATE tourney_events SET clock_sent = %s WHERE id = %s", (index, ev.id)
+                )
+                changed.append(ev.id)
+        return changed
+
+    # --- one event ----------------------------------------------------------------------------
+
+    def update(self, conn: Conn, event: str, stations: list[str] | None) -> bool:
+        """Fold the event's tables' new rows (of `stations`, or all), then decide. True when
+        anything changed."""
+        with conn.transaction():
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(%s)", (zlib.crc32(f"tourney:{event}".encode()),)
+            )
+            ev = store.load(conn, event, lock=True)
+            if ev is None or ev.state != "seated":
+                return False
+            work = _Work(conn, ev)
+            folds = work.fold_tables(stations)
+            if work.facts:
+                work.place()
+            if ev.state == "seated" and not work.finished:
+                work.balance(folds)
+                work.hand_for_hand(folds)
+            self.decisions += work.decided
+            return work.changed
+
+
+class _Work:
+    """One update of one event, inside its transaction."""
+
+    def __init__(self, conn: Conn, ev: store.Event) -> None:
+        self.conn = conn
+        self.ev = ev
+        self.rules = rules_for(ev.profile)
+        self.facts = 0
+        self.changed = False
+        self.finished = False
+        self.decided = 0
+        self.cause: tuple[str, int] | None = None  # the last player-out row (what a move is for)
+
+    # --- folding --------------------------------------------------------------------------
+
+    def fold_tables(self, stations: list[str] | None) -> dict[str, TableFold]:
+        conn, event = self.conn, self.ev.id
+        folds: dict[str, TableFold] = {}
+        found = conn.execute(
+            "SELECT station_id, fold, seq FROM tourney_tables WHERE event_id = %s", (event,)
+        ).fetchall()
+        for station, state, seq in found:
+            fold = TableFold.from_json(dict(state))
+            name = str(station)
+            if stations is None or name in stations:
+                cursor = int(seq)
+                while True:
+                    rows = conn.execute(
+                        "SELECT seq, code, hand, recorded_utc, payload FROM rows"
+                        " WHERE station_id = %s AND seq > %s AND code = ANY(%s)"
+                        " ORDER BY seq LIMIT %s",
+                        (name, cursor, list(CODES), CHUNK),
+                    ).fetchall()
+                    for seq_, code, hand, utc, payload in rows:
+                        row = Row(int(seq_), str(code), int(hand), str(utc), _data(payload))
+                        try:
+                            fact = fold.apply(row)
+                        except (KeyError, ValueError, TypeError) as exc:
+                            log.error(
+                                "tournament %s: %s row %s unreadable: %r", event, name, seq_, exc
+                            )
+                            continue
+                        if fact is not None:
+                            self._fact(name, fact)
+                    if rows:
+                        cursor = int(rows[-1][0])
+                        self.changed = True
+                    if len(rows) < CHUNK:
+                        break
+                if cursor != int(seq):
+                    conn.execute(
+                        "UPDATE tourney_tables SET fold = %s, seq = %s"
+                        " WHERE event_id = %s AND station_id = %s",
+                        (json.dumps(fold.to_json()), cursor, event, name),
+                    )
+            folds[name] = fold
+        return folds
+
+    def _fact(self, station: str, fact: Fact) -> None:
+        self.facts += 1
+        match fact:
+            case Eliminated():
+                self._out(station, fact)
+            case MovedOut():
+                self._moved_out(station, fact)
+            case MovedIn():
+                self._moved_in(station, fact)
+
+    def _out(self, station: str, fact: Eliminated) -> None:
+        conn, event = self.conn, self.ev.id
+        grp = f"round:{fact.round}" if fact.round is not None else f"{station}:{fact.hand}"
+        for o in fact.players:
+            player = o.player or self._at(station, o.seat)
+            if not player:
+                log.warning("tournament %s: %s seat %d out, player unknown", event, station, o.seat)
+                continue
+            seated = conn.execute(
+                "SELECT 1 FROM tourney_seats WHERE event_id = %s AND player = %s", (event, player)
+            ).fetchone()
+            if seated is None:
+                continue  # out already, or never here
+            conn.execute(
+                "INSERT INTO tourney_outs (event_id, player, station_id, seat, hand, start_stack,"
+                " round, grp, ord, row_seq, recorded) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s, %s) ON CONFLICT DO NOTHING",
+                (
+                    event, player, station, o.seat, fact.hand, o.start_stack, fact.round, grp,
+                    _micros(fact.recorded_utc), fact.seq, fact.recorded_utc,
+                ),
+            )  # fmt: skip
+            conn.execute(
+                "DELETE FROM tourney_seats WHERE event_id = %s AND player = %s", (event, player)
+            )
+            conn.execute(
+                "UPDATE tourney_moves SET state = 'cancelled' WHERE event_id = %s AND player = %s"
+                " AND state IN ('waiting', 'ordered')",
+                (event, player),
+            )
+        self.cause = (station, fact.seq)
+
+    def _at(self, station: str, seat: int) -> str:
+        found = self.conn.execute(
+            "SELECT player FROM tourney_seats WHERE event_id = %s AND station_id = %s"
+            " AND seat = %s",
+            (self.ev.id, station, seat),
+        ).fetchone()
+        return "" if found is None else str(found[0])
+
+    def _moved_out(self, station: str, fact: MovedOut) -> None:
+        conn, event = self.conn, self.ev.id
+        found = conn.execute(
+            "SELECT id, to_station, to_seat FROM tourney_moves WHERE event_id = %s"
+            " AND player = %s AND from_station = %s AND state = 'ordered' ORDER BY id LIMIT 1",
+            (event, fact.player, station),
+        ).fetchone()
+        if found is None:
+            log.warning("tournament %s: %s moved out %s: no move ordered", event, station,
+                        fact.player)  # fmt: skip
+            return
+        ident, to_station, to_seat = int(found[0]), str(found[1]), int(found[2])
+        body = {
+            "player": fact.player,
+            "seat": to_seat,
+            "from_table": station,
+            "chips": fact.chips,
+            "event": event,
+        }
+        command = store.queue(conn, to_station, "tournament.move_in", body, store.DIRECTOR)
+        conn.execute(
+            "UPDATE tourney_moves SET state = 'out', out_seq = %s, out_at = now(), chips = %s,"
+            " in_command = %s WHERE id = %s",
+            (fact.seq, fact.chips, command, ident),
+        )
+        conn.execute(
+            "UPDATE tourney_seats SET chips = %s WHERE event_id = %s AND player = %s",
+            (fact.chips, event, fact.player),
+        )
+
+    def _moved_in(self, station: str, fact: MovedIn) -> None:
+        conn, event = self.conn, self.ev.id
+        found = conn.execute(
+            "SELECT id FROM tourney_moves WHERE event_id = %s AND player = %s"
+            " AND to_station = %s AND state = 'out' ORDER BY id LIMIT 1",
+            (event, fact.player, station),
+        ).fetchone()
+        if found is None:
+            log.warning("tournament %s: %s moved in %s: no move on its way", event, station,
+                        fact.player)  # fmt: skip
+            return
+        ident = int(found[0])
+        conn.execute(
+            "UPDATE tourney_moves SET state = 'done', in_seq = %s, in_at = now() WHERE id = %s",
+            (fact.seq, ident),
+        )
+        conn.execute(
+            "UPDATE tourney_seats SET chips = %s WHERE event_id = %s AND player = %s",
+            (fact.chips, event, fact.player),
+        )
+        for nxt, from_station, from_seat, to_station, to_seat in conn.execute(
+            "SELECT id, from_station, from_seat, to_station, to_seat FROM tourney_moves"
+            " WHERE after_move = %s AND state = 'waiting'",
+            (ident,),
+        ).fetchall():
+            self._order(int(nxt), fact.player, str(from_station), int(from_seat),
+                        str(to_station), int(to_seat))  # fmt: skip
+        self._settle_moving(fact.player)
+
+    def _settle_moving(self, player: str) -> None:
+        self.conn.execute(
+            "UPDATE tourney_seats SET moving = EXISTS (SELECT 1 FROM tourney_moves m"
+            " WHERE m.event_id = %s AND m.player = %s AND m.state = ANY(%s))"
+            " WHERE event_id = %s AND player = %s",
+            (self.ev.id, player, list(OPEN), self.ev.id, player),
+        )
+
+    def _order(self, ident: int, player: str, from_station: str, from_seat: int,
+               to_station: str, to_seat: int) -> None:  # fmt: skip
+        body = {
+            "player": player,
+            "seat": from_seat,
+            "to_table": to_station,
+            "to_seat": to_seat,
+            "event": self.ev.id,
+        }
+        command = store.queue(self.conn, from_station, "tournament.move_out", body, store.DIRECTOR)
+        self.conn.execute(
+            "UPDATE tourney_moves SET state = 'ordered', out_command = %s WHERE id = %s",
+            (command, ident),
+        )
+
+    # --- places ---------------------------------------------------------------------------
+
+    def place(self) -> None:
+        conn, event = self.conn, self.ev.id
+        stored: dict[str, tuple[int | None, int | None]] = {}
+        outs = []
+        for p, t, s, h, st, g, o, was, was_last in conn.execute(
+            "SELECT player, station_id, seat, hand, start_stack, grp, ord, place, place_last"
+            " FROM tourney_outs WHERE event_id = %s",
+            (event,),
+        ):
+            outs.append(Out(str(p), str(t), int(s), int(h), int(st), str(g), int(o)))
+            stored[str(p)] = (was, was_last)
+        entrants = _one(conn, "SELECT count(*) FROM tourney_entrants WHERE event_id = %s", event)
+        left = [
+            str(r[0])
+            for r in conn.execute("SELECT player FROM tourney_seats WHERE event_id = %s", (event,))
+        ]
+        winner = left[0] if len(left) == 1 else ""
+        placed = finishing_order(
+            entrants, outs, tie_across_tables=self.rules.tie_across_tables, winner=winner
+        )
+        conn.cursor().executemany(
+            "UPDATE tourney_outs SET place = %s, place_last = %s WHERE event_id = %s"
+            " AND player = %s",
+            [
+                (p.place, p.last, event, p.player)
+                for p in placed
+                if p.out is not None and stored.get(p.player) != (p.place, p.last)
+            ],  # the places that changed (a field of 300 would be every row, every time)
+        )
+        if winner:
+            conn.execute(
+                "UPDATE tourney_events SET winner = %s, state = 'finished', finished_at = now(),"
+                " h4h_on = false WHERE id = %s",
+                (winner, event),
+            )
+            self.finished = True
+        self.changed = True
+
+    # --- balancing ------------------------------------------------------------------------
+
+    def _tables(self, folds: Mapping[str, TableFold]) -> list[TableSeats]:
+        conn, event = self.conn, self.ev.id
+        seated: dict[str, dict[int, str]] = {}
+        for player, station, seat in conn.execute(
+            "SELECT player, station_id, seat FROM tourney_seats WHERE event_id = %s", (event,)
+        ):
+            seated.setdefault(str(station), {})[int(seat)] = str(player)
+        out = []
+        for station, seats in conn.execute(
+            "SELECT station_id, seats FROM tourney_tables WHERE event_id = %s"
+            " AND broken_at IS NULL ORDER BY break_order",
+            (event,),
+        ):
+            fold = folds.get(str(station), TableFold())
+            out.append(
+                TableSeats(
+                    str(station),
+                    tuple(int(s) for s in seats),
+                    seated.get(str(station), {}),
+                    button=fold.button,
+                    big_blind=fold.big_blind,
+                    has_button=fold.has_button,
+                    opened=tuple(fold.opened),
+                )
+            )
+        return out
+
+    def balance(self, folds: Mapping[str, TableFold]) -> None:
+        conn, ev = self.conn, self.ev
+        start_tables = _one(conn, "SELECT count(*) FROM tourney_tables WHERE event_id = %s", ev.id)
+        tables = self._tables(folds)
+        for _ in range(MAX_STEPS):
+            n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
+                     ev.id)  # fmt: skip
+            step = plan(
+                tables,
+                self.rules,
+                start_tables=start_tables,
+                seed=f"{ev.seed}:{n}",
+                redraw_at_three=ev.redraw_at_three,
+            )
+            if step is None:
+                return
+            self._apply(step, n, _decision(tables, folds, self.rules.tolerance(len(tables))))
+            tables = _after(tables, step)
+            self.decided += 1
+            self.changed = True
+
+    def _apply(self, step: Plan, n: int, decision: dict[str, Any]) -> None:
+        conn, event = self.conn, self.ev.id
+        draw_n = None
+        if step.reason in (Reason.BREAK, Reason.REDRAW):
+            draw_n = n
+            result = {m.player: [m.to_table, m.to_seat] for m in step.moves}
+            conn.execute(
+                "INSERT INTO tourney_draws (event_id, n, kind, seed, broken, tables_left, rule,"
+                " why, result) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (event, n, step.reason.value, step.seed, step.broken, step.tables_left,
+                 step.rule, step.why, json.dumps(result)),
+            )  # fmt: skip
+            conn.execute(
+                "UPDATE tourney_tables SET broken_at = now() WHERE event_id = %s"
+                " AND station_id = %s",
+                (event, step.broken),
+            )
+        cause_station, cause_seq = self.cause if self.cause else (None, None)
+        for m in step.moves:
+            prev = conn.execute(
+                "SELECT max(id) FROM tourney_moves WHERE event_id = %s AND player = %s"
+                " AND state = ANY(%s)",
+                (event, m.player, list(OPEN)),
+            ).fetchone()
+            after = int(prev[0]) if prev is not None and prev[0] is not None else None
+            found = conn.execute(
+                "INSERT INTO tourney_moves (event_id, player, from_station, from_seat,"
+                " to_station, to_seat, reason, rule, why, draw_n, cause_seq, cause_station,"
+                " after_move, state, decision, decided_at) VALUES (%s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING id",
+                (event, m.player, m.from_table, m.from_seat, m.to_table, m.to_seat,
+                 m.reason.value, step.rule, step.why, draw_n, cause_seq, cause_station, after,
+                 "waiting" if after is not None else "ordered", json.dumps(decision)),
+            ).fetchone()  # fmt: skip
+            assert found is not None
+            conn.execute(
+                "UPDATE tourney_seats SET station_id = %s, seat = %s, moving = true"
+                " WHERE event_id = %s AND player = %s",
+                (m.to_table, m.to_seat, event, m.player),
+            )
+            if after is None:
+                self._order(int(found[0]), m.player, m.from_table, m.from_seat, m.to_table,
+                            m.to_seat)  # fmt: skip
+
+    # --- hand-for-hand --------------------------------------------------------------------
+
+    def hand_for_hand(self, folds: Mapping[str, TableFold]) -> None:
+        conn, ev = self.conn, self.ev
+        if not ev.h4h_on:
+            return
+        seated: dict[str, int] = {
+            str(s): int(n)
+            for s, n in conn.execute(
+                "SELECT station_id, count(*) FROM tourney_seats WHERE event_id = %s"
+                " GROUP BY station_id",
+                (ev.id,),
+            )
+        }
+        tables = {
+            s: rounds.TableRound(f.holding, f.in_hand, max(len(f.players), seated.get(s, 0)))
+            for s, f in folds.items()
+            if s in ev.tables
+        }
+        state = rounds.RoundState(True, ev.h4h_round, ev.h4h_released)
+        step = rounds.step(state, tables)
+        if step.complete is not None:
+            conn.execute(
+                "INSERT INTO tourney_rounds (event_id, round, complete_at) VALUES (%s, %s, now())"
+                " ON CONFLICT (event_id, round) DO UPDATE SET complete_at = now()",
+                (ev.id, step.complete),
+            )
+        if step.release is not None:
+            for station in ev.tables:
+                store.queue(
+                    conn,
+                    station,
+                    "tournament.release",
+                    {"round": step.release, "event": ev.id},
+                    store.DIRECTOR,
+                )
+            conn.execute(
+                "INSERT INTO tourney_rounds (event_id, round, released_at) VALUES (%s, %s, now())"
+                " ON CONFLICT (event_id, round) DO UPDATE SET released_at = now()",
+                (ev.id, step.release),
+            )
+        if step.state != state:
+            conn.execute(
+                "UPDATE tourney_events SET h4h_round = %s, h4h_released = %s WHERE id = %s",
+                (step.state.round, step.state.released, ev.id),
+            )
+            ev.h4h_round, ev.h4h_released = step.state.round, step.state.released
+            self.changed = True
+
+
+def _decision(
+    tables: list[TableSeats], folds: Mapping[str, TableFold], tolerance: int
+) -> dict[str, Any]:
+    """The tables as the rule saw them for a step (in breaking order), with the last row of
+    each station's journal the positions come from: what a check of the decision starts from."""
+    return {
+        "tolerance": tolerance,
+        "tables": [
+            {
+                "table": t.table,
+                "seats": list(t.seats),
+                "players": {str(s): p for s, p in sorted(t.players.items())},
+                "button": t.button,
+                "big_blind": t.big_blind,
+                "has_button": t.has_button,
+                "seq": folds[t.table].seq if t.table in folds else 0,
+            }
+            for t in tables
+        ],
+    }
+
+
+def _after(tables: list[TableSeats], step: Plan) -> list[TableSeats]:
+    """The tables once `step` is carried out (the players ordered to move at their new seats)."""
+    by = {t.table: t for t in tables}
+    for m in step.moves:
+        src = by.get(m.from_table)
+        if src is not None and src.players.get(m.from_seat) == m.player:
+            by[m.from_table] = src.without(m.from_seat)
+    for m in step.moves:
+        by[m.to_table] = by[m.to_table].with_player(m.to_seat, m.player)
+    return [by[t.table] for t in tables if t.table != step.broken]
+
+
+def _one(conn: Conn, sql: str, *params: object) -> int:
+    found = conn.execute(sql.encode(), params).fetchone()
+    return int(found[0]) if found is not None and found[0] is not None else 0
+
+
+def _data(payload: object) -> dict[str, Any]:
+    data = json.loads(payload) if isinstance(payload, str | bytes) else payload
+    return dict(data) if isinstance(data, dict) else {}
+
+
+def _micros(utc: str) -> int:
+    try:
+        return int(datetime.fromisoformat(utc).timestamp() * 1_000_000)
+    except ValueError:
+        return 0

@@ -1,0 +1,114 @@
+"""The fast chain walk of the history check judges every row exactly as the row-by-row
+`ChainChecker` does (the one `verify` and recovery use): the same first problem for each kind of
+edit, and a row the slow way accepts (a value stored with another type whose text hashes the
+same) is accepted too."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from station.bench.scripted import nlhe_session
+from station.journal.chainwalk import walk
+from station.journal.clock import ManualClock
+from station.journal.codes import ActorRole
+from station.journal.recorder import Recorder
+from station.journal.rows import COLUMNS, GENESIS_HASH, LogRow
+from station.journal.store import Journal
+from station.journal.verify import ChainChecker, Problem
+
+STATION = "T03"
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("walk") / "journal.sqlite3"
+    with Journal.open(path, clock=ManualClock(), station_id=STATION, create=True) as journal:
+        recorder = Recorder(journal)
+        recorder.recover()
+        for item in nlhe_session(3, seed=6).events:
+            recorder.record(item.event, actor="table", role=ActorRole.DEVICE, at=item.t)
+    return path
+
+
+def _copy(pristine: Path, tmp_path: Path, change: Callable[[sqlite3.Connection], None]) -> Path:
+    path = tmp_path / "edited.sqlite3"
+    with closing(sqlite3.connect(pristine)) as src, closing(sqlite3.connect(path)) as dst:
+        src.backup(dst)
+        dst.execute("DROP TRIGGER log_no_update")
+        dst.execute("DROP TRIGGER log_no_delete")
+        change(dst)
+        dst.commit()
+    return path
+
+
+def _slow(path: Path) -> Problem | None:
+    checker = ChainChecker(STATION)
+    with closing(sqlite3.connect(path)) as conn:
+        for t in conn.execute(f"SELECT {', '.join(COLUMNS)} FROM log ORDER BY seq"):
+            try:
+                found = checker.check(LogRow.from_tuple(t))
+            except (TypeError, ValueError) as exc:
+                return checker.unreadable(t[0], str(exc))
+            if found is not None:
+                return found
+    return None
+
+
+def _fast(path: Path) -> Problem | None:
+    with closing(sqlite3.connect(path)) as conn:
+        head = int(conn.execute("SELECT MAX(seq) FROM log").fetchone()[0])
+        return walk(conn, STATION, (0, GENESIS_HASH), head).problem
+
+
+def _rehash(conn: sqlite3.Connection, seq: int) -> None:
+    t = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM log WHERE seq = ?", (seq,)).fetchone()
+    row = LogRow.from_tuple(t)
+    conn.execute("UPDATE log SET hash = ? WHERE seq = ?", (row.computed_hash(), seq))
+
+
+EDITS: dict[str, Callable[[sqlite3.Connection], None]] = {
+    "payload edited": lambda c: c.execute(
+        "UPDATE log SET payload = replace(payload, '\"seat\":', '\"seat\": ') WHERE seq = 40"
+    ),
+    "payload edited and re-hashed": lambda c: (
+        c.execute("UPDATE log SET payload = payload || ' ' WHERE seq = 40"),
+        _rehash(c, 40),
+    ),
+    "row deleted": lambda c: c.execute("DELETE FROM log WHERE seq = 77"),
+    "another station's row": lambda c: (
+        c.execute("UPDATE log SET station_id = 'T99' WHERE seq = 90"),
+        _rehash(c, 90),
+    ),
+    "hand stored as text": lambda c: c.execute(
+        "UPDATE log SET hand = CAST(hand AS TEXT) WHERE seq = 55"
+    ),
+    "hand not a number": lambda c: c.execute("UPDATE log SET hand = 'abc' WHERE seq = 57"),
+    "payload stored as a blob": lambda c: c.execute(
+        "UPDATE log SET payload = CAST(payload AS BLOB) WHERE seq = 58"
+    ),
+    "ref stored as text": lambda c: c.execute(
+        "UPDATE log SET ref = CAST(ref AS TEXT) WHERE seq = 61 AND ref IS NOT NULL"
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS), ids=list(EDITS))
+def test_the_walk_finds_what_the_row_by_row_check_finds(
+    pristine: Path, tmp_path: Path, edit: str
+) -> None:
+    path = _copy(pristine, tmp_path, EDITS[edit])
+    assert _fast(path) == _slow(path)
+
+
+def test_a_sound_journal_walks_clean(pristine: Path) -> None:
+    assert _fast(pristine) is None and _slow(pristine) is None
+    with closing(sqlite3.connect(pristine)) as conn:
+        seq, digest = conn.execute("SELECT seq, hash FROM log WHERE seq = 100").fetchone()
+        head = int(conn.execute("SELECT MAX(seq) FROM log").fetchone()[0])
+        walked = walk(conn, STATION, (seq, digest), head)
+    assert walked.problem is None and walked.rows == head - 100 and walked.last_seq == head
