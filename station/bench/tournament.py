@@ -231,6 +231,50 @@ def _wait_schema(conninfo: str) -> None:
     raise RuntimeError("the central services did not start")
 
 
+def check_redraw(conn: Any, n: int, left: int, in_play: list[str]) -> list[str]:
+    """A redraw as 001-RR11 §15 r18 wants it carried out: every table left seated anew by one
+    seat draw (its next hand dealt from it, the button drawn for), each player drawn to it
+    from another table with the chips his old table confirmed when he left (none lost), a
+    player already there keeping his own (null), `final_table` on the last table only; and
+    each table set up from its draw (its `input.setup` after its `tournament.seats_drawn`)."""
+    wrong: list[str] = []
+    sent = {
+        str(t): (int(i), dict(b))
+        for i, t, b in conn.execute(
+            "SELECT id, station_id, body FROM commands WHERE kind = 'tournament.seat_draw'"
+            " AND (body->>'draw')::int = %s",
+            (n,),
+        )
+    }
+    for table in in_play:
+        if table not in sent:
+            wrong.append(f"redraw {n}: no seat draw sent to {table}")
+            continue
+        ident, body = sent[table]
+        if body.get("final_table") is not (left == 1):
+            wrong.append(f"redraw {n}: {table} final_table {body.get('final_table')} at {left}")
+        drawn = {v["player"]: v["chips"] for v in body["seats"].values()}
+        for player, frm, chips, state in conn.execute(
+            "SELECT player, from_station, chips, state FROM tourney_moves WHERE draw_n = %s"
+            " AND to_station = %s",
+            (n, table),
+        ):
+            if state == "cancelled":
+                continue
+            if drawn.get(player) != chips or chips is None:
+                wrong.append(f"redraw {n}: {player} from {frm} brought {chips}, drawn with"
+                             f" {drawn.get(player)}")  # fmt: skip
+        (setup,) = conn.execute(
+            "SELECT count(*) FROM rows s JOIN rows d ON d.station_id = s.station_id"
+            " AND d.code = 'tournament.seats_drawn' AND (d.payload::jsonb->>'command')::bigint = %s"
+            " WHERE s.station_id = %s AND s.code = 'input.setup' AND s.seq > d.seq",
+            (ident, table),
+        ).fetchone() or (0,)
+        if not setup:
+            wrong.append(f"redraw {n}: {table} never set up from its seat draw")
+    return wrong
+
+
 def _until_final_table(conninfo: str, started: float, timeout: float) -> bool:
     import psycopg  # noqa: PLC0415
 
@@ -277,12 +321,12 @@ def _figures(
             "SELECT count(*) FROM rows WHERE code = 'decision.hand_end'"
         ).fetchone() or (0,)
         (outs,) = conn.execute("SELECT count(*) FROM tourney_outs").fetchone() or (0,)
-        for row in conn.execute(
+        for open_ in conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
             " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
             " ORDER BY id"
         ).fetchall():
-            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*row))
+            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*open_))
         wrong: list[str] = []
         checked = 0
         latencies: dict[tuple[str, int], float] = {}
@@ -308,13 +352,14 @@ def _figures(
             journaled = {}
             for t in decision["tables"]:
                 found = conn.execute(
-                    "SELECT payload FROM rows WHERE station_id = %s AND code = 'table.hand_start'"
-                    " AND seq <= %s ORDER BY seq DESC LIMIT 1",
+                    "SELECT code, payload FROM rows WHERE station_id = %s"
+                    " AND code IN ('table.hand_start', 'input.setup') AND seq <= %s"
+                    " ORDER BY seq DESC LIMIT 1",
                     (t["table"], t["seq"]),
                 ).fetchone()
-                bb = None
-                if found is not None:
-                    seats = json.loads(found[0]).get("seats", {})
+                bb = None  # (none yet after a setup: a redrawn table before its first hand)
+                if found is not None and found[0] == "table.hand_start":
+                    seats = json.loads(found[1]).get("seats", {})
                     bb = next((int(s) for s, v in seats.items() if v.get("blind") == "BB"), None)
                 journaled[t["table"]] = bb
             problems += check_positions(decision, journaled)
@@ -334,6 +379,8 @@ def _figures(
             in_play = [t for t in in_play if t != broken]
             if (kind == "redraw") != (left in redraw_at):
                 wrong.append(f"{kind} at {left} tables")
+            if kind == "redraw":
+                wrong += check_redraw(conn, int(_n), int(left), in_play)
         (final,) = conn.execute(
             "SELECT count(DISTINCT station_id) FROM tourney_seats"
         ).fetchone() or (0,)
