@@ -13,13 +13,16 @@ daemon records its devices' inputs, one hand every `--pace` seconds, a player go
 `--bust` share of them. The event is created, drawn and started from this process with the
 console's own functions (`station.central.tournament.store`).
 
-Figures: `hands`, `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`),
+Figures: `hands`, `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`;
+`moves_refused`: orders a table refused, the player out already or his big blind posted since),
 `decisions_checked` and `decisions_wrong` (each balancing move against
 `station.bench.tourney_check`, the decision's tables against the stations' journaled big
-blinds; each break against the breaking order; each redraw against the profile's redraw
-points), `move_p50_s`, `move_p99_s`, `move_max_s` (a `tournament.eliminated` row's time at its
-station to the director's first move decided because of it, for every player out that needed
-a move; `stored_p50_s`, `stored_p99_s`: the part of it until the ingest stored the row),
+blinds, and each one carried out against the hands dealt meanwhile (he left before posting
+the big blind he was moved for); each break against the breaking order; each redraw against the
+profile's redraw points and carried out as one seat draw per table), `move_p50_s`,
+`move_p99_s`, `move_max_s` (a `tournament.eliminated` row's time at its station to the
+director's first move decided because of it, for every player out that needed a move;
+`stored_p50_s`, `stored_p99_s`: the part of it until the ingest stored the row),
 `final_table` (1 when the event reached one table seated), `seconds`.
 Bars: move p99 <= 1 s, no wrong decision, the final table reached.
 """
@@ -231,6 +234,22 @@ def _wait_schema(conninfo: str) -> None:
     raise RuntimeError("the central services did not start")
 
 
+def check_carried_out(
+    conn: Any, decision: dict[str, Any], table: str, seat: int, out_seq: int
+) -> list[str]:
+    """The move carried out as decided: the player due the big blind left before he posted it
+    (001-RR11 §15 r15), not after a hand dealt since the decision in which he posted it."""
+    seen = next((t.get("hand", 0) for t in decision["tables"] if t["table"] == table), 0)
+    found = conn.execute(
+        "SELECT hand FROM rows WHERE station_id = %s AND code = 'table.hand_start'"
+        " AND hand > %s AND seq < %s AND payload::jsonb #>> %s = 'BB' ORDER BY seq LIMIT 1",
+        (table, seen, out_seq, ["seats", str(seat), "blind"]),
+    ).fetchone()
+    if found is None:
+        return []
+    return [f"{table} seat {seat} posted the big blind in hand {found[0]} before he moved"]
+
+
 def check_redraw(conn: Any, n: int, left: int, in_play: list[str]) -> list[str]:
     """A redraw as 001-RR11 §15 r18 wants it carried out: every table left seated anew by one
     seat draw (its next hand dealt from it, the button drawn for), each player drawn to it
@@ -312,7 +331,7 @@ def _figures(
         ]
         moves = conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, decision,"
-            " cause_station, cause_seq, decided_at FROM tourney_moves ORDER BY id"
+            " cause_station, cause_seq, decided_at, state, out_seq FROM tourney_moves ORDER BY id"
         ).fetchall()
         draws = conn.execute(
             "SELECT n, kind, broken, tables_left FROM tourney_draws ORDER BY n"
@@ -321,6 +340,10 @@ def _figures(
             "SELECT count(*) FROM rows WHERE code = 'decision.hand_end'"
         ).fetchone() or (0,)
         (outs,) = conn.execute("SELECT count(*) FROM tourney_outs").fetchone() or (0,)
+        (refused,) = conn.execute(
+            "SELECT count(*) FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
+            " WHERE c.state = 'refused'"
+        ).fetchone() or (0,)
         for open_ in conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
             " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
@@ -331,7 +354,8 @@ def _figures(
         checked = 0
         latencies: dict[tuple[str, int], float] = {}
         stored: dict[tuple[str, int], float] = {}
-        for _i, player, frm, frm_seat, to, to_seat, reason, decision, cst, cseq, at in moves:
+        for (_i, player, frm, frm_seat, to, to_seat, reason, decision, cst, cseq, at, state,
+             out_seq) in moves:  # fmt: skip
             if cst is not None and cseq is not None:
                 row = conn.execute(
                     "SELECT recorded_utc, stored_at FROM rows WHERE station_id = %s AND seq = %s",
@@ -363,6 +387,8 @@ def _figures(
                     bb = next((int(s) for s, v in seats.items() if v.get("blind") == "BB"), None)
                 journaled[t["table"]] = bb
             problems += check_positions(decision, journaled)
+            if state != "cancelled" and out_seq is not None:
+                problems += check_carried_out(conn, decision, frm, frm_seat, int(out_seq))
             wrong += [f"move of {player} {frm}->{to}: {p}" for p in problems]
         in_play = list(order)
         # the rulebooks' redraw points: RR11 §15 r18, RR5 r17, USPA 3.3.2.15 (GN: RR11's): at
@@ -396,6 +422,7 @@ def _figures(
         "eliminated": int(outs),
         "moves": len(moves),
         "balance_moves": sum(1 for m in moves if m[6] == "balance"),
+        "moves_refused": int(refused),
         "tables_broken": sum(1 for d in draws if d[1] != "draw"),
         "redraws": sum(1 for d in draws if d[1] == "redraw"),
         "decisions_checked": checked,

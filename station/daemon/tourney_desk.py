@@ -9,9 +9,11 @@ table then does is journaled too, so the centre's store holds each step:
 
 - `tournament.clock` {event, level, remaining_s, paused, sent_utc, levels?}: a `clock` input
   (actor `centre`), the time it spent on its way taken off when the station's clock allows.
-- `tournament.move_out` {player, seat, to_table, to_seat}: the dealer screen says MOVE SEAT 4 TO
-  TABLE T07 SEAT 2; when the seat is empty between hands (or he has left a hand he was not in),
-  the station records MOVE_OUT 4 and `tournament.moved_out` with his chips.
+- `tournament.move_out` {player, seat, to_table, to_seat, hand?}: the dealer screen says MOVE
+  SEAT 4 TO TABLE T07 SEAT 2; when the seat is empty between hands (or he has left a hand he was
+  not in), the station records MOVE_OUT 4 and `tournament.moved_out` with his chips. `hand`: the
+  table's last hand the balancing decision saw; refused when the seat has posted a big blind in
+  a later hand (the player due it was chosen; he has posted it, the centre decides again).
 - `tournament.move_in` {player, seat, from_table, chips}: NEW PLAYER SEAT 6 FROM T03 (12,400);
   once the seat's sensor shows him seated, MOVE_IN 6 12400 and `tournament.moved_in`.
 - `tournament.hand_for_hand` {on, round} / `tournament.release` {round}: see
@@ -150,6 +152,15 @@ class TourneyDesk:
                 if holder is None and not self._table().stacks.get(s):
                     # out in a hand the centre had not heard of when it ordered the move
                     raise RefusedError(f"seat {s} is empty: {player} is not at this table")
+                if body.get("hand") is not None:
+                    seen = count(body, "hand")
+                    later = self._big_blind_since(s, seen)
+                    if later is not None:
+                        # he was moved as the player due the big blind: he has posted it
+                        raise RefusedError(
+                            f"seat {s} posted the big blind in hand {later}, after hand {seen}"
+                            " the move was decided on"
+                        )
                 order = {
                     **via,
                     "player": player,
@@ -181,6 +192,15 @@ class TourneyDesk:
                 return self._write(Code.TOURNAMENT_RELEASED, {**via, "round": rnd}).seq
             case _:
                 return self._seat_draw(body, via)
+
+    def _big_blind_since(self, s: int, hand: int) -> int | None:
+        """The first hand after `hand` in which seat `s` posted the big blind (None: none)."""
+        found = self.journal.conn.execute(
+            "SELECT hand FROM log WHERE hand > ? AND code = ?"
+            " AND json_extract(payload, ?) = 'BB' ORDER BY seq LIMIT 1",
+            (hand, Code.HAND_START.value, f'$.seats."{s}".blind'),
+        ).fetchone()
+        return None if found is None else int(found[0])
 
     def _clock(self, body: Mapping[str, Any], via: dict[str, Any]) -> int:
         level = count(body, "level", low=1)

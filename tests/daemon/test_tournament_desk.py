@@ -291,3 +291,32 @@ def test_TOURN_BUTTON_a_redraw_arriving_mid_hand_seats_the_table_after_it(
     assert last["missing"] == ["P7"] and last["kept"] == {"1": 1}
     assert station.rows(Code.INPUT_SETUP)[-1].data()["seats"] == {"1": 4200, "3": 10}
     assert station.core.tourney.state.roster == {1: "P9", 3: "P4"}
+
+
+def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_decided_before_his_big_blind_is_refused_after_it(
+    station: Station,
+) -> None:
+    # 001-RR11 §15 r15: the player due the big blind moves. The centre decided on hand 1 (seat
+    # 3 due the big blind next); the order comes after seat 3 posted it in hand 2: refused,
+    # the centre decides again. An order decided on hand 2 is carried out.
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 1000}))
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))  # hand 1: BB seat 3
+    for card in ("Ah", "Kd", "7c", "2s", "Qh", "Jd", "9c", "3s"):
+        station.table(Draw(Card.parse(card)))
+    station.table(KeyPress(Key.FOLD, seat=4), KeyPress(Key.FOLD, seat=1))
+    station.table(KeyPress(Key.FOLD, seat=2))  # seat 3 wins; hand 2: button 2, BB seat 4
+    station.table(Zone(3, 25), Zone(4, 50), KeyPress(Key.NEW_HAND))
+    late = station.core.tourney.carry_out(
+        Command(5, "tournament.move_out",
+                {"player": "P4", "seat": 4, "to_table": "T09", "to_seat": 1, "hand": 1})
+    )  # fmt: skip
+    assert late.status is ReplyStatus.REFUSED
+    assert (
+        late.detail == "seat 4 posted the big blind in hand 2, after hand 1 the move was decided on"
+    )
+    assert station.rows(Code.TOURNAMENT_MOVE_ORDERED) == []
+    ok = station.core.tourney.carry_out(
+        Command(6, "tournament.move_out",
+                {"player": "P1", "seat": 1, "to_table": "T09", "to_seat": 1, "hand": 2})
+    )  # fmt: skip
+    assert ok.status is ReplyStatus.DONE

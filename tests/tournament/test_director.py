@@ -461,3 +461,48 @@ def test_TOURN_RAISE_CAP_the_final_table_redraw_is_flagged_final(store: Store) -
     (_table, body) = final[-1]
     assert body["final_table"] is True and len(body["seats"]) == 4
     assert [b["final_table"] for _, b in final[:-1]] == [False, False]
+
+
+def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_refused_after_the_big_blind_is_decided_again(
+    store: Store,
+) -> None:
+    # 001-RR11 §15 r15: the player due the big blind moves. The order names the hand the
+    # decision saw; the table dealt on and that player posted the big blind in the next hand,
+    # so the table refuses it; the director cancels the move and moves the player now due it.
+    event(store)
+    director = Director()
+    t1 = seats(store, "T1")
+    bb = next(s for s in t1 if (s % 4) + 1 in t1)
+    busted = (bb % 4) + 1
+    hand_start(store, "T3", 1, button=1, bb=2)  # T3 is full: 1..4, seat 3 due the big blind
+    hand_start(store, "T1", 1, button=bb, bb=bb)
+    out(store, "T1", 1, [(busted, t1[busted], 10_000)])
+    director.on_rows(store.conn, ["T1", "T3"])
+    t3 = seats(store, "T3") | {3: seats(store, "T1")[busted]}
+    ((ident, command, body),) = store.conn.execute(
+        "SELECT m.id, m.out_command, c.body FROM tourney_moves m JOIN commands c"
+        " ON c.id = m.out_command"
+    ).fetchall()
+    assert (body["seat"], body["hand"]) == (3, 1)
+    # T3 deals hand 2 before the order comes: seat 3 posts the big blind; the table refuses
+    payload = {
+        "hand": 2, "game": "nlhe", "profile": "RR11", "button": 2,
+        "seats": {str(t): {"stack": 10_000, "bet": 0, "status": "active",
+                           "blind": "BB" if t == 3 else ""} for t in (1, 2, 3, 4)},
+    }  # fmt: skip
+    store.row("T3", "table.hand_start", payload, 2)
+    store.conn.execute(
+        "UPDATE commands SET state = 'refused', reply = %s WHERE id = %s",
+        ('{"detail": "seat 3 posted the big blind in hand 2, after hand 1"}', command),
+    )
+    assert director.on_rows(store.conn, ["T3"]) == ["E1"]
+    rows = store.conn.execute(
+        "SELECT id, player, from_station, from_seat, state FROM tourney_moves ORDER BY id"
+    ).fetchall()
+    assert rows[0][0] == ident and rows[0][4] == "cancelled"
+    # now seat 4 is due the big blind at T3: its player moves, into the same seat at T1
+    ((_, player, frm, frm_seat, state),) = rows[1:]
+    assert (frm, frm_seat, state, player) == ("T3", 4, "ordered", t3[4])
+    ((_, _, again),) = store.commands("T3", "tournament.move_out")[1:]
+    assert (again["seat"], again["hand"], again["to_seat"]) == (4, 2, busted)
+    assert seats(store, "T3")[3] == t3[3]  # the first player is counted back at his seat

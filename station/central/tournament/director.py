@@ -118,6 +118,7 @@ class Director:
             if work.facts:
                 work.place()
             if ev.state == "seated" and not work.finished:
+                work.refused()
                 work.seat_redraws(folds)
                 work.balance(folds)
                 work.hand_for_hand(folds)
@@ -400,13 +401,26 @@ class _Work:
 
     def _order(self, ident: int, player: str, from_station: str, from_seat: int,
                to_station: str, to_seat: int) -> None:  # fmt: skip
-        body = {
+        body: dict[str, Any] = {
             "player": player,
             "seat": from_seat,
             "to_table": to_station,
             "to_seat": to_seat,
             "event": self.ev.id,
         }
+        row = self.conn.execute(
+            "SELECT reason, decision FROM tourney_moves WHERE id = %s", (ident,)
+        ).fetchone()
+        if row is not None and str(row[0]) == Reason.BALANCE:
+            # the hand the decision saw: the table refuses the order if this seat has posted
+            # a big blind since (he was due it: the player due the next one moves instead)
+            seen = next(
+                (t.get("hand") for t in _data(row[1]).get("tables", [])
+                 if t.get("table") == from_station),
+                None,
+            )  # fmt: skip
+            if isinstance(seen, int):
+                body["hand"] = seen
         command = store.queue(self.conn, from_station, "tournament.move_out", body, store.DIRECTOR)
         self.conn.execute(
             "UPDATE tourney_moves SET state = 'ordered', out_command = %s WHERE id = %s",
@@ -570,6 +584,43 @@ class _Work:
         for ident in made:
             self._go_or_wait(ident)
 
+    # --- refusals ------------------------------------------------------------------------
+
+    def refused(self) -> None:
+        """Moves whose order a table refused (the seat had posted a big blind since the
+        decision, or the player had gone out meanwhile): cancelled, the player counted back at
+        his seat, so the next balancing step is decided again from the tables as they are."""
+        conn, event = self.conn, self.ev.id
+        for ident, player, frm, frm_seat, detail in conn.execute(
+            "SELECT m.id, m.player, m.from_station, m.from_seat, c.reply->>'detail'"
+            " FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
+            " WHERE m.event_id = %s AND m.state = 'ordered' AND c.state = 'refused'"
+            " ORDER BY m.id",
+            (event,),
+        ).fetchall():
+            log.info("tournament %s: move %s of %s refused by %s: %s", event, ident, player,
+                     frm, detail)  # fmt: skip
+            taken = conn.execute(
+                "SELECT player FROM tourney_seats WHERE event_id = %s AND station_id = %s"
+                " AND seat = %s AND player <> %s",
+                (event, str(frm), int(frm_seat), str(player)),
+            ).fetchone()
+            if taken is not None:  # his seat is promised to another since: the floor decides
+                log.error("tournament %s: move %s refused, and %s seat %s is promised to %s",
+                          event, ident, frm, frm_seat, taken[0])  # fmt: skip
+                continue
+            conn.execute(
+                "UPDATE tourney_moves SET state = 'cancelled' WHERE id = %s", (int(ident),)
+            )
+            conn.execute(
+                "UPDATE tourney_seats SET station_id = %s, seat = %s WHERE event_id = %s"
+                " AND player = %s",
+                (str(frm), int(frm_seat), event, str(player)),
+            )
+            self._settle_moving(str(player))
+            self._release_after(int(ident))
+            self.changed = True
+
     # --- redraws -------------------------------------------------------------------------
 
     def seat_redraws(self, folds: Mapping[str, TableFold]) -> None:
@@ -712,6 +763,7 @@ def _decision(
                 "big_blind": t.big_blind,
                 "has_button": t.has_button,
                 "seq": folds[t.table].seq if t.table in folds else 0,
+                "hand": folds[t.table].hand if t.table in folds else 0,
             }
             for t in tables
         ],
