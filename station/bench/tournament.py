@@ -13,7 +13,8 @@ daemon records its devices' inputs, one hand every `--pace` seconds, a player go
 `--bust` share of them. The event is created, drawn and started from this process with the
 console's own functions (`station.central.tournament.store`).
 
-Figures: `hands`, `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`;
+Figures: `tables_used` (the first draw seats the field at as few tables as hold it), `hands`,
+`eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`;
 `moves_refused`: orders a table refused, the player out already or his big blind posted since),
 `decisions_checked` and `decisions_wrong` (each balancing move against
 `station.bench.tourney_check`, the decision's tables against the stations' journaled big
@@ -206,7 +207,9 @@ def measure(services: Any, root: Path, args: argparse.Namespace) -> dict[str, ob
             store.create(conn, spec_event, "bench")
             store.draw(conn, "BENCH", "bench", seed=f"bench-{args.seed}")
             store.set_clock(conn, "BENCH", "start", "bench")
-        say(f"tournament: {args.players} players drawn at {len(tables)} tables; dealing")
+            drawn = store.load(conn, "BENCH")
+            used = len(drawn.tables) if drawn is not None else 0
+        say(f"tournament: {args.players} players drawn at {used} of {len(tables)} tables; dealing")
         started = time.monotonic()
         for k in range(len(spec["workers"])):
             procs.start(f"worker-{k}", ["station.bench.tourney_station", str(spec_path), str(k)],
@@ -390,7 +393,14 @@ def _figures(
             if state != "cancelled" and out_seq is not None:
                 problems += check_carried_out(conn, decision, frm, frm_seat, int(out_seq))
             wrong += [f"move of {player} {frm}->{to}: {p}" for p in problems]
-        in_play = list(order)
+        first = conn.execute(
+            "SELECT DISTINCT r.value->>0 FROM tourney_draws d, jsonb_each(d.result) r WHERE d.n = 0"
+        ).fetchall()
+        seated_at_draw = {str(r[0]) for r in first}
+        # the first draw seats the tables the field needs, the last of the breaking order
+        in_play = [t for t in order if t in seated_at_draw]
+        if in_play != order[len(order) - len(in_play) :]:
+            wrong.append(f"the first draw seated {in_play}, not the last of {order}")
         # the rulebooks' redraw points: RR11 §15 r18, RR5 r17, USPA 3.3.2.15 (GN: RR11's): at
         # three, two and one table; RRPG r17: two and one, in events of three or more tables
         redraw_at = {3, 2, 1} if args.profile in ("RR11", "RR5", "USPA", "GN") else set()
@@ -423,6 +433,7 @@ def _figures(
         "moves": len(moves),
         "balance_moves": sum(1 for m in moves if m[6] == "balance"),
         "moves_refused": int(refused),
+        "tables_used": len(seated_at_draw),
         "tables_broken": sum(1 for d in draws if d[1] != "draw"),
         "redraws": sum(1 for d in draws if d[1] == "redraw"),
         "decisions_checked": checked,

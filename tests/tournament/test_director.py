@@ -506,3 +506,45 @@ def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_refused_after_the_big_blind_is_decide
     ((_, _, again),) = store.commands("T3", "tournament.move_out")[1:]
     assert (again["seat"], again["hand"], again["to_seat"]) == (4, 2, busted)
     assert seats(store, "T3")[3] == t3[3]  # the first player is counted back at his seat
+
+
+def test_the_first_draw_seats_the_tables_the_field_needs_the_last_of_the_breaking_order(
+    store: Store,
+) -> None:
+    # 18 entrants, three tables of nine: two tables hold them. Seating all three would break
+    # the first at once (its six players fit the others' open seats): 17 moves before anyone
+    # is out. The draw seats T2 and T3 (broken last), nine each; T1 is not used.
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 19)]
+    nine = [("T1", 9), ("T2", 9), ("T3", 9)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=nine, entrants=entrants, prizes=[5000, 3000, 2000],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    assert [len(seats(store, t)) for t in ("T1", "T2", "T3")] == [0, 9, 9]
+    assert store.commands("T1") == []
+    assert {t for t, _k, _b in store.commands()} == {"T2", "T3"}
+    (why, left) = store.conn.execute(
+        "SELECT why, tables_left FROM tourney_draws WHERE n = 0"
+    ).fetchone()
+    assert left == 2 and "T1 not used" in why
+    echo(store, "tournament.seat_draw")
+    director = Director()
+    director.catch_up_all(store.conn)
+    assert moves(store) == []
+    assert events.load(store.conn, "E1").tables == ["T2", "T3"]
+
+
+def test_TOURN_RAISE_CAP_an_event_of_one_table_is_its_final_table_from_the_draw(
+    store: Store,
+) -> None:
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 7)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=[("T1", 9), ("T2", 9)], entrants=entrants, prizes=[100],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    ((table, _k, body),) = store.commands(kind="tournament.seat_draw")
+    assert table == "T2" and body["final_table"] is True and len(body["seats"]) == 6

@@ -500,7 +500,12 @@ class _Work:
         conn, ev = self.conn, self.ev
         if self.redrawing:
             return  # the tables are being redrawn: nothing moves until they are seated
-        start_tables = _one(conn, "SELECT count(*) FROM tourney_tables WHERE event_id = %s", ev.id)
+        start_tables = _one(
+            conn,
+            "SELECT count(DISTINCT r.value->>0) FROM tourney_draws d, jsonb_each(d.result) r"
+            " WHERE d.event_id = %s AND d.n = 0",
+            ev.id,
+        )  # the tables the first draw seated
         tables = self._tables(folds)
         for _ in range(MAX_STEPS):
             n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
