@@ -347,12 +347,12 @@ def _figures(
             "SELECT count(*) FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
             " WHERE c.state = 'refused'"
         ).fetchone() or (0,)
-        for open_ in conn.execute(
+        for still in conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
             " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
             " ORDER BY id"
         ).fetchall():
-            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*open_))
+            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*still))
         wrong: list[str] = []
         checked = 0
         latencies: dict[tuple[str, int], float] = {}
