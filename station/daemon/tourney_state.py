@@ -10,6 +10,10 @@ deals is one round, numbered on from `round`; the table deals round r's hand onl
 `tournament.holding` row tells the centre it is waiting for round r; `tournament.round_dealt`
 says which hand played it). A hand in play when hand-for-hand begins is finished first and
 belongs to no round.
+
+A seat draw with chips (`tournament.seats_drawn` with `setup`) changes the roster only when the
+table is set up from it (its `input.setup`): a hand in play when it came finishes with the old
+seats, and a player out in it is named by the old roster.
 """
 
 from __future__ import annotations
