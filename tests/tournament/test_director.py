@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from station.central.tournament import store as events
+from station.central.tournament.board import board
 from station.central.tournament.director import Director
 from station.central.tournament.seating import draw_seats
 from tests.tournament.stored import Store
@@ -506,6 +507,13 @@ def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_refused_after_the_big_blind_is_decide
     ((_, _, again),) = store.commands("T3", "tournament.move_out")[1:]
     assert (again["seat"], again["hand"], again["to_seat"]) == (4, 2, busted)
     assert seats(store, "T3")[3] == t3[3]  # the first player is counted back at his seat
+    # the floor's event view says which table refused the order, and why
+    view = board(store.conn, "E1")
+    assert view is not None
+    refused = next(m for m in view.moves if m.id == ident)
+    assert refused.state == "cancelled"
+    assert refused.refused == "T3: seat 3 posted the big blind in hand 2, after hand 1"
+    assert next(m for m in view.moves if m.id != ident).refused == ""
 
 
 def test_the_first_draw_seats_the_tables_the_field_needs_the_last_of_the_breaking_order(
