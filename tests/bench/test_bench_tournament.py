@@ -48,6 +48,7 @@ def test_a_small_event_reaches_the_final_table_with_every_decision_by_the_rule()
     line = _bench("--tables", "3", "--players", "22", "--pace", "0.3", "--timeout", "150",
                   timeout=240)  # fmt: skip
     assert line["eliminated"] >= 12  # 22 players, at most 10 at the final table
+    assert line["tables_used"] == 3  # 22 players need three tables of ten
     assert line["tables_broken"] == 2
     assert line["redraws"] >= 1  # RR11 §15 r18: at three, two and one table(s)
     assert line["decisions_checked"] >= line["tables_broken"]
