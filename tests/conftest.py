@@ -10,7 +10,7 @@ that uses a fixture shared by several tests (the demo run, the console's running
 browser, a module's own fixture) is put in that fixture's group, so that the fixture is made
 once, on one worker, and its tests run there in their file order. Groups and tests marked
 `slow` are handed out first. Tests marked `full` (the benches at full size) run only with
-`--full` (`./dev test --full`, which `.ci/run` runs).
+`--full` (`./dev test --full`, run before a release; `.ci/run` runs `./dev test`).
 """
 
 from __future__ import annotations

@@ -277,6 +277,12 @@ def _figures(
             "SELECT count(*) FROM rows WHERE code = 'decision.hand_end'"
         ).fetchone() or (0,)
         (outs,) = conn.execute("SELECT count(*) FROM tourney_outs").fetchone() or (0,)
+        for row in conn.execute(
+            "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
+            " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
+            " ORDER BY id"
+        ).fetchall():
+            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*row))
         wrong: list[str] = []
         checked = 0
         latencies: dict[tuple[str, int], float] = {}

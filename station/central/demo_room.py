@@ -6,6 +6,12 @@ pseudo-terminals, the station's own daemon and journal under its own station id,
 through the broker, dealing real hands of the PHH sample with an irregularity every few hands.
 Edge adapter (processes, files, signals).
 
+`--event`: the tables are tournament tables instead (`station.bench.tourney_station`, the light
+station of the tournament bench: the real journal, engine and tournament desk, forwarding; no
+screens), seven entrants a table, and an event `DEMO` is created on them, ready for the floor
+to draw the seats and start the clock on the console; the tables deal once seated, players go
+out, tables are balanced and broken down to the final table.
+
 Ctrl-C (or SIGTERM) stops the tables first (each finishes its summary: journal verified), then
 the console and the ingest, then the broker and the database. Every process's output is in
 `DIR/logs/`. The tables deal at `speed` (1 is a live dealer's pace): on a small machine a table
@@ -15,6 +21,7 @@ deals slower rather than swamp it; the room says how much of the machine it uses
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import shutil
@@ -26,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Final, TextIO
+from typing import IO, Any, Final, TextIO
 
 SITE: Final = "demo"
 FLOOR: Final = "floor1"  # the tables enrol the same names (station.demo.rig)
@@ -48,6 +55,23 @@ class RoomOptions:
     port: int = 8080
     speed: float = 2.0
     seed: int = 1
+    event: bool = False
+
+
+EVENT: Final = "DEMO"
+EVENT_PER_TABLE: Final = 7  # entrants a table: room for the players the breaks bring
+EVENT_SEATS: Final = 10  # the light tournament station's table
+EVENT_HAND_S: Final = 8.0  # a hand at speed 1
+EVENT_BUST: Final = 0.3  # the share of hands a player goes out in
+EVENT_STRUCTURE: Final = {
+    "levels": [
+        {"sb": 25, "bb": 50, "minutes": 6},
+        {"sb": 50, "bb": 100, "ante": 100, "ante_type": "bb", "minutes": 6},
+        {"break": True, "minutes": 3, "colour_up": 25, "colour_up_to": 100},
+        {"sb": 100, "bb": 200, "ante": 200, "ante_type": "bb", "minutes": 6},
+        {"sb": 200, "bb": 400, "ante": 400, "ante_type": "bb", "minutes": 6},
+    ]
+}
 
 
 def table_ids(n: int) -> list[str]:
@@ -77,6 +101,7 @@ class Room:
         self._files: list[IO[bytes]] = []
         self.password = ""
         self.url = ""
+        self.conninfo = ""
         self.stop = threading.Event()
 
     def say(self, text: str) -> None:
@@ -124,6 +149,18 @@ class Room:
                                                    "--log-level", "warning"]))  # fmt: skip
         self.central.append(self._spawn("console", ["central", "console", "--config", str(toml),
                                                     "--log-level", "warning"]))  # fmt: skip
+        self.conninfo = load_central(toml).conninfo()
+        if self.opts.event:
+            self._event_tables(services, self.conninfo)
+        else:
+            self._cash_tables(services)
+        self.url = f"http://127.0.0.1:{self.opts.port}"
+        self._wait_ready()
+        what = "waiting for the seat draw" if self.opts.event else "dealing"
+        self.say(f"room: {self.opts.tables} tables {what}, console ready in "
+                 f"{time.monotonic() - started:.0f} s")  # fmt: skip
+
+    def _cash_tables(self, services: Any) -> None:
         broker = f"{SITE}@127.0.0.1:{services.broker.port}"
         for k, station in enumerate(table_ids(self.opts.tables)):
             ident = services.broker.identity(station)
@@ -134,10 +171,48 @@ class Room:
                  "--station-id", station, "--fleet", broker, "--certs", str(ident.cert.parent),
                  "--dir", str(self.folder / station)],
             )  # fmt: skip
-        self.url = f"http://127.0.0.1:{self.opts.port}"
-        self._wait_ready()
-        self.say(f"room: {self.opts.tables} tables dealing, console ready in "
-                 f"{time.monotonic() - started:.0f} s")  # fmt: skip
+
+    def _event_tables(self, services: Any, conninfo: str) -> None:
+        """The event DEMO on the room's tables (created, not drawn), and its tables: one
+        process of light tournament stations forwarding to the room's broker."""
+        import psycopg  # noqa: PLC0415
+
+        from station.central.tournament import store  # noqa: PLC0415
+
+        tables = table_ids(self.opts.tables)
+        for station in tables:
+            services.broker.identity(station)
+        players = EVENT_PER_TABLE * len(tables)
+        spec_event = store.EventSpec(
+            id=EVENT, title="Demo event", profile="RR11", game="nlhe",
+            structure=EVENT_STRUCTURE, start_chips=10_000,
+            tables=[(t, EVENT_SEATS) for t in reversed(tables)],  # T01 broken last
+            entrants=[(f"P{i:03d}", f"Player {i}") for i in range(1, players + 1)],
+            prizes=_prizes(players),
+        )  # fmt: skip
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            store.create(conn, spec_event, "demo")
+        folder = self.folder / "tables"
+        folder.mkdir(exist_ok=True)
+        spec = {
+            "site": SITE,
+            "port": services.broker.port,
+            "certs": str(services.certs),
+            "folder": str(folder),
+            "pace_s": EVENT_HAND_S / self.opts.speed,
+            "bust": EVENT_BUST,
+            "seed": self.opts.seed,
+            "workers": [tables],
+        }
+        path = self.folder / "event-tables.json"
+        path.write_text(json.dumps(spec), encoding="utf-8")
+        log = (self.logs / "tables.log").open("ab")
+        self._files.append(log)
+        self.tables["tables"] = subprocess.Popen(
+            [sys.executable, "-m", "station.bench.tourney_station", str(path), "0"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
 
     def _wait_ready(self) -> None:
         import httpx  # noqa: PLC0415
@@ -157,8 +232,12 @@ class Room:
         self.say("")
         self.say(f"  floor console: {self.url}/")
         self.say(f"  sign in as {FLOOR} (floor) or {ADMIN} (admin), password {self.password}")
-        self.say(f"  each table's PINs (admin, floor1, dealer1) are at the top of its log: "
-                 f"{self.logs}/T01.log, ...")  # fmt: skip
+        if self.opts.event:
+            self.say(f"  the event {EVENT}: {self.url}/tournaments/{EVENT} (draw the seats, "
+                     "then start the clock; the tables deal once seated)")  # fmt: skip
+        else:
+            self.say(f"  each table's PINs (admin, floor1, dealer1) are at the top of its log: "
+                     f"{self.logs}/T01.log, ...")  # fmt: skip
         self.say("  Ctrl-C stops the room")
         self.say("")
 
@@ -172,10 +251,39 @@ class Room:
             share = (now_cpu - last) / (now - at) / max(1, os.cpu_count() or 1) * 100
             last, at = now_cpu, now
             dealing = sum(p.poll() is None for p in self.tables.values())
-            self.say(f"room: {dealing} of {len(self.tables)} tables dealing; the room uses "
-                     f"{share:.0f} % of this machine's {os.cpu_count()} cores")  # fmt: skip
+            what = (
+                self._event_state()
+                if self.opts.event
+                else f"{dealing} of {len(self.tables)} tables dealing"
+            )
+            self.say(f"room: {what}; the room uses {share:.0f} % of this machine's "
+                     f"{os.cpu_count()} cores")  # fmt: skip
             if dealing == 0:
                 return
+
+    def _event_state(self) -> str:
+        """The event in a few words: players left and tables in play, or its winner."""
+        import psycopg  # noqa: PLC0415
+
+        try:
+            with psycopg.connect(self.conninfo, connect_timeout=5) as conn:
+                row = conn.execute(
+                    "SELECT state, winner, (SELECT count(*) FROM tourney_seats s WHERE"
+                    " s.event_id = e.id), (SELECT count(*) FROM tourney_tables t WHERE"
+                    " t.event_id = e.id AND t.broken_at IS NULL) FROM tourney_events e"
+                    " WHERE id = %s",
+                    (EVENT,),
+                ).fetchone()
+        except psycopg.Error as exc:
+            return f"event {EVENT}: the database did not answer ({exc.__class__.__name__})"
+        if row is None:
+            return f"event {EVENT}: not found"
+        state, winner, left, tables = row
+        if state == "planned":
+            return f"event {EVENT}: waiting for the seat draw on the console"
+        if state == "finished":
+            return f"event {EVENT}: finished, won by {winner}"
+        return f"event {EVENT}: {left} players at {tables} tables"
 
     def _pids(self) -> list[int]:
         procs = [*self.central, *self.tables.values()]
@@ -191,8 +299,8 @@ class Room:
     def close(self) -> None:
         self.stop.set()
         for proc in self.tables.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
+            if proc.poll() is None:  # (the event's tables stop on SIGTERM, a table on Ctrl-C)
+                proc.send_signal(signal.SIGTERM if self.opts.event else signal.SIGINT)
         _wait_all(list(self.tables.values()), 30.0)
         for proc in self.central:
             if proc.poll() is None:
@@ -208,6 +316,12 @@ class Room:
             self.say("room: stopped; its folder deleted")
         else:
             self.say(f"room: stopped; journals and logs kept in {self.folder}")
+
+
+def _prizes(players: int) -> list[int]:
+    """The demo event's prizes: one place in nine paid, the first the most."""
+    paid = max(1, players // 9)
+    return [1000 * (paid - k) for k in range(paid)]
 
 
 def _wait_all(procs: list[subprocess.Popen[bytes]], timeout_s: float) -> None:

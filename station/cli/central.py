@@ -161,6 +161,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument("--dir", type=Path, default=None, help="keep everything in this folder")
     p.add_argument("--seed", type=int, default=1, help="hand choice and deck seed (default 1)")
+    p.add_argument(
+        "--event", action="store_true",
+        help="tournament tables and an event DEMO on them, for the floor to draw and start",
+    )  # fmt: skip
     p = sub.add_parser("services", help="a throw-away broker and database (development)")
     p.add_argument("--site", default="dev", help="site name (default dev)")
     p.add_argument(
@@ -451,7 +455,7 @@ def _room(args: argparse.Namespace) -> int:
         except OutputRefusedError as exc:
             print(f"station central demo: --dir: {exc}", file=sys.stderr)
             return 2
-    opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed)
+    opts = RoomOptions(args.tables, args.dir, args.port, args.speed, args.seed, args.event)
     try:
         return run_room(opts, sys.stdout)
     except (MissingError, ServiceError) as exc:

@@ -138,20 +138,30 @@ class TourneyDesk:
             case "tournament.clock":
                 return self._clock(body, via)
             case "tournament.move_out":
-                s = seat(body, "seat")
+                s, player = seat(body, "seat"), text(body, "player")
+                holder = self.state.roster.get(s)  # (none known at a table set up by hand)
+                if holder is not None and holder != player:
+                    raise RefusedError(f"seat {s} holds {holder}, not {player}")
+                if holder is None and not self._table().stacks.get(s):
+                    # out in a hand the centre had not heard of when it ordered the move
+                    raise RefusedError(f"seat {s} is empty: {player} is not at this table")
                 order = {
                     **via,
-                    "player": text(body, "player"),
+                    "player": player,
                     "seat": s,
                     "to_table": text(body, "to_table"),
                     "to_seat": seat(body, "to_seat"),
                 }
                 return self._write(Code.TOURNAMENT_MOVE_ORDERED, order, CENTRE).seq
             case "tournament.move_in":
+                s, player = seat(body, "seat"), text(body, "player")
+                promised = self.state.arriving.get(s)
+                if promised is not None and promised.player != player:
+                    raise RefusedError(f"seat {s} is promised to {promised.player}, not {player}")
                 order = {
                     **via,
-                    "player": text(body, "player"),
-                    "seat": seat(body, "seat"),
+                    "player": player,
+                    "seat": s,
                     "from_table": text(body, "from_table"),
                     "chips": count(body, "chips", low=1),
                 }

@@ -12,7 +12,8 @@ a screen takes the longest that fits:
 
 A break: BREAK 8:10 · NEXT LEVEL 4 100-200 ... BREAK 8:10. While a hand plays an older level than
 the clock's (the level ended during it, or after the deal's first post) or the time has run out
-before the next input: LEVEL 4 150-300 FROM NEXT HAND ... L4 NEXT HAND, highlighted. A table
+before the next input: LEVEL 4 150-300 FROM NEXT HAND ... NEXT 150-300 (the blinds the dealer
+will call for are what a narrow strip keeps) ... L4 NEXT HAND, highlighted. A table
 that lost the event's clock says so in every form: ... · OWN CLOCK SINCE 14:05 ... L3 12:05 OWN.
 """
 
@@ -61,6 +62,7 @@ def clock_line(
             f"{label} {stakes} FROM NEXT HAND".replace("  ", " "),
             f"{short_label(label)} {stakes} NEXT HAND".replace("  ", " "),
             f"{short_label(label)} {_blinds(stakes)} NEXT HAND".replace("  ", " "),
+            f"NEXT {_blinds(stakes)}" if stakes else f"{short_label(label)} NEXT HAND",
             f"{short_label(label)} NEXT HAND",
         ]
         return _with_source(forms, source, Style.INFO)

@@ -35,6 +35,22 @@ def check_blinds(hand: Hand, seq: int) -> None:
         (layout.big_blind, st.bb, "BIG BLIND"),
     ):
         if seat is not None and seat in hand.seats and seat not in hand.chips.posts:
+            ante = hand.chips.dead.get(seat, 0)
+            stack = hand.terms.start_stacks.get(seat)
+            short = stack is not None and st.bb_ante and stack < amount + st.bb_ante
+            if name == "BIG BLIND" and ante and short:
+                # BLIND-SHORT-BIG-BLIND (TDA-2024 RP-11): a short big blind's chips go to the
+                # blind first, the big-blind ante takes what is left; the dealer took the ante
+                # first and left too little for the blind.
+                hand.incident(
+                    seq,
+                    Rule.BLIND_SHORT_BIG_BLIND,
+                    Ruling.CORRECT_BET,
+                    f"SEAT {seat} ANTE {ante} TAKEN BEFORE THE BIG BLIND: THE BIG BLIND "
+                    f"({amount}) COMES FIRST, THE ANTE FROM WHAT IS LEFT",
+                    seat=seat,
+                )
+                continue
             hand.incident(
                 seq,
                 Rule.BLIND_POSITIONS,

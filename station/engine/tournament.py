@@ -368,9 +368,10 @@ def _check_posts(table: TableState, t: Tourney, hand: Hand, seq: int) -> None:
             before.ante if before is not None and before.ante_type is AnteType.BB else None
         )
         checks.append((s, "BIG BLIND ANTE", st.bb_ante, old_bb_ante, hand.chips.dead.get(s, 0)))
+    blind_first: set[int] = set()  # a short big blind told to post his blind first
     for seat, what, due, old, put in checks:
         stack = hand.terms.start_stacks.get(seat)
-        if put == due:
+        if put == due or (what == "BIG BLIND ANTE" and seat in blind_first):
             continue
         if stack is not None:
             if what == "BIG BLIND ANTE":
@@ -390,6 +391,7 @@ def _check_posts(table: TableState, t: Tourney, hand: Hand, seq: int) -> None:
             # The big-blind ante with a short stack: the blind first, the ante from what is left
             # (the TDA's recommended big-blind-first calculation, RP-11).
             rule = Rule.BLIND_SHORT_BIG_BLIND
+            blind_first.add(seat)  # (his ante is short because his blind is: one incident)
             text = (
                 f"SEAT {seat} BIG BLIND {put}: THE BIG BLIND ({due}) COMES FIRST, THE ANTE FROM "
                 "WHAT IS LEFT"

@@ -99,3 +99,62 @@ def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
             assert "demo: ok" in table_log, table_log[-2000:]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_room_with_an_event_plays_it_from_the_floors_draw(browser: Any, tmp_path: Path) -> None:
+    """`station central demo --event`: the tables are tournament tables and the event DEMO is
+    created on them; the floor draws the seats and starts the clock on the console, and the
+    tables deal: players go out and are listed in the finishing order."""
+    from station.central.services import MissingError, mosquitto_binary, pg_bindir
+    from tests.console.conftest import _unavailable
+
+    try:
+        mosquitto_binary()
+        pg_bindir()
+    except MissingError as exc:
+        _unavailable(str(exc))
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="station-room-test-"))
+    log = (tmp_path / "room.out").open("w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "station", "central", "demo", "--event", "--tables", "2",
+         "--port", str(port), "--speed", "8", "--dir", str(folder)],
+        stdout=log, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        out = Path(log.name)
+        wait_until(lambda: "Ctrl-C stops the room" in out.read_text(), 90, "the room's banner")
+        text = out.read_text()
+        assert f"the event DEMO: http://127.0.0.1:{port}/tournaments/DEMO" in text, text
+        password = re.search(r"floor1 \(floor\) or admin \(admin\), password (\S+)", text)
+        assert password, text
+        page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
+        page.goto(f"http://127.0.0.1:{port}/login")
+        page.fill("input[name=name]", "floor1")
+        page.fill("input[name=password]", password[1])
+        page.click("form button[type=submit]")
+        page.wait_for_url("**/map")
+        page.goto(f"http://127.0.0.1:{port}/tournaments/DEMO")
+        assert "14 of 14" in page.locator("#left").inner_text()
+        page.click("text=Draw the seats")
+        page.wait_for_url("**/tournaments/DEMO")
+        page.click("text=Start the clock")
+        page.wait_for_url("**/tournaments/DEMO")
+
+        def out_at_a_table() -> bool:
+            page.reload()
+            left = re.search(r"(\d+) of 14", page.locator("#left").inner_text())
+            return left is not None and int(left[1]) <= 12
+
+        wait_until(out_at_a_table, 90, "players out at the tables")
+        assert re.search(r"T0[12] hand \d+", page.locator("table.order").inner_text())
+        page.context.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(90)
+        log.seek(0)
+        text = log.read()
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert code == 0, text
+    assert "room: stopped; journals and logs kept in" in text

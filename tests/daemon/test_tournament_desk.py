@@ -201,3 +201,44 @@ def test_a_seat_draw_with_chips_sets_the_table_up_at_the_clocks_level(station: S
     assert setup["tournament"]["level"] == 2 and setup["tournament"]["final_table"] is True
     assert setup["tournament"]["elapsed_s"] == 900  # 20 minutes, 300 s left
     assert station.core.tourney.state.roster == {2: "X", 6: "Y"}
+
+
+def test_a_move_for_a_player_out_or_into_a_promised_seat_is_refused(station: Station) -> None:
+    # The centre decided the move before it heard the player went out: the table refuses it
+    # rather than journal a player leaving with no chips.
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    station.command(
+        2, "tournament.seat_draw", event="E1",
+        seats={"1": {"player": "P1", "chips": 1000}, "2": {"player": "P2", "chips": 1000},
+               "3": {"player": "P3", "chips": 1000}},
+    )  # fmt: skip
+    assert station.core.tourney.state.roster == {1: "P1", 2: "P2", 3: "P3"}
+    wrong = station.core.tourney.carry_out(
+        Command(
+            5, "tournament.move_out", {"player": "P9", "seat": 2, "to_table": "T09", "to_seat": 1}
+        )
+    )
+    assert wrong.status is ReplyStatus.REFUSED and wrong.detail == "seat 2 holds P2, not P9"
+    empty = station.core.tourney.carry_out(
+        Command(
+            6, "tournament.move_out", {"player": "P9", "seat": 6, "to_table": "T09", "to_seat": 1}
+        )
+    )
+    assert empty.status is ReplyStatus.REFUSED and "seat 6 is empty" in empty.detail
+    assert station.rows(Code.TOURNAMENT_MOVE_ORDERED) == []
+    # Two players sent to one seat: the second is refused, the first keeps it.
+    first = station.core.tourney.carry_out(
+        Command(
+            7, "tournament.move_in", {"player": "P7", "seat": 5, "from_table": "T03", "chips": 900}
+        )
+    )
+    second = station.core.tourney.carry_out(
+        Command(
+            8, "tournament.move_in", {"player": "P8", "seat": 5, "from_table": "T04", "chips": 700}
+        )
+    )
+    assert first.status is ReplyStatus.DONE
+    assert (
+        second.status is ReplyStatus.REFUSED and second.detail == "seat 5 is promised to P7, not P8"
+    )
+    assert station.core.tourney.state.arriving[5].player == "P7"

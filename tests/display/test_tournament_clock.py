@@ -35,11 +35,11 @@ def status(t: float, source: str = "EVENT CLOCK") -> StationStatus:
 
 
 def strip(models: list[ScreenModel]) -> str:
-    """The clock pill in the status strip: the text of the top band that names a level or a
-    break."""
+    """The clock pill in the status strip: the text of the top band that names a level, a
+    break or the next hand's blinds."""
     for m in models:
         for t in m.texts():
-            if t.rect.y < m.height // 8 and (t.text.startswith(("L", "BREAK"))):
+            if t.rect.y < m.height // 8 and (t.text.startswith(("L", "BREAK", "NEXT "))):
                 return t.text
     raise AssertionError("no clock in the status strip")
 
@@ -72,10 +72,11 @@ def test_a_level_that_ends_during_a_hand_is_said_for_the_next_hand(panel: PanelC
     view = dealer_view(during, status(1201))
     assert view.clock is not None and view.clock.style is Style.INFO
     pill = strip(shown(during, panel, status(1201)))
-    assert pill.startswith(("LEVEL 2", "L2")) and pill.endswith("NEXT HAND"), pill
+    # the new blinds (50-100) are said at every size: what the dealer will call for
+    assert pill in ("LEVEL 2 50-100 FROM NEXT HAND", "L2 50-100 NEXT HAND", "NEXT 50-100"), pill
     # Before the next input the screens' own clock runs out the level: the same words.
     dealt = at_line(IN_HAND, 12)
-    assert strip(shown(dealt, panel, status(1205))).endswith("NEXT HAND")
+    assert strip(shown(dealt, panel, status(1205))) == pill
     over = at_line(IN_HAND, 25)  # t=1218, hand 1 over: level 2 is in force, 1182 s left
     pill = strip(shown(over, panel, status(1218)))
     assert pill.startswith(("LEVEL 2", "L2")) and pill.endswith(" 19:42"), pill
@@ -150,7 +151,8 @@ def test_the_tournament_shots_through_the_daemon_read_whole(panel: PanelConfig) 
         texts[name] = " | ".join(m.all_text() for m in models)
     # Told 725 s left of level 1, then 4 s of posting and a second of the core's loop.
     assert "12:00" in texts["tournament-clock"]
-    assert "NEXT HAND" in texts["tournament-level-ends-in-hand"]
+    said = texts["tournament-level-ends-in-hand"]
+    assert "50-100 NEXT HAND" in said or "NEXT 50-100" in said, said
     assert "T07" in texts["tournament-move"] and "T03" in texts["tournament-move"]
     assert "HAND FOR HAND: WAIT" in texts["tournament-hand-for-hand"]
     assert "BREAK 8:04" in texts["tournament-break"] and "NO DEAL" in texts["tournament-break"]

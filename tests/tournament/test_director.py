@@ -252,3 +252,99 @@ def test_the_event_clock_is_announced_at_start_pause_and_each_new_level(store: S
     events.set_clock(store.conn, "E1", "pause", "flo", now_utc=start + 1290)
     last = store.commands("T3", "tournament.clock")[-1][2]
     assert (last["level"], last["paused"], last["remaining_s"]) == (2, True, 1110.0)
+
+
+def carry_moves(s: Store, director: Director, chips: int = 10_000) -> dict[tuple[str, int], str]:
+    """The tables carry out every move the centre orders, as their desks and seat sensors do: a
+    player told to leave leaves; an arriving player sits only in an empty seat (he waits by the
+    table while it is taken). Returns who sits where when nothing more can happen."""
+    where: dict[tuple[str, int], str] = {}
+    for station, _k, body in s.commands(kind="tournament.seat_draw"):
+        where.update({(station, int(seat)): v["player"] for seat, v in body["seats"].items()})
+    for (p,) in s.conn.execute("SELECT player FROM tourney_outs WHERE event_id = 'E1'"):
+        where = {k: v for k, v in where.items() if v != p}
+    handled: set[int] = set()
+    moved = True
+    while moved:
+        moved = False
+        for ident, station, kind, body in s.conn.execute(
+            "SELECT id, station_id, kind, body FROM commands WHERE kind LIKE 'tournament.move_%'"
+            " ORDER BY id"
+        ).fetchall():
+            if ident in handled:
+                continue
+            player, at = body["player"], (str(station), int(body["seat"]))
+            if kind == "tournament.move_out":
+                assert where.get(at) == player, f"{player} ordered out of {at}: {where.get(at)}"
+                del where[at]
+                s.row(station, "tournament.moved_out",
+                      {"player": player, "seat": at[1], "chips": chips,
+                       "to_table": body["to_table"], "to_seat": body["to_seat"]})  # fmt: skip
+            elif at in where:
+                continue  # the seat is still taken: he waits
+            else:
+                where[at] = player
+                s.row(station, "tournament.moved_in",
+                      {"player": player, "seat": at[1], "chips": body["chips"],
+                       "from_table": body["from_table"]})  # fmt: skip
+            handled.add(ident)
+            moved = True
+            director.on_rows(s.conn, [str(station)])
+    return where
+
+
+def test_TOURN_a_player_on_his_way_when_the_tables_are_redrawn_gets_his_seat_first(
+    store: Store,
+) -> None:
+    # Four tables of four, 14 players (4, 4, 3, 3): a player out at a table of three moves one
+    # from a table of four to it (balancing); before he reaches his seat, a player out at T1
+    # leaves 12, which fit three tables: T1 breaks and RR11 redraws at three tables
+    # (001-RR11 §15 r18), every seat of the three taken. The redraw counts the moving player
+    # at his new seat, and gives that seat to someone else: that player must wait until the
+    # first has sat and left it (two players ordered into one seat would leave one of them,
+    # and his chips, nowhere).
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 15)]
+    tables = [("T1", 4), ("T2", 4), ("T3", 4), ("T4", 4)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=tables, entrants=entrants, prizes=[5000, 3000, 2000],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    echo(store, "tournament.seat_draw")
+    director = Director()
+    sizes = {t: len(seats(store, t)) for t, _ in tables}
+    assert sorted(sizes.values()) == [3, 3, 4, 4]
+    short = next(t for t in ("T2", "T3", "T4") if sizes[t] == 3)
+    gone = seats(store, short)
+    busted = min(gone)
+    for t, _ in tables:
+        hand_start(store, t, 1, button=min(seats(store, t)), bb=max(seats(store, t)))
+    out(store, short, 1, [(busted, gone[busted], 10_000)])
+    director.on_rows(store.conn, [short])
+    ((mover, frm, frm_seat, to, to_seat, reason, state),) = moves(store)
+    assert (reason, state, to) == ("balance", "ordered", short)
+    store.row(frm, "tournament.moved_out",
+              {"player": mover, "seat": frm_seat, "chips": 10_000, "to_table": to,
+               "to_seat": to_seat})  # fmt: skip
+    director.on_rows(store.conn, [frm])
+    # on his way: T1's player out breaks T1
+    t1 = seats(store, "T1")
+    out(store, "T1", 2, [(min(t1), t1[min(t1)], 10_000)])
+    director.on_rows(store.conn, ["T1"])
+    (kind, broken) = store.conn.execute(
+        "SELECT kind, broken FROM tourney_draws WHERE n = 1"
+    ).fetchone()
+    assert (kind, broken) == ("redraw", "T1")
+    into = [m for m in moves(store) if (m[3], m[4]) == (to, to_seat) and m[0] != mover]
+    assert into, "the redraw gave the moving player's seat to another (the case under test)"
+    assert into[0][6] == "waiting"  # not ordered while the seat is promised to the mover
+    seated = carry_moves(store, director)
+    assert {m[6] for m in moves(store)} == {"done"}
+    expected = {
+        (str(t), int(s)): str(p)
+        for p, t, s in store.conn.execute(
+            "SELECT player, station_id, seat FROM tourney_seats WHERE event_id = 'E1'"
+        )
+    }
+    assert seated == expected and len(seated) == 12

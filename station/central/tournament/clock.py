@@ -120,9 +120,11 @@ def view(
         n = levels[r.index + 1]
         nxt = f"{level_label(levels, r.index + 1)} {stakes_text(n, game)}".strip()
         if n.is_break:
-            nxt = f"BREAK {n.minutes:g} MIN"
+            nxt = f"BREAK {n.minutes:g} MIN{_colour_up(n)}"
     playing = levels[playing_index(levels, r.index)]
     stakes = stakes_text(lv, game) if not lv.is_break else stakes_text(playing, game)
+    if lv.is_break:
+        stakes += _colour_up(lv)  # the floor sees the race the tables are running
     return ClockView(
         label=level_label(levels, r.index),
         stakes=stakes,
@@ -133,3 +135,10 @@ def view(
         next_label=nxt,
         level=r.index + 1,
     )
+
+
+def _colour_up(level: Level) -> str:
+    """A break's colour-up in the console's words (empty when it has none)."""
+    if level.colour_up is None or level.colour_up_to is None:
+        return ""
+    return f" · COLOUR UP: {level.colour_up}s RACED OFF FOR {level.colour_up_to}s"

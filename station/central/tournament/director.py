@@ -216,11 +216,12 @@ class _Work:
             conn.execute(
                 "DELETE FROM tourney_seats WHERE event_id = %s AND player = %s", (event, player)
             )
-            conn.execute(
+            for (cancelled,) in conn.execute(
                 "UPDATE tourney_moves SET state = 'cancelled' WHERE event_id = %s AND player = %s"
-                " AND state IN ('waiting', 'ordered')",
+                " AND state IN ('waiting', 'ordered') RETURNING id",
                 (event, player),
-            )
+            ).fetchall():
+                self._release_after(int(cancelled))  # the seat he was to leave is free
         self.cause = (station, fact.seq)
 
     def _at(self, station: str, seat: int) -> str:
@@ -260,6 +261,7 @@ class _Work:
             "UPDATE tourney_seats SET chips = %s WHERE event_id = %s AND player = %s",
             (fact.chips, event, fact.player),
         )
+        self._release_after(ident)  # a move to the seat this player left may go now
 
     def _moved_in(self, station: str, fact: MovedIn) -> None:
         conn, event = self.conn, self.ev.id
@@ -281,14 +283,79 @@ class _Work:
             "UPDATE tourney_seats SET chips = %s WHERE event_id = %s AND player = %s",
             (fact.chips, event, fact.player),
         )
-        for nxt, from_station, from_seat, to_station, to_seat in conn.execute(
-            "SELECT id, from_station, from_seat, to_station, to_seat FROM tourney_moves"
-            " WHERE after_move = %s AND state = 'waiting'",
+        self._release_after(ident)
+        self._settle_moving(fact.player)
+
+    def _blocker(self, ident: int) -> int | None:
+        """What the waiting move `ident` still waits for: its player's earlier open move (he is
+        on his way to the seat this move takes him from), else a waiting move of another player
+        out of the seat this one goes to (that player has not reached it yet: two players sent
+        to one seat, and the second's chips would have nowhere to land). None: it may go."""
+        conn, event = self.conn, self.ev.id
+        row = conn.execute(
+            "SELECT player, to_station, to_seat FROM tourney_moves WHERE id = %s", (ident,)
+        ).fetchone()
+        assert row is not None
+        player, to_station, to_seat = str(row[0]), str(row[1]), int(row[2])
+        own = conn.execute(
+            "SELECT max(id) FROM tourney_moves WHERE event_id = %s AND player = %s AND id < %s"
+            " AND state = ANY(%s)",
+            (event, player, ident, list(OPEN)),
+        ).fetchone()
+        if own is not None and own[0] is not None:
+            return int(own[0])
+        seat = conn.execute(
+            "SELECT id FROM tourney_moves WHERE event_id = %s AND from_station = %s"
+            " AND from_seat = %s AND player <> %s AND state = 'waiting' ORDER BY id LIMIT 1",
+            (event, to_station, to_seat, player),
+        ).fetchone()
+        if seat is None or self._waits_on(int(seat[0]), ident):
+            return None  # two players swapping seats they have not reached: both go at once
+        return int(seat[0])
+
+    def _waits_on(self, ident: int, target: int) -> bool:
+        """Whether waiting move `ident` waits, through others, for move `target`."""
+        seen: set[int] = set()
+        while ident not in seen:
+            seen.add(ident)
+            row = self.conn.execute(
+                "SELECT after_move FROM tourney_moves WHERE id = %s AND state = 'waiting'",
+                (ident,),
+            ).fetchone()
+            if row is None or row[0] is None:
+                return False
+            if int(row[0]) == target:
+                return True
+            ident = int(row[0])
+        return False
+
+    def _release_after(self, ident: int) -> None:
+        """Order each move that waited for move `ident`, or set it waiting for what still
+        holds it."""
+        for (nxt,) in self.conn.execute(
+            "SELECT id FROM tourney_moves WHERE after_move = %s AND state = 'waiting' ORDER BY id",
             (ident,),
         ).fetchall():
-            self._order(int(nxt), fact.player, str(from_station), int(from_seat),
-                        str(to_station), int(to_seat))  # fmt: skip
-        self._settle_moving(fact.player)
+            self._go_or_wait(int(nxt))
+
+    def _wait(self, ident: int, blocker: int) -> None:
+        self.conn.execute(
+            "UPDATE tourney_moves SET after_move = %s, state = 'waiting' WHERE id = %s",
+            (blocker, ident),
+        )
+
+    def _go_or_wait(self, ident: int) -> None:
+        blocker = self._blocker(ident)
+        if blocker is not None:
+            self._wait(ident, blocker)
+            return
+        row = self.conn.execute(
+            "SELECT player, from_station, from_seat, to_station, to_seat FROM tourney_moves"
+            " WHERE id = %s",
+            (ident,),
+        ).fetchone()
+        assert row is not None
+        self._order(ident, str(row[0]), str(row[1]), int(row[2]), str(row[3]), int(row[4]))
 
     def _settle_moving(self, player: str) -> None:
         self.conn.execute(
@@ -421,6 +488,7 @@ class _Work:
                 (event, step.broken),
             )
         cause_station, cause_seq = self.cause if self.cause else (None, None)
+        made: list[int] = []
         for m in step.moves:
             prev = conn.execute(
                 "SELECT max(id) FROM tourney_moves WHERE event_id = %s AND player = %s"
@@ -438,14 +506,26 @@ class _Work:
                  "waiting" if after is not None else "ordered", json.dumps(decision)),
             ).fetchone()  # fmt: skip
             assert found is not None
+            if after is None:
+                made.append(int(found[0]))
             conn.execute(
                 "UPDATE tourney_seats SET station_id = %s, seat = %s, moving = true"
                 " WHERE event_id = %s AND player = %s",
                 (m.to_table, m.to_seat, event, m.player),
             )
-            if after is None:
-                self._order(int(found[0]), m.player, m.from_table, m.from_seat, m.to_table,
-                            m.to_seat)  # fmt: skip
+        # a move to a seat whose holder-to-be is still on his way waits for him to leave it
+        # (and so, in turn, does a move to the seat of a player who now waits)
+        held = True
+        while held:
+            held = False
+            for ident in list(made):
+                blocker = self._blocker(ident)
+                if blocker is not None:
+                    self._wait(ident, blocker)
+                    made.remove(ident)
+                    held = True
+        for ident in made:
+            self._go_or_wait(ident)
 
     # --- hand-for-hand --------------------------------------------------------------------
 
