@@ -13,13 +13,17 @@ daemon records its devices' inputs, one hand every `--pace` seconds, a player go
 `--bust` share of them. The event is created, drawn and started from this process with the
 console's own functions (`station.central.tournament.store`).
 
-Figures: `hands`, `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`),
+Figures: `tables_used` (the first draw seats the field at as few tables as hold it), `hands`,
+`eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`;
+`moves_refused`: orders a table refused, the player out already or his big blind posted since),
 `decisions_checked` and `decisions_wrong` (each balancing move against
 `station.bench.tourney_check`, the decision's tables against the stations' journaled big
-blinds; each break against the breaking order; each redraw against the profile's redraw
-points), `move_p50_s`, `move_p99_s`, `move_max_s` (a `tournament.eliminated` row's time at its
-station to the director's first move decided because of it, for every player out that needed
-a move; `stored_p50_s`, `stored_p99_s`: the part of it until the ingest stored the row),
+blinds, and each one carried out against the hands dealt meanwhile (he left before posting
+the big blind he was moved for); each break against the breaking order; each redraw against the
+profile's redraw points and carried out as one seat draw per table), `move_p50_s`,
+`move_p99_s`, `move_max_s` (a `tournament.eliminated` row's time at its station to the
+director's first move decided because of it, for every player out that needed a move;
+`stored_p50_s`, `stored_p99_s`: the part of it until the ingest stored the row),
 `final_table` (1 when the event reached one table seated), `seconds`.
 Bars: move p99 <= 1 s, no wrong decision, the final table reached.
 """
@@ -203,7 +207,9 @@ def measure(services: Any, root: Path, args: argparse.Namespace) -> dict[str, ob
             store.create(conn, spec_event, "bench")
             store.draw(conn, "BENCH", "bench", seed=f"bench-{args.seed}")
             store.set_clock(conn, "BENCH", "start", "bench")
-        say(f"tournament: {args.players} players drawn at {len(tables)} tables; dealing")
+            drawn = store.load(conn, "BENCH")
+            used = len(drawn.tables) if drawn is not None else 0
+        say(f"tournament: {args.players} players drawn at {used} of {len(tables)} tables; dealing")
         started = time.monotonic()
         for k in range(len(spec["workers"])):
             procs.start(f"worker-{k}", ["station.bench.tourney_station", str(spec_path), str(k)],
@@ -229,6 +235,66 @@ def _wait_schema(conninfo: str) -> None:
                 return
         time.sleep(0.2)
     raise RuntimeError("the central services did not start")
+
+
+def check_carried_out(
+    conn: Any, decision: dict[str, Any], table: str, seat: int, out_seq: int
+) -> list[str]:
+    """The move carried out as decided: the player due the big blind left before he posted it
+    (001-RR11 §15 r15), not after a hand dealt since the decision in which he posted it."""
+    seen = next((t.get("hand", 0) for t in decision["tables"] if t["table"] == table), 0)
+    found = conn.execute(
+        "SELECT hand FROM rows WHERE station_id = %s AND code = 'table.hand_start'"
+        " AND hand > %s AND seq < %s AND payload::jsonb #>> %s = 'BB' ORDER BY seq LIMIT 1",
+        (table, seen, out_seq, ["seats", str(seat), "blind"]),
+    ).fetchone()
+    if found is None:
+        return []
+    return [f"{table} seat {seat} posted the big blind in hand {found[0]} before he moved"]
+
+
+def check_redraw(conn: Any, n: int, left: int, in_play: list[str]) -> list[str]:
+    """A redraw as 001-RR11 §15 r18 wants it carried out: every table left seated anew by one
+    seat draw (its next hand dealt from it, the button drawn for), each player drawn to it
+    from another table with the chips his old table confirmed when he left (none lost), a
+    player already there keeping his own (null), `final_table` on the last table only; and
+    each table set up from its draw (its `input.setup` after its `tournament.seats_drawn`)."""
+    wrong: list[str] = []
+    sent = {
+        str(t): (int(i), dict(b))
+        for i, t, b in conn.execute(
+            "SELECT id, station_id, body FROM commands WHERE kind = 'tournament.seat_draw'"
+            " AND (body->>'draw')::int = %s",
+            (n,),
+        )
+    }
+    for table in in_play:
+        if table not in sent:
+            wrong.append(f"redraw {n}: no seat draw sent to {table}")
+            continue
+        ident, body = sent[table]
+        if body.get("final_table") is not (left == 1):
+            wrong.append(f"redraw {n}: {table} final_table {body.get('final_table')} at {left}")
+        drawn = {v["player"]: v["chips"] for v in body["seats"].values()}
+        for player, frm, chips, state in conn.execute(
+            "SELECT player, from_station, chips, state FROM tourney_moves WHERE draw_n = %s"
+            " AND to_station = %s",
+            (n, table),
+        ):
+            if state == "cancelled":
+                continue
+            if drawn.get(player) != chips or chips is None:
+                wrong.append(f"redraw {n}: {player} from {frm} brought {chips}, drawn with"
+                             f" {drawn.get(player)}")  # fmt: skip
+        (setup,) = conn.execute(
+            "SELECT count(*) FROM rows s JOIN rows d ON d.station_id = s.station_id"
+            " AND d.code = 'tournament.seats_drawn' AND (d.payload::jsonb->>'command')::bigint = %s"
+            " WHERE s.station_id = %s AND s.code = 'input.setup' AND s.seq > d.seq",
+            (ident, table),
+        ).fetchone() or (0,)
+        if not setup:
+            wrong.append(f"redraw {n}: {table} never set up from its seat draw")
+    return wrong
 
 
 def _until_final_table(conninfo: str, started: float, timeout: float) -> bool:
@@ -268,7 +334,7 @@ def _figures(
         ]
         moves = conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, decision,"
-            " cause_station, cause_seq, decided_at FROM tourney_moves ORDER BY id"
+            " cause_station, cause_seq, decided_at, state, out_seq FROM tourney_moves ORDER BY id"
         ).fetchall()
         draws = conn.execute(
             "SELECT n, kind, broken, tables_left FROM tourney_draws ORDER BY n"
@@ -277,17 +343,22 @@ def _figures(
             "SELECT count(*) FROM rows WHERE code = 'decision.hand_end'"
         ).fetchone() or (0,)
         (outs,) = conn.execute("SELECT count(*) FROM tourney_outs").fetchone() or (0,)
-        for row in conn.execute(
+        (refused,) = conn.execute(
+            "SELECT count(*) FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
+            " WHERE c.state = 'refused'"
+        ).fetchone() or (0,)
+        for still in conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
             " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
             " ORDER BY id"
         ).fetchall():
-            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*row))
+            say("tournament: OPEN move {} {} {}:{} -> {}:{} ({}) {} after {}".format(*still))
         wrong: list[str] = []
         checked = 0
         latencies: dict[tuple[str, int], float] = {}
         stored: dict[tuple[str, int], float] = {}
-        for _i, player, frm, frm_seat, to, to_seat, reason, decision, cst, cseq, at in moves:
+        for (_i, player, frm, frm_seat, to, to_seat, reason, decision, cst, cseq, at, state,
+             out_seq) in moves:  # fmt: skip
             if cst is not None and cseq is not None:
                 row = conn.execute(
                     "SELECT recorded_utc, stored_at FROM rows WHERE station_id = %s AND seq = %s",
@@ -308,18 +379,28 @@ def _figures(
             journaled = {}
             for t in decision["tables"]:
                 found = conn.execute(
-                    "SELECT payload FROM rows WHERE station_id = %s AND code = 'table.hand_start'"
-                    " AND seq <= %s ORDER BY seq DESC LIMIT 1",
+                    "SELECT code, payload FROM rows WHERE station_id = %s"
+                    " AND code IN ('table.hand_start', 'input.setup') AND seq <= %s"
+                    " ORDER BY seq DESC LIMIT 1",
                     (t["table"], t["seq"]),
                 ).fetchone()
-                bb = None
-                if found is not None:
-                    seats = json.loads(found[0]).get("seats", {})
+                bb = None  # (none yet after a setup: a redrawn table before its first hand)
+                if found is not None and found[0] == "table.hand_start":
+                    seats = json.loads(found[1]).get("seats", {})
                     bb = next((int(s) for s, v in seats.items() if v.get("blind") == "BB"), None)
                 journaled[t["table"]] = bb
             problems += check_positions(decision, journaled)
+            if state != "cancelled" and out_seq is not None:
+                problems += check_carried_out(conn, decision, frm, frm_seat, int(out_seq))
             wrong += [f"move of {player} {frm}->{to}: {p}" for p in problems]
-        in_play = list(order)
+        first = conn.execute(
+            "SELECT DISTINCT r.value->>0 FROM tourney_draws d, jsonb_each(d.result) r WHERE d.n = 0"
+        ).fetchall()
+        seated_at_draw = {str(r[0]) for r in first}
+        # the first draw seats the tables the field needs, the last of the breaking order
+        in_play = [t for t in order if t in seated_at_draw]
+        if in_play != order[len(order) - len(in_play) :]:
+            wrong.append(f"the first draw seated {in_play}, not the last of {order}")
         # the rulebooks' redraw points: RR11 §15 r18, RR5 r17, USPA 3.3.2.15 (GN: RR11's): at
         # three, two and one table; RRPG r17: two and one, in events of three or more tables
         redraw_at = {3, 2, 1} if args.profile in ("RR11", "RR5", "USPA", "GN") else set()
@@ -334,6 +415,8 @@ def _figures(
             in_play = [t for t in in_play if t != broken]
             if (kind == "redraw") != (left in redraw_at):
                 wrong.append(f"{kind} at {left} tables")
+            if kind == "redraw":
+                wrong += check_redraw(conn, int(_n), int(left), in_play)
         (final,) = conn.execute(
             "SELECT count(DISTINCT station_id) FROM tourney_seats"
         ).fetchone() or (0,)
@@ -349,6 +432,8 @@ def _figures(
         "eliminated": int(outs),
         "moves": len(moves),
         "balance_moves": sum(1 for m in moves if m[6] == "balance"),
+        "moves_refused": int(refused),
+        "tables_used": len(seated_at_draw),
         "tables_broken": sum(1 for d in draws if d[1] != "draw"),
         "redraws": sum(1 for d in draws if d[1] == "redraw"),
         "decisions_checked": checked,

@@ -8,7 +8,7 @@ Edge adapter (processes, files, signals).
 
 `--event`: the tables are tournament tables instead (`station.bench.tourney_station`, the light
 station of the tournament bench: the real journal, engine and tournament desk, forwarding; no
-screens), seven entrants a table, and an event `DEMO` is created on them, ready for the floor
+screens), nine entrants a table, and an event `DEMO` is created on them, ready for the floor
 to draw the seats and start the clock on the console; the tables deal once seated, players go
 out, tables are balanced and broken down to the final table.
 
@@ -59,7 +59,7 @@ class RoomOptions:
 
 
 EVENT: Final = "DEMO"
-EVENT_PER_TABLE: Final = 7  # entrants a table: room for the players the breaks bring
+EVENT_PER_TABLE: Final = 9  # entrants a table of ten: the first draw uses every table
 EVENT_SEATS: Final = 10  # the light tournament station's table
 EVENT_HAND_S: Final = 8.0  # a hand at speed 1
 EVENT_BUST: Final = 0.3  # the share of hands a player goes out in

@@ -6,7 +6,9 @@ adapter (prints the engine's game table).
 One line per game: its id (the session format's `game`), title, family, the betting structures a
 setup may choose (`structure`; the first is the default), the most players, and the source. With
 `--json`, one JSON object per line with the keys `id`, `title`, `family`, `structures`,
-`players` and `source`.
+`players` and `source`. The games the rulebooks deal that the station does not run yet (Chinese
+poker and its forms) come last, "not run yet" (`--json`: no structures, and `not_run` saying
+why).
 """
 
 from __future__ import annotations
@@ -31,5 +33,6 @@ def run(args: argparse.Namespace) -> int:
     title_w = max(len(r["title"]) for r in records)
     for r in records:
         print(game_line(r, width, title_w))
-    print(f"{len(records)} games")
+    planned = sum(1 for r in records if "not_run" in r)
+    print(f"{len(records) - planned} games, {planned} not run yet")
     return 0

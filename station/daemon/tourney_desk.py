@@ -9,17 +9,23 @@ table then does is journaled too, so the centre's store holds each step:
 
 - `tournament.clock` {event, level, remaining_s, paused, sent_utc, levels?}: a `clock` input
   (actor `centre`), the time it spent on its way taken off when the station's clock allows.
-- `tournament.move_out` {player, seat, to_table, to_seat}: the dealer screen says MOVE SEAT 4 TO
-  TABLE T07 SEAT 2; when the seat is empty between hands (or he has left a hand he was not in),
-  the station records MOVE_OUT 4 and `tournament.moved_out` with his chips.
+- `tournament.move_out` {player, seat, to_table, to_seat, hand?}: the dealer screen says MOVE
+  SEAT 4 TO TABLE T07 SEAT 2; when the seat is empty between hands (or he has left a hand he was
+  not in), the station records MOVE_OUT 4 and `tournament.moved_out` with his chips. `hand`: the
+  table's last hand the balancing decision saw; refused when the seat has posted a big blind in
+  a later hand (the player due it was chosen; he has posted it, the centre decides again).
 - `tournament.move_in` {player, seat, from_table, chips}: NEW PLAYER SEAT 6 FROM T03 (12,400);
   once the seat's sensor shows him seated, MOVE_IN 6 12400 and `tournament.moved_in`.
 - `tournament.hand_for_hand` {on, round} / `tournament.release` {round}: see
   `station.daemon.tourney_state`; NEW_HAND is refused while the table holds (HAND FOR HAND:
   WAIT), each refusal journaled like any other (`station.input_refused`).
-- `tournament.seat_draw` {seats: {seat: player or {player, chips}}, final_table?, structure?}:
-  the players at this table; with chips, the table is set up with them (between hands) at the
-  clock's level, the button by the draw for it (or the profile's rule).
+- `tournament.seat_draw` {seats: {seat: player or {player, chips}}, draw?, final_table?,
+  structure?}: the players at this table; with chips, the table is set up with them once no hand
+  is in play (a hand in play finishes with the old seats and their players) at the clock's
+  level, the button by the draw for it (or the profile's rule), `final_table` as sent. A redraw
+  gives `"chips": null` for a player already at this table: he keeps the chips he has when the
+  table is set up, in his new seat (`kept` in the row: new seat -> old seat); one the table
+  does not hold (out before the draw came) is left out (`missing`).
 
 A hand's end with players out is journaled as `tournament.eliminated` (seat, player, the
 chips he started the hand with, the hand-for-hand round), beside the engine's `hand_end`.
@@ -95,8 +101,9 @@ class TourneyDesk:
         self._busy = False
         self._last_hand = 0
         self.pending_setup: Setup | None = None
+        self.pending_keep: dict[int, int] = {}  # drawn seat -> his seat now (chips from there)
         self.link_lost: str = ""  # local hh:mm the link to the centre was lost ("" up)
-        codes = [c.value for c in (*COMMAND_CODES, *_OWN_CODES)]
+        codes = [c.value for c in (*COMMAND_CODES, *_OWN_CODES, Code.INPUT_SETUP)]
         for row in self.journal.rows(codes=codes):
             self.state.apply(row)
         self._last_hand = self._table().hand_number()
@@ -145,6 +152,15 @@ class TourneyDesk:
                 if holder is None and not self._table().stacks.get(s):
                     # out in a hand the centre had not heard of when it ordered the move
                     raise RefusedError(f"seat {s} is empty: {player} is not at this table")
+                if body.get("hand") is not None:
+                    seen = count(body, "hand")
+                    later = self._big_blind_since(s, seen)
+                    if later is not None:
+                        # he was moved as the player due the big blind: he has posted it
+                        raise RefusedError(
+                            f"seat {s} posted the big blind in hand {later}, after hand {seen}"
+                            " the move was decided on"
+                        )
                 order = {
                     **via,
                     "player": player,
@@ -176,6 +192,15 @@ class TourneyDesk:
                 return self._write(Code.TOURNAMENT_RELEASED, {**via, "round": rnd}).seq
             case _:
                 return self._seat_draw(body, via)
+
+    def _big_blind_since(self, s: int, hand: int) -> int | None:
+        """The first hand after `hand` in which seat `s` posted the big blind (None: none)."""
+        found = self.journal.conn.execute(
+            "SELECT hand FROM log WHERE hand > ? AND code = ?"
+            " AND json_extract(payload, ?) = 'BB' ORDER BY seq LIMIT 1",
+            (hand, Code.HAND_START.value, f'$.seats."{s}".blind'),
+        ).fetchone()
+        return None if found is None else int(found[0])
 
     def _clock(self, body: Mapping[str, Any], via: dict[str, Any]) -> int:
         level = count(body, "level", low=1)
@@ -214,18 +239,33 @@ class TourneyDesk:
         event = text(body, "event", required=False) or None
         structure = body.get("structure")
         setup = None
-        if all(chips is not None for _, chips in drawn.values()):
+        keep: dict[int, int] = {}  # drawn seat -> the seat its player holds here now
+        missing: list[str] = []  # kept players the table does not hold (out before it came)
+        if any(chips is not None for _, chips in drawn.values()):
+            held = {p: s for s, p in (self.state.drawn or self.state.roster).items()}
+            for s, (player, chips) in list(drawn.items()):
+                if chips is None:
+                    if player not in held:
+                        missing.append(player)
+                        del drawn[s]
+                    else:
+                        keep[s] = held[player]
+            if not drawn:
+                raise RefusedError("seats: none of the players drawn is at this table")
             setup = self._drawn_setup(drawn, final, structure)
         payload = {
             **via,
             "event": event,
             "players": {str(s): p for s, (p, _) in sorted(drawn.items())},
             "chips": {str(s): c for s, (_, c) in sorted(drawn.items()) if c is not None},
+            "kept": {str(s): old for s, old in sorted(keep.items())},
+            "missing": missing,
             "final_table": final,
+            "setup": setup is not None,
         }
         row = self._write(Code.TOURNAMENT_SEATS_DRAWN, payload, CENTRE)
         if setup is not None:
-            self.pending_setup = setup
+            self.pending_setup, self.pending_keep = setup, keep
         return row.seq
 
     def _drawn_setup(
@@ -266,7 +306,7 @@ class TourneyDesk:
             game=game,
             profile=current.profile,
             stakes=level_stakes(start),
-            seats={s: chips for s, (_, chips) in sorted(drawn.items())},
+            seats={s: chips or 0 for s, (_, chips) in sorted(drawn.items())},
             button=None,
             deck=current.deck,
             rules=current.rules,
@@ -312,7 +352,13 @@ class TourneyDesk:
             self._write(Code.TOURNAMENT_HOLDING, {"round": self.state.next_round})
         if self.pending_setup is not None and not self._in_play():
             setup, self.pending_setup = self.pending_setup, None
-            self._record(replace(setup, tournament=_at(setup.tournament, self._session_t())), ACTOR)
+            keep, self.pending_keep = self.pending_keep, {}
+            stacks = self._table().stacks
+            seats = {s: stacks.get(keep[s], 0) if s in keep else c for s, c in setup.seats.items()}
+            seats = {s: c for s, c in seats.items() if c}  # (one out since the draw came)
+            drawn = replace(setup, seats=seats, tournament=_at(setup.tournament, self._session_t()))
+            self._record(drawn, ACTOR)
+            self.state.seated_drawn(seats)
         self._moves()
 
     def _in_play(self) -> bool:

@@ -10,11 +10,15 @@ deals is one round, numbered on from `round`; the table deals round r's hand onl
 `tournament.holding` row tells the centre it is waiting for round r; `tournament.round_dealt`
 says which hand played it). A hand in play when hand-for-hand begins is finished first and
 belongs to no round.
+
+A seat draw with chips (`tournament.seats_drawn` with `setup`) changes the roster only when the
+table is set up from it (its `input.setup`): a hand in play when it came finishes with the old
+seats, and a player out in it is named by the old roster.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,10 +58,20 @@ class DeskState:
     in_round: int | None = None  # the round of the hand in play
     holding: int = 0  # the round a `tournament.holding` row was last written for
     clock_utc: str | None = None  # when the event's clock last came (the row's time)
+    drawn: dict[int, str] | None = None  # a draw with chips: its roster, once the table is set up
 
     def hold(self) -> bool:
         """Hand-for-hand: the next deal must wait for the centre's release."""
         return self.h4h and self.released < self.next_round
+
+    def seated_drawn(self, seats: Iterable[int]) -> None:
+        """The table was set up with chips at `seats`: a draw with chips that waited for it
+        seats its players now (those the setup has chips for)."""
+        if self.drawn is not None:
+            chips = set(seats)
+            self.roster = {s: p for s, p in self.drawn.items() if s in chips}
+            self.drawn = None
+            self.leaving, self.arriving = {}, {}
 
     def apply(self, row: LogRow) -> None:
         d = row.data()
@@ -93,12 +107,22 @@ class DeskState:
                 self.holding = self.next_round = int(d["round"])
                 self.in_round = None
             case Code.TOURNAMENT_SEATS_DRAWN:
-                self.roster = {int(s): str(p) for s, p in dict(d.get("players", {})).items()}
-                self.leaving, self.arriving = {}, {}
+                players = {int(s): str(p) for s, p in dict(d.get("players", {})).items()}
                 self.event = _opt_text(d.get("event")) or self.event
+                if d.get("setup"):
+                    self.drawn = players  # the hand in play is the old seats' own
+                else:
+                    self.roster = players
+                    self.leaving, self.arriving = {}, {}
+            case Code.INPUT_SETUP:
+                seats = d.get("seats")
+                if isinstance(seats, Mapping):
+                    self.seated_drawn(int(s) for s, c in seats.items() if c)
             case Code.TOURNAMENT_ELIMINATED:
                 for out in d.get("players", []):
-                    self.roster.pop(int(out["seat"]), None)
+                    gone = self.roster.pop(int(out["seat"]), None)
+                    if self.drawn is not None and gone is not None:
+                        self.drawn = {s: p for s, p in self.drawn.items() if p != gone}
             case _:
                 pass
 
@@ -153,7 +177,8 @@ def flag(body: Mapping[str, Any], key: str) -> bool:
 
 
 def drawn_seats(body: Mapping[str, Any]) -> dict[int, tuple[str, int | None]]:
-    """`seats` of a seat draw: {"3": "P017"} or {"3": {"player": "P017", "chips": 20000}}."""
+    """`seats` of a seat draw: {"3": "P017"} or {"3": {"player": "P017", "chips": 20000}};
+    `"chips": null`: a player already at this table, who keeps the chips he has."""
     raw = body.get("seats")
     if not isinstance(raw, dict) or not raw:
         raise RefusedError("seats: not an object of seat -> player")
@@ -164,7 +189,8 @@ def drawn_seats(body: Mapping[str, Any]) -> dict[int, tuple[str, int | None]]:
         if isinstance(value, str):
             out[int(key)] = (text({"player": value}, "player"), None)
         elif isinstance(value, dict):
-            out[int(key)] = (text(value, "player"), count(value, "chips"))
+            chips = None if value.get("chips") is None else count(value, "chips")
+            out[int(key)] = (text(value, "player"), chips)
         else:
             raise RefusedError(f"seats: seat {key}: a player's name, or {{player, chips}}")
     players = [p for p, _ in out.values()]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from firmware_bridge import LinkState, LinkStats
 from station.daemon.items import Device
+from station.display.dealer_view import part_word
 from station.display.diag_view import (
     DiagLinkState,
     DiagnosticsData,
@@ -240,7 +241,9 @@ class FloorViews:
         else:
             result = ", ".join(f"seat {s} wins {a}" for s, a in sorted(end.payouts.items()) if a)
             parts = [
-                f"{part.name.upper()} {' '.join(f'S{s} {a}' for s, a in sorted(part.won.items()))}"
+                part_word(part.name)
+                + " "
+                + " ".join(f"S{s} {a}" for s, a in sorted(part.won.items()))
                 for pot in end.pots
                 for part in pot.parts
             ]

@@ -8,8 +8,9 @@ floor's sign-in, the shoe unplugged), and everything the core publishes to the s
 recorded; the shots are picked from that record. A showdown with side pots comes from the PHH
 sample too (the demo's six-handed hands have none): a 2023 WSOP Omaha hi-lo hand whose two pots
 are split, replayed through the engine; a Double Board Omaha showdown, each board's half to its
-own winner, from the recorded session `station/data/sessions/double-board-showdown.jsonl`. Each
-shot is written for the 10.1" and the 7" panel;
+own winner, from the recorded session `station/data/sessions/double-board-showdown.jsonl`. A
+Drawmaha hand (its draw and its split pot) is a short session written out here and replayed
+through the engine the same way. Each shot is written for the 10.1" and the 7" panel;
 where the 7" panel needs more than one page for a screen, each page is written (`-alerts`,
 `-seats`).
 """
@@ -102,6 +103,62 @@ def side_pot_showdown() -> TableSnapshot:
         if any(isinstance(d, HandEnd) for d in table.feed(line.event, seq=line.line, at=line.t)):
             return table.snapshot()
     raise RuntimeError(f"{SIDE_POT_HAND} never ended")
+
+
+def _drawmaha_session() -> str:
+    """A pot-limit Drawmaha High hand (004-GN §VIII) as the table records it: blinds 5/10, seat 1
+    folds, seats 2 and 3 see a flop and a bet, seat 2 draws two, seat 3 one; seat 3's flush wins
+    the Omaha half, seat 2's full house the draw half, the odd chip by position to seat 2."""
+    import json  # noqa: PLC0415
+
+    def z(seat: int, amount: int) -> dict[str, object]:
+        return {"type": "zone", "seat": seat, "amount": amount}
+
+    def k(key: str, seat: int | None = None, **kw: object) -> dict[str, object]:
+        out: dict[str, object] = {"type": "key", "key": key, **kw}
+        if seat is not None:
+            out["seat"] = seat
+        return out
+
+    def d(cards: str) -> list[dict[str, object]]:
+        return [{"type": "draw", "card": c} for c in cards.split()]
+
+    lines: list[dict[str, object]] = [
+        {"type": "setup", "game": "drawmaha-high-pl", "profile": "GN", "stakes": {"sb": 5,
+         "bb": 10}, "seats": {"1": 1000, "2": 1000, "3": 1000}, "button": 3},
+        z(1, 5), z(2, 10), k("NEW_HAND"),
+        *d("Qs 7s Ah Qd 7c Kh Jc 6d 2c Tc 5h 3d 9h 8c 4s"),
+        z(3, 10), k("FOLD", 1), k("CHECK", 2), z(1, 0), z(2, 0), z(3, 0),
+        *d("2d Ks 7h 2h"), z(2, 20), z(3, 20), z(2, 0), z(3, 0),
+        k("DRAW", 2, count=2, cards=["5h", "8c"]), k("DRAW", 3, count=1, cards=["4s"]),
+        *d("3c Qh 7d 6s 5c"), k("CHECK", 2), k("CHECK", 3), *d("4c 9d"),
+        k("CHECK", 2), k("CHECK", 3), k("TABLED", 2), k("TABLED", 3),
+    ]  # fmt: skip
+    return "\n".join(json.dumps(line) for line in lines) + "\n"
+
+
+def drawmaha_hand() -> tuple[TableSnapshot, TableSnapshot]:
+    """The Drawmaha hand replayed: the table after the draw (the turn out, each seat's draw on
+    show) and at its end (the pot split between the Omaha and the draw half)."""
+    from station.engine.snapshot import Phase  # noqa: PLC0415
+    from station.engine.table import Table  # noqa: PLC0415
+    from station.formats.session import parse_session  # noqa: PLC0415
+
+    table = Table()
+    after_draw: TableSnapshot | None = None
+    for line in parse_session(_drawmaha_session(), "drawmaha").lines:
+        out = table.feed(line.event, seq=line.line, at=line.t)
+        snap = table.snapshot()
+        if (
+            after_draw is None
+            and snap.phase is Phase.BETTING
+            and any(s.drew is not None for s in snap.seats)
+        ):
+            after_draw = snap
+        if any(isinstance(d, HandEnd) for d in out):
+            assert after_draw is not None
+            return after_draw, snap
+    raise RuntimeError("the Drawmaha hand never ended")
 
 
 def session_end(name: str) -> TableSnapshot:
@@ -238,6 +295,10 @@ def shot_models(
         NavState(), boards, final.floor, final.diag, links_up,
         table_for(s.seat for s in boards.seats),
     )  # fmt: skip
+    after_draw, split = drawmaha_hand()
+    for name, snap in (("drawmaha-draw", after_draw), ("drawmaha-split", split)):
+        cases[name] = (NavState(), snap, final.floor, final.diag, links_up,
+                       table_for(s.seat for s in snap.seats))  # fmt: skip
     for name, (nav, s) in (tournament or {}).items():
         cases[name] = (nav, s.snapshot, s.floor, s.diag, s.status, table_for(range(1, 7)))
     out: dict[tuple[str, str], ScreenModel] = {}

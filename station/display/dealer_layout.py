@@ -250,7 +250,9 @@ def _draw_content(
         case Middle.RESULT:
             # The winning hands named where the room allows (the least is without them). The
             # final board stays above the result: when it would not fit above one column of
-            # lines, the lines go two to a row (with the names, else without) if that makes room.
+            # lines, the lines go two to a row (with the names, else without), or stay one
+            # column without the names (a label too wide for half the room: "DRAW BADUGI"), if
+            # that makes room.
             board_h = felt.board_need(c, view, big=False)
             names = felt.result_need(c, view, area.w, cols, names=True) <= area.h
             need = felt.result_need(c, view, area.w, cols, names)
@@ -261,10 +263,10 @@ def _draw_content(
                 if plain + board_h + c.pad <= area.h:
                     names, need = False, plain
             if view.board and cols == 1 and need + board_h + c.pad > area.h:
-                for two_names in (True, False):
-                    two = felt.result_need(c, view, area.w, 2, two_names)
-                    if two + board_h + c.pad <= area.h:
-                        cols, names, need = 2, two_names, two
+                for f_cols, f_names in ((2, True), (2, False), (1, False)):
+                    f_need = felt.result_need(c, view, area.w, f_cols, f_names)
+                    if f_need + board_h + c.pad <= area.h:
+                        cols, names, need = f_cols, f_names, f_need
                         break
                 else:  # still no room above: the board beside the lines, on their right
                     bw = felt.board_width(c, view, big=False)

@@ -23,6 +23,7 @@ from station.display.rule_words import cause
 from station.display.theme import Edge, Style
 from station.engine.decisions import HandEnd, Incident, PromptCode, Ruling
 from station.engine.settlement import drop_text
+from station.engine.showdown import DRAW_PART
 from station.engine.snapshot import (
     AlertOwner,
     NextHandView,
@@ -226,7 +227,10 @@ class NextLine:
 class PaidLine:
     """One pot of a finished hand and who it went to."""
 
-    label: str  # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand)
+    # "MAIN", "SIDE 1", "DROP" (the house's), "UNCALLED", "RETURNED" (a void hand), "CARRIED"
+    # (a hand nobody opened: the antes stay in the pot for the next deal), or a part of a pot
+    # decided in parts (`part_word`: "HIGH", "BOARD 2 LOW", "OMAHA", "DRAW 49", "BADUGI")
+    label: str
     amount: int
     winners: tuple[tuple[int, int], ...]  # (seat, chips), by seat; none: the house's
     named: str = ""  # the winning hand, as the engine named it at the showdown ("" none)
@@ -395,11 +399,14 @@ def seat_label(
         blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
                       p.kind is not PostKind.ANTE), "")  # fmt: skip
     empty = state is SeatState.EMPTY
+    word = SEAT_WORDS[state]
+    if seat.drew is not None and state in (SeatState.IN_HAND, SeatState.ALL_IN):
+        word = "PAT" if seat.drew == 0 else f"DREW {seat.drew}"  # DRAW-QUERY
     return SeatLabel(
         seat=seat.seat,
         number=str(seat.seat),
         state=state,
-        word=SEAT_WORDS[state],
+        word=word,
         to_act=state is SeatState.TO_ACT,
         selected=seat.seat == selected,
         button=button,
@@ -468,6 +475,31 @@ def link_status(status: StationStatus) -> tuple[str, bool]:
     return ("SHOE OK" if status.shoe_ok else "ZONES OK"), False
 
 
+_PART_WORDS: Final[dict[str, str]] = {
+    "high": "HIGH",
+    "low": "LOW",
+    "omaha_high": "OMAHA",
+    "low_27": "2-7",
+    "low_a5": "A-5",
+    "low_a5_8": "LOW",
+    "badugi": "BADUGI",
+    "badugi_ace_high": "BADUGI",
+    "badugi_high": "BADUGI HIGH",
+    "forty_nine": "49",
+    "high_nines": "HIGH",
+    "high_joker": "HIGH",
+}
+
+
+def part_word(name: str) -> str:
+    """A pot part's name on the screen (`hand_end` splits' `part`): a hi-lo half or a board
+    ("HIGH", "BOARD 2 LOW"), or the hand a part was judged by ("OMAHA", "2-7", "BADUGI");
+    Drawmaha's draw half says DRAW ("DRAW 49", "DRAW HIGH") beside the Omaha half."""
+    if name.startswith(DRAW_PART):
+        return "DRAW " + part_word(name.removeprefix(DRAW_PART))
+    return _PART_WORDS.get(name, name.replace("_", " ").upper())
+
+
 def _result(snap: TableSnapshot) -> ResultView | None:
     end: HandEnd | None = snap.result
     if end is None:
@@ -487,7 +519,9 @@ def _result(snap: TableSnapshot) -> ResultView | None:
         # With side pots each pot keeps one line, its winners' shares (the room it takes).
         for part in p.parts:
             shares = tuple(sorted((s, c) for s, c in part.won.items() if c))
-            lines.append(PaidLine(part.name.upper(), part.amount, shares, part.named))
+            lines.append(PaidLine(part_word(part.name), part.amount, shares, part.named))
+    if end.carried and not end.pots:  # JACKS-OR-BETTER: nobody opened
+        lines.append(PaidLine("CARRIED", end.carried, ()))
     won: dict[int, int] = {}
     for p in end.pots:
         for seat, chips in p.won.items():

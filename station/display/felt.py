@@ -285,6 +285,8 @@ def paid_text(line: PaidLine, names: bool = True) -> str:
     """Who a pot went to and, at a showdown, with what: "TO SEAT 2: FLUSH, ACE HIGH", "TO SEAT
     5 106 · SEAT 7 105", "TO THE HOUSE". A split pot's winning hand is on a line of its own
     (`named_text`): beside the last seat it would read as that seat's alone."""
+    if line.label == "CARRIED":
+        return "TO THE NEXT DEAL"
     if not line.winners:
         return "TO THE HOUSE"
     if len(line.winners) == 1:
@@ -303,6 +305,8 @@ def result_head(view: DealerView) -> str:
     assert view.result is not None
     if view.result.void:
         return f"HAND {view.result.hand} VOID: EVERY WAGER RETURNED"
+    if [pl.label for pl in view.result.pots] == ["CARRIED"]:
+        return f"HAND {view.result.hand}: NOBODY OPENED"
     return f"HAND {view.result.hand} PAID"
 
 

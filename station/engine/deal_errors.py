@@ -18,7 +18,7 @@ from __future__ import annotations
 from station.engine import deal_plan, settlement
 from station.engine.cards import Card
 from station.engine.decisions import DealSlot, DrawRole, PromptCode, Ruling
-from station.engine.games import Family, LowEval, Structure
+from station.engine.games import Family, HighEval, LowEval, Structure
 from station.engine.hand import Hand
 from station.engine.hand_state import FaceUp, Slot
 from station.engine.profiles import FaceUpPolicy
@@ -311,6 +311,17 @@ def _lowball_take(hand: Hand, card: Card) -> bool:
 
 
 def _lowball_exposed(hand: Hand, seat: int, card: Card | None, seq: int) -> None:
+    if hand.spec.high is HighEval.JOKER:
+        # EXPOSE-DRAW-HIGH-BEFORE-DRAW (001-RR11 §12 r4): "Any card that is exposed by the
+        # dealer before the draw must be kept."
+        hand.incident(
+            seq,
+            Rule.EXPOSE_DRAW_HIGH_BEFORE_DRAW,
+            Ruling.PLAY_ON,
+            f"{_code(card)} OF SEAT {seat} WAS EXPOSED BEFORE THE DRAW: SEAT {seat} KEEPS IT",
+            seat=seat,
+        )
+        return
     if card is not None and _lowball_take(hand, card):
         hand.incident(
             seq,

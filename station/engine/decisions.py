@@ -110,6 +110,9 @@ class HandEnd:
     boards: tuple[tuple[str, ...], ...] = ()  # every board when run more than once
     shown: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # tabled hands
     rake: RakeResult | None = None  # the house's take, when the table has a rake schedule
+    # JACKS-OR-BETTER: nobody opened; the antes stay in the pot for the next deal (out of the
+    # repr, so the recorded snapshot digests of every other hand stay as they were)
+    carried: int = field(default=0, repr=False)
     # Tournament: the players who went broke in this hand, each with the chips he started it
     # with, the one who finishes higher first (TOURN-ELIMINATION-ORDER).
     eliminated: tuple[tuple[int, int], ...] = ()

@@ -19,8 +19,8 @@ from station.engine.profiles import Profile
 
 def joker_in_use(spec: GameSpec, profile: Profile) -> bool:
     """Whether the game's deck holds the joker: A-5 lowball as the profile says (D60); a game
-    whose deck is built with one (Mexican stud's 41 cards) always."""
-    return spec.joker and (profile.joker_in_use_a5 or bool(spec.no_ranks))
+    whose deck is built with one (draw high, Mexican stud's 41 cards) always."""
+    return spec.uses_joker(profile.joker_in_use_a5)
 
 
 def game_deck(spec: GameSpec, profile: Profile) -> tuple[Card, ...]:

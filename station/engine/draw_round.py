@@ -2,8 +2,10 @@
 
 Each player in turn, from the left of the button, says how many cards he draws (the DRAW key,
 with the discards when the shoe or the dealer names them); the replacement cards are queued in
-draw order after one burn. DRAW-MAX-CONSECUTIVE: at most the profile's number of cards at once
-to a player (four; the fifth after everyone else). DRAW-LAST-CARD-RESHUFFLE: what the stub
+draw order after one burn. Drawmaha (004-GN §VIII): once every player has said how many he
+draws, the dealer burns and turns the turn card, then deals the draw cards.
+DRAW-MAX-CONSECUTIVE: at most the profile's number of cards at once to a player (four; the
+fifth after everyone else). DRAW-LAST-CARD-RESHUFFLE: what the stub
 cannot give waits for a reshuffle (`stub`). EXPOSE-DRAW-ON-THE-DRAW: replacements for exposed
 draw cards come after everyone has drawn. When the last draw card is out, the betting round after
 the draw opens.
@@ -39,6 +41,15 @@ def request_draw(hand: Hand, seat: int, count: int, cards: tuple[Card, ...], seq
     """DRAW key: the seat draws `count` cards (discarding `cards`, when they are named)."""
     if hand.phase is not Phase.DRAWING or seat not in hand.draws.pending:
         irregular.unexpected_key(hand, Key.DRAW, seat, seq)
+        return NOTHING
+    if count > hand.spec.max_draw:
+        hand.incident(
+            seq,
+            Rule.DRAW_RULES,
+            Ruling.WARNING,
+            f"SEAT {seat} MAY DRAW AT MOST {hand.spec.max_draw} CARDS: SAY THE DRAW AGAIN",
+            seat=seat,
+        )
         return NOTHING
     held = [c for c, _ in hand.deal.cards[seat]]
     if cards:
@@ -78,6 +89,8 @@ def plan_draws(hand: Hand, seq: int) -> Steps:
         if refill.burn:
             hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
         return _queue_draw(hand, refill.seat, refill.count, seq)
+    if hand.spec.draw_after and not hand.draws.burned:
+        return _turn_before_draw_cards(hand, seq)
     while hand.draws.pending:
         seat = hand.draws.pending[0]
         if seat not in hand.draws.requests:
@@ -141,4 +154,27 @@ def _queue_draw(hand: Hand, seat: int, count: int, seq: int, *, burn: bool = Fal
         hand.draws.last_seat = seat
     if not hand.deal.slots:
         return plan_draws(hand, seq)
+    return NOTHING
+
+
+def _turn_before_draw_cards(hand: Hand, seq: int) -> Steps:
+    """Drawmaha (004-GN §VIII): "After action is complete, the players decide how many cards
+    they want to draw ... The dealer burns a card, and then places the turn card out. At that
+    point players may not change a card that they have designated a draw card. The dealer then
+    gives each player the correct amount of draw cards": the burn and the turn once every
+    request is known; the draw cards follow in draw order."""
+    if any(s not in hand.draws.requests for s in hand.draws.pending):
+        return NOTHING
+    hand.draws.burned = True
+    if hand.repair.skip_next_burn:
+        hand.repair.skip_next_burn = False  # an exposed card already is the burn
+    else:
+        hand.deal.slots.append(Slot(DealSlot.BURN, None, hand.street))
+    burn = bool(hand.deal.slots)
+    for _ in range(hand.spec.board[hand.street - 1]):
+        hand.deal.slots.append(Slot(DealSlot.BOARD, None, hand.street, True))
+    draws = sum(hand.draws.requests.values())
+    then = f", THEN {draws} DRAW CARDS" if draws else ""
+    what = "BURN & TURN" if burn else "TURN (NO BURN)"
+    hand.prompt(seq, f"{what}{then}", PromptCode.BURN_AND_DEAL)
     return NOTHING

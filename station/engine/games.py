@@ -30,6 +30,8 @@ class HighEval(StrEnum):
     STANDARD = "standard"  # best five of any cards
     OMAHA = "omaha"  # exactly two hole + three board
     SHORT_DECK = "short_deck"  # flush beats full house, A-6-7-8-9 straight
+    JOKER = "joker"  # draw high: the joker as an ace or to complete a straight or flush
+    NINES = "nines"  # Archie: a pair of nines or better qualifies
     MEXICAN = "mexican"  # 41 cards, a joker wild; flush beats full house, 5-6-7-J-Q a straight
 
 
@@ -41,6 +43,28 @@ class LowEval(StrEnum):
     OMAHA_A5 = "omaha_a5"  # two hole + three board, ace-to-five, no qualifier
     D27 = "d27"  # deuce-to-seven: straights and flushes count, ace high
     BADUGI = "badugi"
+
+
+class Second(StrEnum):
+    """The other half of a split pot, when it is judged neither as the high nor as the low:
+    the second low of a low-low split (Baduci, Badaci, Razzdugi, Razzduci) or Drawmaha's draw
+    hand, read from the hole cards alone."""
+
+    NONE = "none"
+    BADUGI = "badugi"
+    BADUGI_ACE_HIGH = "badugi_ace_high"  # Baduci: the ace is high
+    D27 = "d27"
+    HIGH = "high"  # Drawmaha High: the best five-card poker hand of the five hole cards
+    A5 = "a5"
+    BADUGI_HIGH = "badugi_high"
+    FORTY_NINE = "forty_nine"
+
+
+class SplitOdd(StrEnum):
+    """Who gets the odd chip when a pot is split between its two halves."""
+
+    FIRST = "first"  # the first half: the high (CHIP-ODD-HILO), Razzdugi's razz hand (r324)
+    POSITION = "position"  # the winner first clockwise from the button (004-GN r148, Drawmaha)
 
 
 class BringIn(StrEnum):
@@ -89,6 +113,10 @@ class GameSpec:
     later_low: bool = False  # stud: the lowest hand showing starts the later streets
     no_ranks: tuple[int, ...] = ()  # ranks taken out of the deck (Mexican stud: 8, 9, 10)
     dealer_button: bool = False  # stud dealt from the button's left, the button moving (Mexican)
+    second: Second = Second.NONE  # the other half of a split judged another way
+    split_odd: SplitOdd = SplitOdd.FIRST
+    draw_after: int = 0  # flop games with a draw (Drawmaha): the betting round the draw follows
+    openers: int = 0  # draw high: the pair needed to open (11 = jacks or better); 0 = anything
 
     @property
     def rounds(self) -> int:
@@ -98,6 +126,11 @@ class GameSpec:
         if self.family is Family.STUD:
             return 1 + len(self.stud_streets)
         return 1 + self.draws
+
+    def uses_joker(self, a5_joker: bool) -> bool:
+        """Whether the deck holds a joker: draw high's as the game says, A-5 lowball's as the
+        profile's switch says (D60: RR/USPA in use unless posted, GN not unless posted)."""
+        return self.joker and (self.low is not LowEval.A5 or a5_joker)
 
     @property
     def hi_lo(self) -> bool:
@@ -113,7 +146,7 @@ class GameSpec:
     def big_bet_from(self) -> int:
         """Fixed limit: index of the first betting round played at the big bet."""
         if self.family is Family.FLOP:
-            return 1 if self.bomb else 2  # the turn
+            return 1 if self.bomb else 2  # the turn (Drawmaha: the round after the draw)
         if self.family is Family.STUD:
             return 2  # 5th street (Mexican stud: the fourth card)
         return 1 if self.draws == 1 else 2  # single draw: after the draw; triple: after 2nd
@@ -170,6 +203,84 @@ _OMAHA = "001-RR11 §6; 004-GN §VIII"
 _O8 = "001-RR11 §7; 004-GN §VIII Omaha High-Low"
 _GN8 = "004-GN §VIII"
 _GN9 = "004-GN §IX"
+NONE, POS = LowEval.NONE, SplitOdd.POSITION
+
+# Draw high, big-bet A-5 lowball and the split draw and stud games (001-RR11 §11-§12, 004-GN
+# §X-§XI). Player limits the rulebooks leave open follow the nearest game they name (house
+# practice): Archie and draw high as triple draw (six) and single-draw lowball (eight).
+DRAW_SPLITS: Final = (
+    GameSpec(
+        "a5nl", "No-limit A-5 lowball (single draw)", Family.DRAW, NL, HighEval.NONE,
+        LowEval.A5, hole_cards=5, draws=1, joker=True, max_players=8,
+        source="001-RR11 §11 No-limit and Pot-limit Lowball; 004-GN §X r282-r285",
+    ),
+    GameSpec(
+        "a5pl", "Pot-limit A-5 lowball (single draw)", Family.DRAW, PL, HighEval.NONE,
+        LowEval.A5, hole_cards=5, draws=1, joker=True, max_players=8,
+        source="001-RR11 §11 No-limit and Pot-limit Lowball; 004-GN §X r282-r285",
+    ),
+    GameSpec(
+        "drawhigh", "Draw high with the joker (limit)", Family.DRAW, FL, HighEval.JOKER, NONE,
+        hole_cards=5, draws=1, joker=True, max_players=8,
+        source="001-RR11 §12 Draw High, The Joker",
+    ),
+    GameSpec(
+        "jacks", "Jacks-or-better draw with the joker (limit)", Family.DRAW, FL, HighEval.JOKER,
+        NONE, hole_cards=5, draws=1, joker=True, max_players=8, openers=11,
+        source="001-RR11 §12; catalog JACKS-OR-BETTER",
+    ),
+    GameSpec(
+        "archie", "Archie (triple draw, high 9s or better / low 8 or better)", Family.DRAW, FL,
+        HighEval.NINES, LowEval.A5_8, hole_cards=5, draws=3, max_players=6,
+        source="004-GN §X Archie r286-r289",
+    ),
+    GameSpec(
+        "baduci", "Baduci (2-7 and badugi, triple draw)", Family.DRAW, FL, HighEval.NONE,
+        LowEval.D27, hole_cards=5, draws=3, max_players=6, second=Second.BADUGI_ACE_HIGH,
+        split_odd=POS, source="004-GN §XI Baduci r300-r308",
+    ),
+    GameSpec(
+        "badaci", "Badaci (A-5 and badugi, triple draw)", Family.DRAW, FL, HighEval.NONE,
+        LowEval.A5, hole_cards=5, draws=3, max_players=6, second=Second.BADUGI, split_odd=POS,
+        source="004-GN §XI Badaci r309-r318",
+    ),
+    GameSpec(
+        "razzdugi", "Razzdugi (razz and badugi)", Family.STUD, FL, HighEval.NONE, LowEval.A5,
+        bring_in=BringIn.HIGH_CARD, max_players=8, second=Second.BADUGI,
+        source="004-GN §XI Razzdugi r319-r324",
+    ),
+    GameSpec(
+        "razzduci", "Razzduci (razz and 2-7)", Family.STUD, FL, HighEval.NONE, LowEval.A5,
+        bring_in=BringIn.HIGH_CARD, max_players=8, second=Second.D27,
+        source="004-GN §XI Razzduci r325-r329",
+    ),
+)  # fmt: skip
+
+# Drawmaha (004-GN §VIII): five down, a flop, a draw of up to three after the flop's betting
+# whose cards come after the turn; half the pot to the Omaha high, half to the draw hand of the
+# five hole cards, in each listed form and structure. At most seven players.
+_DRAWMAHA_FORMS: Final = (
+    ("high", "High", Second.HIGH),
+    ("27", "2-7", Second.D27),
+    ("a5", "Ace-to-Five", Second.A5),
+    ("badugi", "Badugi", Second.BADUGI),
+    ("badugihigh", "Badugi High", Second.BADUGI_HIGH),
+    ("49", "49", Second.FORTY_NINE),
+)
+_STRUCTURE_NAMES: Final = (
+    (FL, "fl", "Limit"),
+    (PL, "pl", "Pot-limit"),
+    (NL, "nl", "No-limit"),
+)
+DRAWMAHA: Final = tuple(
+    GameSpec(
+        f"drawmaha-{form}-{short}", f"{words} Drawmaha {title}", Family.FLOP, structure,
+        HighEval.OMAHA, NONE, 5, (3, 1, 1), max_draw=3, max_players=7, second=second,
+        split_odd=POS, draw_after=1, source="004-GN §VIII Drawmaha",
+    )
+    for form, title, second in _DRAWMAHA_FORMS
+    for structure, short, words in _STRUCTURE_NAMES
+)  # fmt: skip
 
 GAMES: Final[dict[str, GameSpec]] = {
     g.name: g
@@ -294,6 +405,59 @@ GAMES: Final[dict[str, GameSpec]] = {
             "badugi", "Badugi", Family.DRAW, FL, HighEval.NONE, LowEval.BADUGI,
             hole_cards=4, draws=3, max_draw=4, max_players=8, source="004-GN §XI r290-r299",
         ),
+        *DRAW_SPLITS,
+        *DRAWMAHA,
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedGame:
+    """A game the rulebooks describe that the station does not run at the table yet, and why
+    (listed by `station games`; a setup naming it is refused with `reason`)."""
+
+    name: str
+    title: str
+    family: str
+    max_players: int
+    source: str
+    reason: str
+
+
+_CHINESE_WHY = (
+    "it settles in units between players, not in pots: the settlement is written "
+    "(station.engine.chinese) but the table cannot take each player's setting yet "
+    "(docs/CHINESE-POKER.md)"
+)
+NOT_YET_RUN: Final[dict[str, PlannedGame]] = {
+    g.name: g
+    for g in (
+        PlannedGame(
+            "chinese", "Chinese poker", "chinese", 5, "004-GN §XII r330-r337", _CHINESE_WHY
+        ),
+        PlannedGame(
+            "chinese-draw", "Chinese draw poker", "chinese", 4, "004-GN §XII r338", _CHINESE_WHY
+        ),
+        PlannedGame(
+            "ofc", "Open-face Chinese poker", "chinese", 4, "004-GN §XII r339-r345", _CHINESE_WHY
+        ),
+        PlannedGame(
+            "ofc-turbo", "Turbo open-face Chinese poker", "chinese", 4, "004-GN §XII r346",
+            _CHINESE_WHY,
+        ),
+        PlannedGame(
+            "ofc-pineapple", "Pineapple open-face Chinese poker", "chinese", 3,
+            "004-GN §XII r351-r352", _CHINESE_WHY,
+        ),
+        PlannedGame(
+            "ofc-pineapple-27", "Pineapple open-face Chinese poker, 2-7 middle", "chinese", 3,
+            "004-GN §XII r353-r355", _CHINESE_WHY,
+        ),
+        PlannedGame(
+            "taiwanese", "Taiwanese poker", "chinese", 6, "004-GN §XII r347-r350",
+            "the rulebook's payout table leaves how hands are compared open "
+            "(docs/CHINESE-POKER.md)",
+        ),
     )
 }  # fmt: skip
 
@@ -306,4 +470,8 @@ def game_spec(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
+        planned = NOT_YET_RUN.get(name)
+        if planned is not None:
+            why = f"{name} ({planned.title}) is not run yet: {planned.reason}"
+            raise UnknownGameError(why) from None
         raise UnknownGameError(name) from None

@@ -174,7 +174,8 @@ def hand_ended(table: TableState, hand: Hand) -> None:
     if not DECK_DEFECTS.isdisjoint(hand.alerts.rules):
         table.deck.defective = True
     if not hand.result.void:
-        table.forfeit.carry, table.forfeit.entitled = 0, None  # the forfeited money was played for
+        # The forfeited money was played for; a pass-out's antes stay for the next deal.
+        table.forfeit.carry, table.forfeit.entitled = hand.result.carried, None
     collection.after_hand(table, hand.result)
     drop.hand_ended(table, hand.result)
     for s, st in hand.result.stacks.items():

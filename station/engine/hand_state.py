@@ -170,6 +170,8 @@ class Draws:
     owed: list[int] = field(default_factory=list)  # replacements due after the round
     rest: list[tuple[int, int]] = field(default_factory=list)  # DRAW-MAX-CONSECUTIVE
     last_seat: int | None = None  # the seat given the cards queued last
+    opener: int | None = None  # draw high: who opened the pot (DRAW-OPENER)
+    opener_cards: tuple[Card, ...] = ()  # his five cards when he opened (JACKS-OR-BETTER)
     discards: dict[int, list[Card]] = field(default_factory=dict)
     discards_known: dict[int, bool] = field(default_factory=dict)
     round_discards: list[Card] = field(default_factory=list)  # discards of this draw round

@@ -144,6 +144,8 @@ def hand_end_to_dict(d: HandEnd) -> dict[str, Any]:
         if r.time_pot:
             rake["time_pot"] = True
         out["rake"] = rake
+    if d.carried:
+        out["carried"] = d.carried  # a pass-out's antes, for the next deal (JACKS-OR-BETTER)
     if d.eliminated:
         out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
     return out
@@ -163,6 +165,7 @@ _HAND_END: Final = frozenset(
         "splits",
         "shown",
         "rake",
+        "carried",
         "eliminated",
     }
 )
@@ -232,6 +235,7 @@ def hand_end_from_dict(raw: object, where: str) -> HandEnd:
         ),
         shown={s: _texts(v, f"{f.where('shown')}.{s}") for s, v in f.seat_map("shown").items()},
         rake=rake,
+        carried=f.whole("carried", 0),
         eliminated=tuple(_eliminated(f)),
     )
 

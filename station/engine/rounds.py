@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from collections import deque
 
-from station.engine import deal_plan, discard_round, draw_round, irregular, settlement, stud
+from station.engine import (
+    deal_plan,
+    discard_round,
+    draw_round,
+    irregular,
+    openers,
+    settlement,
+    stud,
+)
 from station.engine.betting import BettingRound
 from station.engine.decisions import Action, ActionKind, PromptCode, Ruling
 from station.engine.games import Family, Structure
@@ -95,7 +103,7 @@ def open_round(hand: Hand, seq: int) -> Steps:
             order = [s for s in order if s != hand.terms.straddle] + [hand.terms.straddle]
     else:
         assert hand.layout is not None
-        order = hand.layout.postflop_order(live)
+        order = openers.order_after_draw(hand, hand.layout.postflop_order(live))
     rnd = BettingRound(
         seats=[hand.seats[s] for s in order],
         structure=hand.spec.structure,
@@ -262,6 +270,9 @@ def after_action(hand: Hand, seq: int) -> Steps:
     # with the rest (the zone then reads them as this street's chips, not a new bet).
     closing = _closing(hand, rnd)
     hand.chips.chips_due.clear()
+    if openers.passed_out(hand, seq):
+        settlement.pass_out(hand, seq)
+        return NOTHING
     settlement.collect(hand)
     irregular.round_complete(hand, seq)
     _next_street(hand, seq)
@@ -375,8 +386,10 @@ def _next_street(hand: Hand, seq: int) -> None:
 def deal_street(hand: Hand, seq: int) -> None:
     """The betting closed and another street is due: plan its cards (a draw round in draw
     games) and tell the dealer."""
-    if hand.spec.family is Family.DRAW:
-        draw_round.open_draw(hand, seq)
+    if hand.spec.family is Family.DRAW or (
+        hand.spec.draw_after and hand.street == hand.spec.draw_after + 1
+    ):
+        draw_round.open_draw(hand, seq)  # Drawmaha: the draw, then the turn and the draw cards
         return
     hand.phase = Phase.STREET
     deal_plan.plan_street(hand, hand.street)

@@ -8,18 +8,19 @@ hand gives every chip back to the seat that put it in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from station.engine import lowball, stud
+from station.engine import lowball, openers, stud
 from station.engine.decisions import HandEnd, PotPart, PotResult, PromptCode, Ruling
+from station.engine.evaluate import HandValue
 from station.engine.evaluate.labels import announce
 from station.engine.games import BoardSplit, Family, HighEval, Structure
 from station.engine.hand import Hand
 from station.engine.pots import Pot, build_pots, uncalled
 from station.engine.rake import RakeResult, rake_for, take_from_pots
 from station.engine.rule_ids import Rule
-from station.engine.showdown import Reader, award_pots
+from station.engine.showdown import Reader, award_pots, part_kind
 from station.engine.snapshot import Phase
 
 
@@ -101,7 +102,7 @@ def end(hand: Hand, seq: int) -> None:
         payouts[back_seat] = payouts.get(back_seat, 0) + back
     live = hand.in_hand()
     pots = build_pots(contrib, live, sum(hand.chips.dead.values()) + hand.terms.carry)
-    contenders = set(hand.contenders()) or set(live)
+    contenders = openers.false_opener(hand, set(hand.contenders()) or set(live), seq)
     spec = hand.spec
     # Double board (004-GN §VIII): "the pot will be split between the best hand on the top
     # board and the best hand on the bottom board", each board's half a pot of its own, the odd
@@ -156,7 +157,7 @@ def end(hand: Hand, seq: int) -> None:
             name = f"board {i + 1}" if two_boards else ""
             rivals = [s for s in pot.eligible if s in contenders]
             for half, amount, shares in a.halves:
-                words = winning_hand(reader, rivals, shares, low=half == "low")
+                words = winning_hand(reader, rivals, shares, part=half)
                 parts.append(PotPart(f"{name} {half}".strip(), amount, dict(shares), words))
             if i == 0 or two_boards:
                 words = winning_hand(reader, rivals, a.won)
@@ -173,16 +174,24 @@ def end(hand: Hand, seq: int) -> None:
 
 
 def winning_hand(
-    reader: Reader, contenders: list[int], won: Mapping[int, int], *, low: bool | None = None
+    reader: Reader, contenders: list[int], won: Mapping[int, int], *, part: str | None = None
 ) -> str:
     """The pot's winning hand in the dealer's words, when two or more hands contested it: the
-    best high among its winners, then (hi-lo) the best low ("FLUSH, ACE HIGH / LOW 8-6"); a
-    hi-lo half's alone with `low` True (the low half) or False (the high half)."""
+    best high among its winners, then (hi-lo) the best low ("FLUSH, ACE HIGH / LOW 8-6"), then
+    the other half of a game split two other ways (`GameSpec.second`: Drawmaha's draw hand);
+    one part's alone with `part` (a hi-lo half "high" or "low", or a `showdown.part_kind`)."""
     winners = [s for s, chips in won.items() if chips]
     if len(contenders) < 2 or not winners:
         return ""
     words = []
-    reads = (reader.high, reader.low) if low is None else (reader.low if low else reader.high,)
+    reads: tuple[Callable[[int], HandValue | None], ...]
+    if part is None:
+        reads = (reader.high, reader.low, reader.second)
+    elif part in ("high", "low"):
+        reads = (reader.low if part == "low" else reader.high,)
+    else:
+        kind = part_kind(part)
+        reads = (lambda s: reader.half(kind, s),)
     for read in reads:
         values = [v for s in winners if (v := read(s)) is not None]
         if values:
@@ -246,6 +255,7 @@ def _finish(
     *,
     void: bool,
     rake: RakeResult | None = None,
+    carried: int = 0,
 ) -> None:
     stacks: dict[int, int | None] = {}
     charged: dict[int, int] = {}
@@ -283,6 +293,7 @@ def _finish(
         stacks=stacks,
         shown=shown,
         rake=rake,
+        carried=carried,
         eliminated=out,
     )
     hand.phase = Phase.ENDED
@@ -302,6 +313,17 @@ def push_text(payouts: Mapping[int, int]) -> str:
     RECEIVES 151"): a split or a side pot won by another player is pushed to each of them."""
     paid = ", ".join(f"SEAT {seat} RECEIVES {amount}" for seat, amount in sorted(payouts.items()))
     return f"PUSH: {paid}"
+
+
+def pass_out(hand: Hand, seq: int) -> None:
+    """JACKS-OR-BETTER: nobody opened. The hand is over, every ante stays in the pot for the
+    next deal, and nothing is paid (the house takes nothing from a pot nobody played)."""
+    collect(hand)
+    hand.bets.round = None
+    carried = sum(hand.chips.committed.values()) + sum(hand.chips.dead.values())
+    carried += hand.terms.carry
+    rake = RakeResult(0, (), hand.terms.time_paid) if hand.terms.rake is not None else None
+    _finish(hand, seq, (), {}, void=False, rake=rake, carried=carried)
 
 
 def eliminated(hand: Hand, stacks: dict[int, int | None]) -> tuple[tuple[int, int], ...]:

@@ -47,6 +47,20 @@ class SeatView:
     button: bool = False
     blind: str = ""  # "SB", "BB", "STR", "BI" (bring-in) or ""
     to_act: bool = False
+    # Draw games: the cards the seat drew in the draw round under way, or in the last one until
+    # there is action after it (DRAW-QUERY: until then the dealer must say how many); None when
+    # it has not said, or nothing is to be told.
+    drew: int | None = None
+
+    def __repr__(self) -> str:
+        # The replay corpus digests the snapshot's repr: `drew` is in it only when there is a
+        # draw to tell, so a seat of a game without one reads as it always has.
+        told = f", drew={self.drew!r}" if self.drew is not None else ""
+        return (
+            f"SeatView(seat={self.seat!r}, status={self.status!r}, stack={self.stack!r}, "
+            f"bet={self.bet!r}, cards={self.cards!r}, up={self.up!r}, button={self.button!r}, "
+            f"blind={self.blind!r}, to_act={self.to_act!r}{told})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,19 @@ def _blind_labels(hand: Hand) -> dict[int, str]:
     return labels
 
 
+def _drew(hand: Hand) -> dict[int, int]:
+    """DRAW-QUERY (001-RR11 §11 r13): how many cards each seat drew, while the dealer must tell:
+    during the draw round and until there is action after it."""
+    if hand.result is not None or not hand.draws.requests:
+        return {}
+    if hand.phase is Phase.DRAWING:
+        return dict(hand.draws.requests)
+    rnd = hand.bets.round
+    if hand.phase is Phase.BETTING and rnd is not None and rnd.last_actor is None:
+        return dict(hand.draws.requests)
+    return {}
+
+
 def _pots(hand: Hand) -> tuple[PotView, ...]:
     pots = build_pots(
         {s: c for s, c in hand.chips.committed.items() if c},
@@ -180,6 +193,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
     rnd = hand.bets.round if hand.phase is Phase.BETTING else None
     to_act = rnd.to_act() if rnd is not None else None
     blinds = _blind_labels(hand)
+    drew = _drew(hand)
     # The forced bets are on the felt from the post to the push: until the first betting round
     # books them (during the deal, a misdeal before it), they are the seat's bet in front.
     unbooked = {} if hand.chips.posts_booked or hand.result is not None else hand.chips.posts
@@ -221,6 +235,7 @@ def table_snapshot(t: TableState) -> TableSnapshot:
                 button=s == hand.button,
                 blind=blinds.get(s, ""),
                 to_act=s == to_act,
+                drew=drew.get(s),
             )
         )
     rng = rnd.raise_range(to_act) if rnd is not None and to_act is not None else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from station.engine import burn_errors, deal_errors, irregular, lowball, rounds, stud
+from station.engine import burn_errors, deal_errors, irregular, lowball, openers, rounds, stud
 from station.engine.betting import BettingRound, Correction, Wager, WagerKind
 from station.engine.decisions import Action, ActionKind, Ruling
 from station.engine.events import KeyPress, VerbalAction
@@ -464,6 +464,7 @@ def _booked(hand: Hand, seat: int, w: Wager, seq: int) -> Steps:
     if physical < w.total:
         hand.chips.chips_due[seat] = w.total  # the zone has not caught up with the wager yet
     hand.out.append(Action(hand.number, seq, seat, kind, w.total, w.allin))
+    openers.note_open(hand, seat, kind)  # DRAW-OPENER
     count_action(hand, chips=True)
     return rounds.after_action(hand, seq)
 

@@ -68,6 +68,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
                 out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
             if d.rake is not None:
                 out["rake"] = rake_to_dict(d.rake)
+            if d.carried:
+                out["carried"] = d.carried  # extension: a pass-out's antes, for the next deal
             if d.eliminated:
                 out["eliminated"] = [{"seat": s, "start_stack": c} for s, c in d.eliminated]
             return out
@@ -98,7 +100,8 @@ def decision_to_dict(d: Decision) -> dict[str, Any]:
 
 def _splits(pots: tuple[PotResult, ...]) -> list[dict[str, Any]]:
     """`hand_end`'s `splits` (extension): each pot decided in parts - a hi-lo pot's halves, a
-    double-board pot's boards - with the pot's index (0 the main pot), the part's name, its
+    double-board pot's boards, a pot split two other ways (Drawmaha's Omaha and draw halves,
+    Badaci's ace-to-five and badugi) - with the pot's index (0 the main pot), the part's name, its
     amount and who won it."""
     return [
         {

@@ -43,7 +43,7 @@ from station.engine.events import (
     VerbalAction,
     Zone,
 )
-from station.engine.games import GAMES, Family, Structure
+from station.engine.games import GAMES, NOT_YET_RUN, Family, Structure
 from station.engine.levels import (
     ScheduleError,
     levels_from_list,
@@ -129,6 +129,9 @@ def _setup(obj: dict[str, Any], strict: bool) -> Setup:
     if strict:
         _check_keys(obj, _SETUP_KEYS, "setup")
     game = obj.get("game")
+    if strict and type(game) is str and game in NOT_YET_RUN:
+        planned = NOT_YET_RUN[game]
+        raise EventFormatError(f"game {game!r} ({planned.title}) is not run yet: {planned.reason}")
     if type(game) is not str or (strict and game not in GAMES):
         raise EventFormatError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     profile = obj.get("profile", "RR11")

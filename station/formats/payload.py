@@ -102,6 +102,7 @@ def _decision(d: Mapping[str, Any]) -> Decision:
             boards=tuple(tuple(str(c) for c in b) for b in d.get("boards", ())),
             shown={int(s): tuple(str(c) for c in cs) for s, cs in d.get("shown", {}).items()},
             rake=_rake(d.get("rake")),
+            carried=int(d.get("carried", 0)),
         )
     if kind == "draw":
         return DrawRole(

@@ -135,7 +135,7 @@ def test_a_room_with_an_event_plays_it_from_the_floors_draw(browser: Any, tmp_pa
         page.click("form button[type=submit]")
         page.wait_for_url("**/map")
         page.goto(f"http://127.0.0.1:{port}/tournaments/DEMO")
-        assert "14 of 14" in page.locator("#left").inner_text()
+        assert "18 of 18" in page.locator("#left").inner_text()
         page.click("text=Draw the seats")
         page.wait_for_url("**/tournaments/DEMO")
         page.click("text=Start the clock")
@@ -143,8 +143,8 @@ def test_a_room_with_an_event_plays_it_from_the_floors_draw(browser: Any, tmp_pa
 
         def out_at_a_table() -> bool:
             page.reload()
-            left = re.search(r"(\d+) of 14", page.locator("#left").inner_text())
-            return left is not None and int(left[1]) <= 12
+            left = re.search(r"(\d+) of 18", page.locator("#left").inner_text())
+            return left is not None and int(left[1]) <= 16
 
         wait_until(out_at_a_table, 90, "players out at the tables")
         assert re.search(r"T0[12] hand \d+", page.locator("table.order").inner_text())

@@ -242,3 +242,81 @@ def test_a_move_for_a_player_out_or_into_a_promised_seat_is_refused(station: Sta
         second.status is ReplyStatus.REFUSED and second.detail == "seat 5 is promised to P7, not P8"
     )
     assert station.core.tourney.state.arriving[5].player == "P7"
+
+
+def test_TOURN_BUTTON_a_redraw_arriving_mid_hand_seats_the_table_after_it(
+    station: Station,
+) -> None:
+    # 001-RR11 §15 r18: at a redraw the table deals its next hand from the draw, with a
+    # button drawn for. The draw comes while a hand is in play: that hand finishes with the
+    # old seats (an elimination in it names the old seat's player), then the table is set up
+    # from the draw; a player already here (chips null) keeps the chips he ends the hand with.
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    station.command(
+        1, "tournament.seat_draw", event="E1",
+        seats={"1": {"player": "P1", "chips": 1000}, "2": {"player": "P2", "chips": 1000},
+               "3": {"player": "P3", "chips": 1000}},
+    )  # fmt: skip
+    station.table(
+        SeatSensor(1, True), SeatSensor(2, True), SeatSensor(3, True),
+        Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND),
+    )  # fmt: skip
+    station.command(
+        2, "tournament.seat_draw", event="E1", draw=1, final_table=True,
+        seats={"5": {"player": "P3", "chips": None}, "1": {"player": "P9", "chips": 4200},
+               "2": {"player": "P1", "chips": None}},
+    )  # fmt: skip
+    assert station.core.tourney.state.roster == {1: "P1", 2: "P2", 3: "P3"}  # not yet
+    setups = len(station.rows(Code.INPUT_SETUP))
+    for card in ("Ah", "Kd", "7c", "2s", "Qh", "Jd"):
+        station.table(Draw(Card.parse(card)))
+    station.table(KeyPress(Key.FOLD, seat=1), KeyPress(Key.FOLD, seat=2))  # seat 3 wins 75
+    (drawn,) = station.rows(Code.INPUT_SETUP)[setups:]
+    d = drawn.data()
+    assert d["seats"] == {"1": 4200, "2": 1000, "5": 1025} and "button" not in d
+    assert d["tournament"]["final_table"] is True
+    assert station.core.tourney.state.roster == {1: "P9", 2: "P1", 5: "P3"}
+    seats_drawn = station.rows(Code.TOURNAMENT_SEATS_DRAWN)[-1].data()
+    assert seats_drawn["kept"] == {"2": 1, "5": 3} and seats_drawn["final_table"] is True
+    again = TourneyDesk(station.core.recorder, station.core.tourney._record, station.core.session_t)
+    assert again.state == station.core.tourney.state
+    # a player the table does not hold keeps no chips here: out before the draw came, he is
+    # left out of it (and named), never seated with chips from nowhere
+    station.command(
+        3, "tournament.seat_draw",
+        seats={"4": {"player": "P7", "chips": None}, "1": {"player": "P9", "chips": None},
+               "3": {"player": "P4", "chips": 10}},
+    )  # fmt: skip
+    last = station.rows(Code.TOURNAMENT_SEATS_DRAWN)[-1].data()
+    assert last["missing"] == ["P7"] and last["kept"] == {"1": 1}
+    assert station.rows(Code.INPUT_SETUP)[-1].data()["seats"] == {"1": 4200, "3": 10}
+    assert station.core.tourney.state.roster == {1: "P9", 3: "P4"}
+
+
+def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_decided_before_his_big_blind_is_refused_after_it(
+    station: Station,
+) -> None:
+    # 001-RR11 §15 r15: the player due the big blind moves. The centre decided on hand 1 (seat
+    # 3 due the big blind next); the order comes after seat 3 posted it in hand 2: refused,
+    # the centre decides again. An order decided on hand 2 is carried out.
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 1000}))
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))  # hand 1: BB seat 3
+    for card in ("Ah", "Kd", "7c", "2s", "Qh", "Jd", "9c", "3s"):
+        station.table(Draw(Card.parse(card)))
+    station.table(KeyPress(Key.FOLD, seat=4), KeyPress(Key.FOLD, seat=1))
+    station.table(KeyPress(Key.FOLD, seat=2))  # seat 3 wins; hand 2: button 2, BB seat 4
+    station.table(Zone(3, 25), Zone(4, 50), KeyPress(Key.NEW_HAND))
+    late = station.core.tourney.carry_out(
+        Command(5, "tournament.move_out",
+                {"player": "P4", "seat": 4, "to_table": "T09", "to_seat": 1, "hand": 1})
+    )  # fmt: skip
+    assert late.status is ReplyStatus.REFUSED
+    assert (
+        late.detail == "seat 4 posted the big blind in hand 2, after hand 1 the move was decided on"
+    )
+    assert station.rows(Code.TOURNAMENT_MOVE_ORDERED) == []
+    ok = station.core.tourney.carry_out(
+        Command(6, "tournament.move_out",
+                {"player": "P1", "seat": 1, "to_table": "T09", "to_seat": 1, "hand": 2})
+    )  # fmt: skip
+    assert ok.status is ReplyStatus.DONE

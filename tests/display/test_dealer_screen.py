@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from station.demo.shots import side_pot_showdown
+from station.demo.shots import drawmaha_hand, side_pot_showdown
 from station.display import felt
 from station.display.dealer_layout import DealerPage, dealer_screen
 from station.display.dealer_view import (
@@ -628,6 +628,59 @@ def test_a_recoverys_stop_is_not_said_once_it_is_lifted() -> None:
                 where = f"{path.name}:{line} on {panel.name}"
                 assert "STILL TO ACT" not in text and "STOP DEALING" not in text, where
     assert lifted > 10
+
+
+# issue 29 part B: split pots and draws ---------------------------------------------------------
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_drawmaha_split_pot_names_each_half_and_its_winner(panel: PanelConfig) -> None:
+    # 004-GN §VIII "Drawmaha": half to the Omaha high, half to the draw hand of the hole cards.
+    _, snap = drawmaha_hand()
+    assert snap.result is not None
+    (paid,) = snap.result.pots
+    assert [part.name for part in paid.parts] == ["omaha_high", "draw_high"]
+    result = dealer_view(snap, OK).result
+    assert result is not None
+    lines = [(pl.label, pl.amount, pl.winners) for pl in result.pots]
+    assert lines == [("OMAHA", 32, ((3, 32),)), ("DRAW HIGH", 33, ((2, 33),))]
+    models = pages(snap, panel)
+    assert says(models, "OMAHA") and says(models, "DRAW HIGH")
+    if panel is PANEL_10_1:  # the winning hands named
+        assert says(models, "TO SEAT 3: FLUSH, ACE HIGH")
+        assert says(models, "TO SEAT 2: FULL HOUSE, SEVENS FULL OF SIXES")
+    else:  # the 7" panel keeps the final board above the result: the hands give way to it
+        assert says(models, "TO SEAT 3") and says(models, "TO SEAT 2")
+    faces = {f"{f.rank.replace('10', 'T')}{f.suit.value}" for m in models for f in m.items
+             if isinstance(f, CardFace)}  # fmt: skip
+    assert set(snap.board) <= faces
+    assert_readable(models, panel)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_each_seat_says_how_many_it_drew_until_the_action_after_the_draw(
+    panel: PanelConfig,
+) -> None:
+    # DRAW-QUERY (001-RR11 §11 r13): the dealer must say how many cards a player drew until there
+    # has been action after the draw.
+    after_draw, _ = drawmaha_hand()
+    words = {s.seat: s.word for s in dealer_view(after_draw, OK).seats}
+    assert words[3] == "DREW 1"  # seat 2 is to act: TO ACT comes first
+    assert {s.seat: s.drew for s in after_draw.seats} == {1: None, 2: 2, 3: 1}
+    assert says(pages(after_draw, panel), "DREW 1")
+    assert_readable(pages(after_draw, panel), panel)
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
+def test_a_hand_nobody_opened_says_so_and_where_the_antes_go(panel: PanelConfig) -> None:
+    # JACKS-OR-BETTER r1: "If no player opens the pot, the button moves forward and each player
+    # must ante again": the antes stay in the pot for the next deal.
+    _, snap = first(
+        "JACKS-OR-BETTER/rrpg_nobody_opens_the_antes_stay_for_the_next_deal.jsonl",
+        lambda s: s.result is not None,
+    )
+    models = pages(snap, panel)
+    assert says(models, f"HAND {snap.hand}: NOBODY OPENED")
+    assert says(models, "TO THE NEXT DEAL")
+    assert_readable(models, panel)
 
 
 def _result_moments() -> Iterator[tuple[str, TableSnapshot]]:

@@ -106,8 +106,12 @@ class _Driver:
         self.run.feed(key("DISCARD", seat, count=self.spec.discard))
 
     def stand_pat(self) -> None:
-        """Draw games: the next player in turn (left of the button) keeps his cards."""
-        seat = next(s for s in SEATS if s not in self.stood_pat)
+        """Draw games: the next player in turn (left of the button) keeps his cards. Once all
+        have said so, Drawmaha's burn and turn are still due in the draw round (004-GN §VIII)."""
+        seat = next((s for s in SEATS if s not in self.stood_pat), None)
+        if seat is None:
+            self.pull()
+            return
         self.stood_pat.add(seat)
         self.run.feed(key("DRAW", seat, count=0))
 

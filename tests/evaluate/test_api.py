@@ -34,6 +34,11 @@ def test_kind_values_are_the_stable_strings() -> None:
         "omaha_low_a5",
         "low_27",
         "badugi",
+        "high_joker",
+        "high_nines",
+        "badugi_ace_high",
+        "badugi_high",
+        "forty_nine",
         "mexican_high",
     ]
 
@@ -165,6 +170,10 @@ def test_each_game_form_names_its_hand_kinds() -> None:
         "27sd": (None, HandKind.LOW_27),
         "a5sd": (None, HandKind.LOW_A5),
         "badugi": (None, HandKind.BADUGI),
+        "drawhigh": (HandKind.HIGH_JOKER, None),
+        "archie": (HandKind.HIGH_NINES, HandKind.LOW_A5_8),
+        "baduci": (None, HandKind.LOW_27),  # and the ace-high badugi (GameSpec.second)
+        "drawmaha-49-pl": (HandKind.OMAHA_HIGH, None),  # and the 49 hand (GameSpec.second)
     }
     for name, kinds in expected.items():
         assert hand_kinds(GAMES[name]) == kinds, name

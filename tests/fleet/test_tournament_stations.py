@@ -192,8 +192,25 @@ def test_an_event_run_by_three_stations_from_the_seat_draw_to_the_final_table(
                      for r in _journal(t, "tournament.moved_out")}  # fmt: skip
     journaled_in = {(t.station, r.data()["player"]) for t in tables.values()
                     for r in _journal(t, "tournament.moved_in")}  # fmt: skip
-    for p, frm, to in ingest.query("SELECT player, from_station, to_station FROM tourney_moves"):
-        assert (frm, p) in journaled_out and (to, p) in journaled_in
+    # (a redraw's player arrives in his new table's seat draw, with his chips: 001-RR11 §15
+    # r18, the table dealing its next hand from the draw)
+    journaled_drawn = {(t.station, p, r.data()["chips"].get(s)) for t in tables.values()
+                       for r in _journal(t, "tournament.seats_drawn")
+                       for s, p in r.data()["players"].items()}  # fmt: skip
+    for p, frm, to, reason, chips in ingest.query(
+        "SELECT player, from_station, to_station, reason, chips FROM tourney_moves"
+    ):
+        assert (frm, p) in journaled_out
+        if reason == "redraw":
+            assert (to, p, chips) in journaled_drawn, (
+                p, sorted((x for x in journaled_drawn if x[0] == to), key=str),
+                ingest.query("SELECT station_id, state, body, reply FROM commands"
+                             " WHERE kind = 'tournament.seat_draw'"),
+            )  # fmt: skip
+        else:
+            assert (to, p) in journaled_in
+    final = [r.data() for r in _journal(t3, "tournament.seats_drawn")][-1]
+    assert final["final_table"] is True and len(final["players"]) == 4
 
     # The finishing order in the central store is the one the stations' journals give: in
     # the order the players went out, the hand-for-hand round's two by their starting chips.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from station.central.tournament import store as events
+from station.central.tournament.board import board
 from station.central.tournament.director import Director
 from station.central.tournament.seating import draw_seats
 from tests.tournament.stored import Store
@@ -254,13 +255,22 @@ def test_the_event_clock_is_announced_at_start_pause_and_each_new_level(store: S
     assert (last["level"], last["paused"], last["remaining_s"]) == (2, True, 1110.0)
 
 
-def carry_moves(s: Store, director: Director, chips: int = 10_000) -> dict[tuple[str, int], str]:
+def carry_moves(
+    s: Store,
+    director: Director,
+    chips: int = 10_000,
+    start: dict[tuple[str, int], str] | None = None,
+    after: int = 0,
+) -> dict[tuple[str, int], str]:
     """The tables carry out every move the centre orders, as their desks and seat sensors do: a
     player told to leave leaves; an arriving player sits only in an empty seat (he waits by the
-    table while it is taken). Returns who sits where when nothing more can happen."""
-    where: dict[tuple[str, int], str] = {}
+    table while it is taken); a redraw's seat draw seats its table anew (a player already there
+    keeps his chips, `chips` null). Returns who sits where when nothing more can happen (from
+    `start`, the commands after `after`, when given)."""
+    where: dict[tuple[str, int], str] = dict(start or {})
     for station, _k, body in s.commands(kind="tournament.seat_draw"):
-        where.update({(station, int(seat)): v["player"] for seat, v in body["seats"].items()})
+        if "draw" not in body and start is None:
+            where.update({(station, int(seat)): v["player"] for seat, v in body["seats"].items()})
     for (p,) in s.conn.execute("SELECT player FROM tourney_outs WHERE event_id = 'E1'"):
         where = {k: v for k, v in where.items() if v != p}
     handled: set[int] = set()
@@ -269,9 +279,38 @@ def carry_moves(s: Store, director: Director, chips: int = 10_000) -> dict[tuple
         moved = False
         for ident, station, kind, body in s.conn.execute(
             "SELECT id, station_id, kind, body FROM commands WHERE kind LIKE 'tournament.move_%'"
-            " ORDER BY id"
+            " OR (kind = 'tournament.seat_draw' AND body ? 'draw') ORDER BY id"
         ).fetchall():
+            if ident <= after:
+                continue
             if ident in handled:
+                continue
+            if kind == "tournament.seat_draw":
+                here = {p for (t, _), p in where.items() if t == station}
+                for v in body["seats"].values():
+                    if v["chips"] is None:
+                        assert v["player"] in here, f"{v['player']} kept chips not at {station}"
+                    else:
+                        assert v["player"] not in where.values(), f"{v['player']} still seated"
+                left = {k: v for k, v in where.items() if k[0] != station}
+                assert not here - {v["player"] for v in body["seats"].values()}, "one left out"
+                where = left | {
+                    (str(station), int(k)): v["player"] for k, v in body["seats"].items()
+                }
+                s.row(station, "tournament.seats_drawn",
+                      {"event": "E1", "players": {k: v["player"] for k, v in body["seats"].items()},
+                       "chips": {k: v["chips"] for k, v in body["seats"].items()
+                                 if v["chips"] is not None},
+                       "final_table": body.get("final_table"), "setup": True, "via": "centre",
+                       "command": ident})  # fmt: skip
+                director.on_rows(s.conn, [str(station)])
+                # its next hand is dealt from the draw: the table is set up (the button drawn)
+                s.row(station, "input.setup",
+                      {"game": "nlhe", "seats": {k: v["chips"] or chips
+                                                 for k, v in body["seats"].items()}})  # fmt: skip
+                handled.add(ident)
+                moved = True
+                director.on_rows(s.conn, [str(station)])
                 continue
             player, at = body["player"], (str(station), int(body["seat"]))
             if kind == "tournament.move_out":
@@ -336,9 +375,10 @@ def test_TOURN_a_player_on_his_way_when_the_tables_are_redrawn_gets_his_seat_fir
         "SELECT kind, broken FROM tourney_draws WHERE n = 1"
     ).fetchone()
     assert (kind, broken) == ("redraw", "T1")
-    into = [m for m in moves(store) if (m[3], m[4]) == (to, to_seat) and m[0] != mover]
-    assert into, "the redraw gave the moving player's seat to another (the case under test)"
-    assert into[0][6] == "waiting"  # not ordered while the seat is promised to the mover
+    # his redraw move (if the draw sends him on) waits for him to reach the seat he is on his
+    # way to; the redraw's tables are seated by one seat draw each once their players are out
+    on_way = [m for m in moves(store) if m[0] == mover and m[5] == "redraw"]
+    assert all(m[6] == "waiting" for m in on_way)
     seated = carry_moves(store, director)
     assert {m[6] for m in moves(store)} == {"done"}
     expected = {
@@ -348,3 +388,171 @@ def test_TOURN_a_player_on_his_way_when_the_tables_are_redrawn_gets_his_seat_fir
         )
     }
     assert seated == expected and len(seated) == 12
+
+
+def _redraw_at_two(store: Store, director: Director) -> dict[str, dict[int, str]]:
+    """10 players on three tables of four, two out: T1 broken, the field redrawn at two."""
+    before = {t: seats(store, t) for t in ("T1", "T2", "T3")}
+    for t, hand in (("T3", 1), ("T2", 1)):
+        here = seats(store, t)
+        out(store, t, hand, [(min(here), here[min(here)], 10_000)])
+        director.on_rows(store.conn, [t])
+    (kind, left) = store.conn.execute(
+        "SELECT kind, tables_left FROM tourney_draws WHERE n = 1"
+    ).fetchone()
+    assert (kind, left) == ("redraw", 2)
+    return before
+
+
+def test_TOURN_BUTTON_a_redraw_seats_each_table_by_one_seat_draw_with_every_chip(
+    store: Store,
+) -> None:
+    # 001-RR11 §15 r18: at two tables every player draws a new seat; the tables deal their
+    # next hand from the draw, the button drawn for (a seat draw with chips): not moves
+    # arriving one by one at tables dealing on with their old button.
+    event(store)
+    director = Director()
+    before = _redraw_at_two(store, director)
+    at = {p: t for t, w in before.items() for p in w.values()}
+    # no seat draw before the players are out of their old seats, no balancing move meanwhile
+    assert not [c for c in store.commands(kind="tournament.seat_draw") if "draw" in c[2]]
+    assert not store.commands(kind="tournament.move_in")
+    seated = carry_moves(store, director, chips=7_300)
+    draws = {t: b for t, _k, b in store.commands(kind="tournament.seat_draw") if "draw" in b}
+    assert sorted(draws) == ["T2", "T3"]
+    for t, body in draws.items():
+        assert body["draw"] == 1 and body["final_table"] is False
+        now = seats(store, t)
+        assert {int(k): v["player"] for k, v in body["seats"].items()} == now
+        for v in body["seats"].values():
+            # a player from another table brings the chips his old table confirmed; one
+            # already here keeps his own (null: the table takes them from its stacks)
+            assert v["chips"] == (None if at[v["player"]] == t else 7_300)
+    assert len(seated) == 8 and {m[6] for m in moves(store)} == {"done"}
+    assert not store.commands(kind="tournament.move_in")
+    (moving,) = store.conn.execute("SELECT count(*) FROM tourney_seats WHERE moving").fetchone()
+    assert moving == 0
+
+
+def test_TOURN_RAISE_CAP_the_final_table_redraw_is_flagged_final(store: Store) -> None:
+    # The last table's seat draw says final_table: the station lifts the raise cap between
+    # the last two in limit and lets cards be shown there (TOURN-RAISE-CAP,
+    # TOURN-SHOWING-CARDS); the redraw at two tables is not the final table.
+    event(store)
+    director = Director()
+    _redraw_at_two(store, director)
+    where = carry_moves(store, director)
+    (last,) = store.conn.execute("SELECT max(id) FROM commands").fetchone()
+    hand = 2
+    while len(store.conn.execute("SELECT 1 FROM tourney_seats").fetchall()) > 4:
+        t = max(("T2", "T3"), key=lambda t: len(seats(store, t)))
+        here = seats(store, t)
+        out(store, t, hand, [(min(here), here[min(here)], 10_000)])
+        director.on_rows(store.conn, [t])
+        hand += 1
+    (left,) = store.conn.execute(
+        "SELECT tables_left FROM tourney_draws WHERE kind = 'redraw' ORDER BY n DESC LIMIT 1"
+    ).fetchone()
+    assert left == 1
+    for (p,) in store.conn.execute("SELECT player FROM tourney_outs"):
+        where = {k: v for k, v in where.items() if v != p}
+    seated = carry_moves(store, director, start=where, after=last)
+    assert len(seated) == 4 and {t for t, _ in seated} == {"T3"}
+    final = [(t, b) for t, _k, b in store.commands(kind="tournament.seat_draw") if "draw" in b]
+    (_table, body) = final[-1]
+    assert body["final_table"] is True and len(body["seats"]) == 4
+    assert [b["final_table"] for _, b in final[:-1]] == [False, False]
+
+
+def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_refused_after_the_big_blind_is_decided_again(
+    store: Store,
+) -> None:
+    # 001-RR11 §15 r15: the player due the big blind moves. The order names the hand the
+    # decision saw; the table dealt on and that player posted the big blind in the next hand,
+    # so the table refuses it; the director cancels the move and moves the player now due it.
+    event(store)
+    director = Director()
+    t1 = seats(store, "T1")
+    bb = next(s for s in t1 if (s % 4) + 1 in t1)
+    busted = (bb % 4) + 1
+    hand_start(store, "T3", 1, button=1, bb=2)  # T3 is full: 1..4, seat 3 due the big blind
+    hand_start(store, "T1", 1, button=bb, bb=bb)
+    out(store, "T1", 1, [(busted, t1[busted], 10_000)])
+    director.on_rows(store.conn, ["T1", "T3"])
+    t3 = seats(store, "T3") | {3: seats(store, "T1")[busted]}
+    ((ident, command, body),) = store.conn.execute(
+        "SELECT m.id, m.out_command, c.body FROM tourney_moves m JOIN commands c"
+        " ON c.id = m.out_command"
+    ).fetchall()
+    assert (body["seat"], body["hand"]) == (3, 1)
+    # T3 deals hand 2 before the order comes: seat 3 posts the big blind; the table refuses
+    payload = {
+        "hand": 2, "game": "nlhe", "profile": "RR11", "button": 2,
+        "seats": {str(t): {"stack": 10_000, "bet": 0, "status": "active",
+                           "blind": "BB" if t == 3 else ""} for t in (1, 2, 3, 4)},
+    }  # fmt: skip
+    store.row("T3", "table.hand_start", payload, 2)
+    store.conn.execute(
+        "UPDATE commands SET state = 'refused', reply = %s WHERE id = %s",
+        ('{"detail": "seat 3 posted the big blind in hand 2, after hand 1"}', command),
+    )
+    assert director.on_rows(store.conn, ["T3"]) == ["E1"]
+    rows = store.conn.execute(
+        "SELECT id, player, from_station, from_seat, state FROM tourney_moves ORDER BY id"
+    ).fetchall()
+    assert rows[0][0] == ident and rows[0][4] == "cancelled"
+    # now seat 4 is due the big blind at T3: its player moves, into the same seat at T1
+    ((_, player, frm, frm_seat, state),) = rows[1:]
+    assert (frm, frm_seat, state, player) == ("T3", 4, "ordered", t3[4])
+    ((_, _, again),) = store.commands("T3", "tournament.move_out")[1:]
+    assert (again["seat"], again["hand"], again["to_seat"]) == (4, 2, busted)
+    assert seats(store, "T3")[3] == t3[3]  # the first player is counted back at his seat
+    # the floor's event view says which table refused the order, and why
+    view = board(store.conn, "E1")
+    assert view is not None
+    refused = next(m for m in view.moves if m.id == ident)
+    assert refused.state == "cancelled"
+    assert refused.refused == "T3: seat 3 posted the big blind in hand 2, after hand 1"
+    assert next(m for m in view.moves if m.id != ident).refused == ""
+
+
+def test_the_first_draw_seats_the_tables_the_field_needs_the_last_of_the_breaking_order(
+    store: Store,
+) -> None:
+    # 18 entrants, three tables of nine: two tables hold them. Seating all three would break
+    # the first at once (its six players fit the others' open seats): 17 moves before anyone
+    # is out. The draw seats T2 and T3 (broken last), nine each; T1 is not used.
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 19)]
+    nine = [("T1", 9), ("T2", 9), ("T3", 9)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=nine, entrants=entrants, prizes=[5000, 3000, 2000],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    assert [len(seats(store, t)) for t in ("T1", "T2", "T3")] == [0, 9, 9]
+    assert store.commands("T1") == []
+    assert {t for t, _k, _b in store.commands()} == {"T2", "T3"}
+    (why, left) = store.conn.execute(
+        "SELECT why, tables_left FROM tourney_draws WHERE n = 0"
+    ).fetchone()
+    assert left == 2 and "T1 not used" in why
+    echo(store, "tournament.seat_draw")
+    director = Director()
+    director.catch_up_all(store.conn)
+    assert moves(store) == []
+    assert events.load(store.conn, "E1").tables == ["T2", "T3"]
+
+
+def test_TOURN_RAISE_CAP_an_event_of_one_table_is_its_final_table_from_the_draw(
+    store: Store,
+) -> None:
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 7)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=[("T1", 9), ("T2", 9)], entrants=entrants, prizes=[100],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    ((table, _k, body),) = store.commands(kind="tournament.seat_draw")
+    assert table == "T2" and body["final_table"] is True and len(body["seats"]) == 6

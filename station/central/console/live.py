@@ -204,6 +204,8 @@ class Listener:
             return
         match channel:
             case "fleet_commands":
+                if data.get("state") == "refused":
+                    stations.add(station)  # a refused tournament move: the director re-plans
                 later.append(
                     {"type": "command", "station": station, "id": data.get("id"),
                      "state": data.get("state")}

@@ -61,6 +61,7 @@ class MoveLine:
     why: str
     state: str
     chips: int | None
+    refused: str = ""  # a table refused its order: the station and its reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,15 +191,19 @@ def board(conn: Conn, event: str, now_utc: float | None = None) -> Board | None:
 
 def _moves(conn: Conn, event: str, names: dict[str, str]) -> tuple[MoveLine, ...]:
     found = conn.execute(
-        "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, rule, why,"
-        " state, chips FROM tourney_moves WHERE event_id = %s"
-        " ORDER BY (state IN ('waiting', 'ordered', 'out')) DESC, id DESC LIMIT 60",
+        "SELECT m.id, m.player, m.from_station, m.from_seat, m.to_station, m.to_seat, m.reason,"
+        " m.rule, m.why, m.state, m.chips,"
+        " CASE WHEN o.state = 'refused' THEN concat(o.station_id, ': ', o.reply->>'detail')"
+        " WHEN i.state = 'refused' THEN concat(i.station_id, ': ', i.reply->>'detail') END"
+        " FROM tourney_moves m LEFT JOIN commands o ON o.id = m.out_command"
+        " LEFT JOIN commands i ON i.id = m.in_command WHERE m.event_id = %s"
+        " ORDER BY (m.state IN ('waiting', 'ordered', 'out')) DESC, m.id DESC LIMIT 60",
         (event,),
     ).fetchall()
     return tuple(
         MoveLine(int(i), str(p), names.get(str(p), str(p)), str(ft), int(fs), str(tt), int(ts),
-                 str(r), str(ru), str(w), str(st), None if c is None else int(c))
-        for i, p, ft, fs, tt, ts, r, ru, w, st, c in found
+                 str(r), str(ru), str(w), str(st), None if c is None else int(c), str(x or ""))
+        for i, p, ft, fs, tt, ts, r, ru, w, st, c, x in found
     )  # fmt: skip
 
 

@@ -34,6 +34,7 @@ from station.central.tournament.tables import (
     MovedIn,
     MovedOut,
     Row,
+    SeatsDrawn,
     TableFold,
 )
 
@@ -117,6 +118,8 @@ class Director:
             if work.facts:
                 work.place()
             if ev.state == "seated" and not work.finished:
+                work.refused()
+                work.seat_redraws(folds)
                 work.balance(folds)
                 work.hand_for_hand(folds)
             self.decisions += work.decided
@@ -135,6 +138,7 @@ class _Work:
         self.finished = False
         self.decided = 0
         self.cause: tuple[str, int] | None = None  # the last player-out row (what a move is for)
+        self.redrawing = False  # a redraw's tables not all seated yet
 
     # --- folding --------------------------------------------------------------------------
 
@@ -190,6 +194,24 @@ class _Work:
                 self._moved_out(station, fact)
             case MovedIn():
                 self._moved_in(station, fact)
+            case SeatsDrawn():
+                self._seats_drawn(station, fact)
+
+    def _seats_drawn(self, station: str, fact: SeatsDrawn) -> None:
+        """A redraw's table set up from its seat draw: the players drawn to it have arrived."""
+        for ident, player in self.conn.execute(
+            "UPDATE tourney_moves SET state = 'done', in_seq = %s, in_at = now()"
+            " WHERE event_id = %s AND in_command = %s AND to_station = %s AND state = 'out'"
+            " RETURNING id, player",
+            (fact.seq, self.ev.id, fact.command, station),
+        ).fetchall():
+            self._release_after(int(ident))
+            self._settle_moving(str(player))
+        for (player,) in self.conn.execute(
+            "SELECT player FROM tourney_seats WHERE event_id = %s AND station_id = %s",
+            (self.ev.id, station),
+        ).fetchall():
+            self._settle_moving(str(player))
 
     def _out(self, station: str, fact: Eliminated) -> None:
         conn, event = self.conn, self.ev.id
@@ -235,7 +257,7 @@ class _Work:
     def _moved_out(self, station: str, fact: MovedOut) -> None:
         conn, event = self.conn, self.ev.id
         found = conn.execute(
-            "SELECT id, to_station, to_seat FROM tourney_moves WHERE event_id = %s"
+            "SELECT id, to_station, to_seat, reason FROM tourney_moves WHERE event_id = %s"
             " AND player = %s AND from_station = %s AND state = 'ordered' ORDER BY id LIMIT 1",
             (event, fact.player, station),
         ).fetchone()
@@ -244,6 +266,18 @@ class _Work:
                         fact.player)  # fmt: skip
             return
         ident, to_station, to_seat = int(found[0]), str(found[1]), int(found[2])
+        if str(found[3]) == Reason.REDRAW:
+            # his new table is seated by the redraw's seat draw once all its players are out
+            conn.execute(
+                "UPDATE tourney_moves SET state = 'out', out_seq = %s, out_at = now(),"
+                " chips = %s WHERE id = %s",
+                (fact.seq, fact.chips, ident),
+            )
+            conn.execute(
+                "UPDATE tourney_seats SET chips = %s WHERE event_id = %s AND player = %s",
+                (fact.chips, event, fact.player),
+            )
+            return
         body = {
             "player": fact.player,
             "seat": to_seat,
@@ -367,13 +401,26 @@ class _Work:
 
     def _order(self, ident: int, player: str, from_station: str, from_seat: int,
                to_station: str, to_seat: int) -> None:  # fmt: skip
-        body = {
+        body: dict[str, Any] = {
             "player": player,
             "seat": from_seat,
             "to_table": to_station,
             "to_seat": to_seat,
             "event": self.ev.id,
         }
+        row = self.conn.execute(
+            "SELECT reason, decision FROM tourney_moves WHERE id = %s", (ident,)
+        ).fetchone()
+        if row is not None and str(row[0]) == Reason.BALANCE:
+            # the hand the decision saw: the table refuses the order if this seat has posted
+            # a big blind since (he was due it: the player due the next one moves instead)
+            seen = next(
+                (t.get("hand") for t in _data(row[1]).get("tables", [])
+                 if t.get("table") == from_station),
+                None,
+            )  # fmt: skip
+            if isinstance(seen, int):
+                body["hand"] = seen
         command = store.queue(self.conn, from_station, "tournament.move_out", body, store.DIRECTOR)
         self.conn.execute(
             "UPDATE tourney_moves SET state = 'ordered', out_command = %s WHERE id = %s",
@@ -451,7 +498,14 @@ class _Work:
 
     def balance(self, folds: Mapping[str, TableFold]) -> None:
         conn, ev = self.conn, self.ev
-        start_tables = _one(conn, "SELECT count(*) FROM tourney_tables WHERE event_id = %s", ev.id)
+        if self.redrawing:
+            return  # the tables are being redrawn: nothing moves until they are seated
+        start_tables = _one(
+            conn,
+            "SELECT count(DISTINCT r.value->>0) FROM tourney_draws d, jsonb_each(d.result) r"
+            " WHERE d.event_id = %s AND d.n = 0",
+            ev.id,
+        )  # the tables the first draw seated
         tables = self._tables(folds)
         for _ in range(MAX_STEPS):
             n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
@@ -490,6 +544,14 @@ class _Work:
         cause_station, cause_seq = self.cause if self.cause else (None, None)
         made: list[int] = []
         for m in step.moves:
+            if step.reason is Reason.REDRAW and m.from_table == m.to_table:
+                # a new seat at the same table: the table's seat draw gives it (seat_redraws)
+                conn.execute(
+                    "UPDATE tourney_seats SET seat = %s, moving = true WHERE event_id = %s"
+                    " AND player = %s",
+                    (m.to_seat, event, m.player),
+                )
+                continue
             prev = conn.execute(
                 "SELECT max(id) FROM tourney_moves WHERE event_id = %s AND player = %s"
                 " AND state = ANY(%s)",
@@ -526,6 +588,119 @@ class _Work:
                     held = True
         for ident in made:
             self._go_or_wait(ident)
+
+    # --- refusals ------------------------------------------------------------------------
+
+    def refused(self) -> None:
+        """Moves whose order a table refused (the seat had posted a big blind since the
+        decision, or the player had gone out meanwhile): cancelled, the player counted back at
+        his seat, so the next balancing step is decided again from the tables as they are."""
+        conn, event = self.conn, self.ev.id
+        for ident, player, frm, frm_seat, detail in conn.execute(
+            "SELECT m.id, m.player, m.from_station, m.from_seat, c.reply->>'detail'"
+            " FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
+            " WHERE m.event_id = %s AND m.state = 'ordered' AND c.state = 'refused'"
+            " ORDER BY m.id",
+            (event,),
+        ).fetchall():
+            log.info("tournament %s: move %s of %s refused by %s: %s", event, ident, player,
+                     frm, detail)  # fmt: skip
+            taken = conn.execute(
+                "SELECT player FROM tourney_seats WHERE event_id = %s AND station_id = %s"
+                " AND seat = %s AND player <> %s",
+                (event, str(frm), int(frm_seat), str(player)),
+            ).fetchone()
+            if taken is not None:  # his seat is promised to another since: the floor decides
+                log.error("tournament %s: move %s refused, and %s seat %s is promised to %s",
+                          event, ident, frm, frm_seat, taken[0])  # fmt: skip
+                continue
+            conn.execute(
+                "UPDATE tourney_moves SET state = 'cancelled' WHERE id = %s", (int(ident),)
+            )
+            conn.execute(
+                "UPDATE tourney_seats SET station_id = %s, seat = %s WHERE event_id = %s"
+                " AND player = %s",
+                (str(frm), int(frm_seat), event, str(player)),
+            )
+            self._settle_moving(str(player))
+            self._release_after(int(ident))
+            self.changed = True
+
+    # --- redraws -------------------------------------------------------------------------
+
+    def seat_redraws(self, folds: Mapping[str, TableFold]) -> None:
+        """Seat each table of a redraw whose players are all out of their old seats: one
+        `tournament.seat_draw` with every player's chips (null for a player already at that
+        table, who keeps his own), `final_table` when it is the last table, so the table
+        deals its next hand from the draw with a button drawn for (001-RR11 §15 r18)."""
+        conn, event = self.conn, self.ev.id
+        for n, tables_left, result in conn.execute(
+            "SELECT n, tables_left, result FROM tourney_draws WHERE event_id = %s"
+            " AND kind = 'redraw' ORDER BY n",
+            (event,),
+        ).fetchall():
+            drawn = _data(result)
+            for station in sorted({str(w[0]) for w in drawn.values()}):
+                sent = self._seat_drawn(int(n), station)
+                if sent is not None:
+                    fold = folds.get(station)
+                    if fold is None or fold.seated < sent:
+                        self.redrawing = True  # not set up from it yet: nothing moves there
+                    continue
+                if not self._redraw_ready(int(n), station):
+                    self.redrawing = True
+                    continue
+                self._send_redraw(int(n), station, int(tables_left) == 1)
+
+    def _seat_drawn(self, n: int, station: str) -> int | None:
+        """The seat draw command of redraw `n` sent to `station`, if it was."""
+        found = self.conn.execute(
+            "SELECT id FROM commands WHERE station_id = %s AND kind = 'tournament.seat_draw'"
+            " AND body->>'event' = %s AND (body->>'draw')::int = %s",
+            (station, self.ev.id, n),
+        ).fetchone()
+        return None if found is None else int(found[0])
+
+    def _redraw_ready(self, n: int, station: str) -> bool:
+        """Every player leaving `station` is out of his seat, every player drawn to it out of
+        his old one (his chips known), and no other move to it is still on its way."""
+        found = self.conn.execute(
+            "SELECT 1 FROM tourney_moves WHERE event_id = %s AND ("
+            " (from_station = %s AND state IN ('waiting', 'ordered'))"
+            " OR (to_station = %s AND state IN ('waiting', 'ordered'))"
+            " OR (to_station = %s AND state = 'out' AND draw_n IS DISTINCT FROM %s)) LIMIT 1",
+            (self.ev.id, station, station, station, n),
+        ).fetchone()
+        return found is None
+
+    def _send_redraw(self, n: int, station: str, final: bool) -> None:
+        conn, event = self.conn, self.ev.id
+        coming = {
+            str(p): (int(i), int(c))
+            for i, p, c in conn.execute(
+                "SELECT id, player, chips FROM tourney_moves WHERE event_id = %s AND draw_n = %s"
+                " AND to_station = %s AND state = 'out'",
+                (event, n, station),
+            )
+        }
+        seats: dict[str, dict[str, Any]] = {}
+        for player, seat in conn.execute(
+            "SELECT player, seat FROM tourney_seats WHERE event_id = %s AND station_id = %s"
+            " ORDER BY seat",
+            (event, station),
+        ):
+            chips = coming[str(player)][1] if str(player) in coming else None
+            seats[str(seat)] = {"player": str(player), "chips": chips}
+        if not seats:
+            return
+        body = {"event": event, "draw": n, "seats": seats, "final_table": final}
+        command = store.queue(conn, station, "tournament.seat_draw", body, store.DIRECTOR)
+        for ident, _ in coming.values():
+            conn.execute(
+                "UPDATE tourney_moves SET in_command = %s WHERE id = %s", (command, ident)
+            )  # done once the table is set up from the draw (its seats_drawn, then its setup)
+        self.redrawing = True
+        self.changed = True
 
     # --- hand-for-hand --------------------------------------------------------------------
 
@@ -593,6 +768,7 @@ def _decision(
                 "big_blind": t.big_blind,
                 "has_button": t.has_button,
                 "seq": folds[t.table].seq if t.table in folds else 0,
+                "hand": folds[t.table].hand if t.table in folds else 0,
             }
             for t in tables
         ],

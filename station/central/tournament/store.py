@@ -217,22 +217,36 @@ def draw(conn: Conn, event: str, by: str, seed: str = "", now_utc: float | None 
                 (event,),
             )
         ]
+        used = tables_needed(len(players), tables)
+        unused = [t for t, _ in tables[: len(tables) - len(used)]]
         try:
-            drawn = draw_seats(players, tables, seed)
+            drawn = draw_seats(players, used, seed)
         except DrawError as exc:
             raise EventError(str(exc)) from None
+        why = "the seat draw: random, from the recorded seed"
+        if unused:
+            why += (
+                f"; {len(players)} players need {len(used)} of the {len(tables)} tables, the"
+                f" last of the breaking order: {', '.join(unused)} not used"
+            )
         conn.execute(
             "INSERT INTO tourney_draws (event_id, n, kind, seed, tables_left, rule, why, result)"
             " VALUES (%s, 0, 'draw', %s, %s, %s, %s, %s)",
             (
                 event,
                 seed,
-                len(tables),
+                len(used),
                 "001-RR11 §15 r2; TDA 2024 Rule 7",
-                "the seat draw: random, from the recorded seed",
+                why,
                 json.dumps({p: list(w) for p, w in sorted(drawn.items())}),
             ),
         )
+        if unused:  # out of play from the start, as a broken table is
+            conn.execute(
+                "UPDATE tourney_tables SET broken_at = now() WHERE event_id = %s"
+                " AND station_id = ANY(%s)",
+                (event, unused),
+            )
         conn.cursor().executemany(
             "INSERT INTO tourney_seats (event_id, player, station_id, seat, chips)"
             " VALUES (%s, %s, %s, %s, %s)",
@@ -241,19 +255,16 @@ def draw(conn: Conn, event: str, by: str, seed: str = "", now_utc: float | None 
         levels = ev.levels
         state = clock.from_json(ev.clock, levels, now)
         structure = {"event": event, "levels": ev.structure["levels"]}
-        for station, _ in tables:
+        for station, _ in used:
             seats = {
                 str(s): {"player": p, "chips": ev.start_chips}
                 for p, (t, s) in sorted(drawn.items(), key=lambda kv: kv[1])
                 if t == station
             }
-            queue(
-                conn,
-                station,
-                "tournament.seat_draw",
-                {"event": event, "seats": seats, "structure": structure},
-                by,
-            )
+            body: dict[str, Any] = {"event": event, "seats": seats, "structure": structure}
+            if len(used) == 1:
+                body["final_table"] = True  # one table from the start: the event's last
+            queue(conn, station, "tournament.seat_draw", body, by)
             queue(
                 conn, station, "tournament.clock", clock.command_body(event, levels, state, now), by
             )
@@ -263,6 +274,18 @@ def draw(conn: Conn, event: str, by: str, seed: str = "", now_utc: float | None 
             (seed, json.dumps(clock.to_json(state)), state.index, event),
         )
     return seed
+
+
+def tables_needed(
+    players: int, tables: list[tuple[str, tuple[int, ...]]]
+) -> list[tuple[str, tuple[int, ...]]]:
+    """The tables a first draw seats `players` at: as few as hold them, the last of the breaking
+    order (the ones broken last), so no table is broken before anyone is out (all of them when
+    even all do not hold the field: the draw says so)."""
+    for k in range(1, len(tables) + 1):
+        if sum(len(seats) for _, seats in tables[-k:]) >= players:
+            return tables[-k:]
+    return tables
 
 
 def set_clock(conn: Conn, event: str, what: str, by: str, now_utc: float | None = None) -> None:

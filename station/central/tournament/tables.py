@@ -89,7 +89,15 @@ class MovedIn:
     command: int
 
 
-Fact = Eliminated | MovedOut | MovedIn
+@dataclass(frozen=True, slots=True)
+class SeatsDrawn:
+    """A redraw's seat draw carried out: the table set up from it (its `input.setup`)."""
+
+    seq: int
+    command: int  # the seat_draw command
+
+
+Fact = Eliminated | MovedOut | MovedIn | SeatsDrawn
 
 
 @dataclass
@@ -107,6 +115,8 @@ class TableFold:
     clock_level: int | None = None
     clock_utc: str = ""
     opened: list[int] = field(default_factory=list)  # seats as they emptied, the latest last
+    drawn: int = 0  # a seat draw with chips waiting for the table's setup (its command)
+    seated: int = 0  # the last seat draw the table was set up from (its command)
     seq: int = 0
 
     def apply(self, row: Row) -> Fact | None:
@@ -124,6 +134,9 @@ class TableFold:
                 self.button = button if isinstance(button, int) else None
                 self.big_blind = None
                 self.in_hand = False
+                if self.drawn:
+                    self.seated, self.drawn = self.drawn, 0
+                    return SeatsDrawn(row.seq, self.seated)
             case "table.hand_start":
                 self.hand = int(d.get("hand", row.hand))
                 self.in_hand = True
@@ -141,6 +154,8 @@ class TableFold:
             case "tournament.seats_drawn":
                 self.players = {int(s): str(p) for s, p in dict(d.get("players", {})).items()}
                 self.chips.update({int(s): int(c) for s, c in dict(d.get("chips", {})).items()})
+                if d.get("setup"):
+                    self.drawn = _cmd(d)
             case "tournament.clock":
                 level = d.get("level")
                 self.clock_level = level if isinstance(level, int) else self.clock_level
@@ -203,6 +218,8 @@ class TableFold:
             "clock_level": self.clock_level,
             "clock_utc": self.clock_utc,
             "opened": list(self.opened),
+            "drawn": self.drawn,
+            "seated": self.seated,
             "seq": self.seq,
         }
 
@@ -222,6 +239,8 @@ class TableFold:
             clock_level=d.get("clock_level"),
             clock_utc=str(d.get("clock_utc", "")),
             opened=[int(s) for s in d.get("opened", [])],
+            drawn=int(d.get("drawn", 0)),
+            seated=int(d.get("seated", 0)),
             seq=int(d.get("seq", 0)),
         )
 

@@ -13,6 +13,10 @@ and their rulebook sources:
 - OMAHA_LOW_A5: ace-to-five from two hole and three board cards, no qualifier (004-GN §VIII
   "Omaha High Low Regular").
 - BADUGI: 004-GN r290-r291.
+- HIGH_JOKER: draw high with the joker as an ace or to complete a straight or flush, five aces
+  the best hand (001-RR11 §12 "The Joker"; `joker`).
+- HIGH_NINES, BADUGI_ACE_HIGH, BADUGI_HIGH, FORTY_NINE: Archie's high, Baduci's badugi, badugi
+  high and Drawmaha's 49 (004-GN §VIII, §X, §XI; `split_forms`).
 - MEXICAN_HIGH: 41 cards, the joker wild when dealt down, an ace or a straight/flush card when up;
   a flush beats a full house, five of a kind is the highest hand (004-GN r248-r254); `board`
   holds a joker that plays limited.
@@ -42,9 +46,16 @@ from station.engine.evaluate.high import (
     omaha_high_value,
     pick_five,
 )
+from station.engine.evaluate.joker import joker_high_cards, joker_high_value
 from station.engine.evaluate.kinds import HandKind
 from station.engine.evaluate.low import a5_low, d27_low, omaha_low, omaha_low8
 from station.engine.evaluate.mexican import mexican_score
+from station.engine.evaluate.split_forms import (
+    archie_high,
+    badugi_ace_high,
+    badugi_high,
+    forty_nine,
+)
 from station.engine.evaluate.value import HandValue
 
 __all__ = [
@@ -103,9 +114,27 @@ def evaluate(kind: HandKind, hole: Sequence[Card], board: Sequence[Card] = ()) -
             return HandValue(kind, mexican_score(cards, wild=wild), tuple(cards))
         case HandKind.LOW_27:
             low = d27_low(cards)
-        case HandKind.BADUGI:
-            found = badugi(cards)
+        case HandKind.BADUGI | HandKind.BADUGI_ACE_HIGH | HandKind.BADUGI_HIGH:
+            pick = {
+                HandKind.BADUGI: badugi,
+                HandKind.BADUGI_ACE_HIGH: badugi_ace_high,
+                HandKind.BADUGI_HIGH: badugi_high,
+            }[kind]
+            found = pick(cards)
             return None if found is None else HandValue(kind, found[0], found[1])
+        case HandKind.FORTY_NINE:
+            found = forty_nine(cards)
+            return None if found is None else HandValue(kind, found[0], found[1])
+        case HandKind.HIGH_JOKER:
+            if len(cards) < 5:
+                return None
+            v = joker_high_value(cards)
+            return HandValue(kind, v, joker_high_cards(cards, v))
+        case HandKind.HIGH_NINES:
+            if len(cards) < 5:
+                return None
+            q = archie_high(cards)
+            return None if q is None else HandValue(kind, q, pick_five(cards, q, Mode.STANDARD))
     if low is None:
         return None
     return HandValue(kind, LOW_TOP - low[0], low[1])

@@ -11,6 +11,8 @@ _HIGH: Final = {
     HighEval.STANDARD: HandKind.HIGH,
     HighEval.OMAHA: HandKind.OMAHA_HIGH,
     HighEval.SHORT_DECK: HandKind.SHORT_DECK_HIGH,
+    HighEval.JOKER: HandKind.HIGH_JOKER,
+    HighEval.NINES: HandKind.HIGH_NINES,
     HighEval.MEXICAN: HandKind.MEXICAN_HIGH,
 }
 _LOW: Final = {
@@ -27,6 +29,7 @@ def hand_kinds(spec: GameSpec) -> tuple[HandKind | None, HandKind | None]:
     """(high kind, low kind) of a game form; None for a half the game does not play.
 
     A game with both is split (catalog CHIP-ODD-HILO); a low kind alone wins the whole pot
-    (razz, lowball, badugi).
+    (razz, lowball, badugi). The games with a `GameSpec.second` half (Drawmaha, Baduci, ...)
+    name all their halves in `showdown.halves`.
     """
     return _HIGH.get(spec.high), _LOW.get(spec.low)

@@ -24,4 +24,9 @@ class HandKind(StrEnum):
     OMAHA_LOW_A5 = "omaha_low_a5"  # two hole + three board, ace-to-five, no qualifier (GN)
     LOW_27 = "low_27"  # deuce-to-seven: straights and flushes count, ace high only
     BADUGI = "badugi"  # four cards of different suits and ranks; else the best 3-, 2-, 1-card
+    HIGH_JOKER = "high_joker"  # draw high: the joker only as an ace or to complete a straight/flush
+    HIGH_NINES = "high_nines"  # Archie: a high hand qualifies with a pair of nines or better
+    BADUGI_ACE_HIGH = "badugi_ace_high"  # Baduci: badugi with the ace as the highest rank
+    BADUGI_HIGH = "badugi_high"  # different suits, the highest cards win (Drawmaha badugi high)
+    FORTY_NINE = "forty_nine"  # Drawmaha 49: five cards adding up closest to 49
     MEXICAN_HIGH = "mexican_high"  # 41 cards, joker wild (down) or limited (up) (GN r248-r254)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from station.engine.evaluate.badugi import BADUGI_RANKS, BADUGI_SIZE_SHIFT
 from station.engine.evaluate.codes import CAT_OF_CODE, LOW_TOP, Cat, LowCat, Mode, unpack
+from station.engine.evaluate.joker import FIVE_ACES_CODE
 from station.engine.evaluate.kinds import HandKind
 from station.engine.evaluate.mexican import MexCat
 
@@ -101,6 +102,13 @@ def _badugi_text(score: int) -> str:
     return f"{size}-card badugi {_symbols(ranks)}"
 
 
+def _badugi_high_text(score: int) -> str:
+    size = score >> BADUGI_SIZE_SHIFT
+    packed = score & BADUGI_RANKS
+    ranks = [(packed >> (4 * i)) & 0xF for i in range(3, 3 - size, -1)]
+    return f"{size}-card high badugi {_symbols(ranks)}"
+
+
 _MEX_WORD = {1: "2", 2: "3", 3: "4", 4: "5", 5: "6", 6: "7", 7: "J", 8: "Q", 9: "K", 10: "A"}
 
 
@@ -116,8 +124,18 @@ def mexican_text(score: int) -> str:
 def describe(kind: HandKind, score: int) -> str:
     """The human text of a hand of this kind with this score."""
     match kind:
-        case HandKind.HIGH | HandKind.OMAHA_HIGH:
+        case HandKind.HIGH | HandKind.OMAHA_HIGH | HandKind.HIGH_NINES:
             return _high_text(score, Mode.STANDARD)
+        case HandKind.HIGH_JOKER:
+            if score >> 20 == FIVE_ACES_CODE:
+                return "Five aces"
+            return _high_text(score, Mode.STANDARD)
+        case HandKind.BADUGI_ACE_HIGH:
+            return _badugi_text(score)
+        case HandKind.BADUGI_HIGH:
+            return _badugi_high_text(score)
+        case HandKind.FORTY_NINE:
+            return f"{score} points"
         case HandKind.SHORT_DECK_HIGH:
             return _high_text(score, Mode.SHORT_DECK)
         case HandKind.LOW_A5 | HandKind.LOW_A5_8 | HandKind.OMAHA_LOW_A5_8 | HandKind.OMAHA_LOW_A5:
