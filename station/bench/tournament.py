@@ -417,6 +417,12 @@ def _figures(
                 wrong.append(f"{kind} at {left} tables")
             if kind == "redraw":
                 wrong += check_redraw(conn, int(_n), int(left), in_play)
+        # every table seated by a draw draws for its button before it deals (TOURN-BUTTON)
+        for station, hand in conn.execute(
+            "SELECT station_id, hand FROM rows WHERE code = 'decision.incident'"
+            " AND payload::jsonb->>'rule' = 'TOURN-BUTTON' ORDER BY station_id, seq"
+        ).fetchall():
+            wrong.append(f"{station} dealt hand {hand} without drawing for the button")
         (final,) = conn.execute(
             "SELECT count(DISTINCT station_id) FROM tourney_seats"
         ).fetchone() or (0,)

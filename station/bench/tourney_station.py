@@ -27,8 +27,10 @@ from typing import Any
 from station.bench.tourney_hands import lineup, play, posting, started
 from station.config.model import FleetConfig
 from station.daemon.tourney_desk import TourneyDesk
+from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import Decision
-from station.engine.events import InputEvent, SeatSensor, Setup, Stakes
+from station.engine.events import Draw, InputEvent, SeatSensor, Setup, Stakes
+from station.engine.lineup import button_draw_due
 from station.fleet.factory import paho_factory
 from station.fleet.forwarder import Forwarder
 from station.fleet.messages import Command
@@ -83,6 +85,7 @@ class LightStation:
             while not stop.is_set():
                 self._commands(fwd)
                 self._seats()
+                self._draw_for_button()
                 if time.monotonic() >= next_hand and self._ready():
                     self._hand()
                     next_hand = time.monotonic() + float(self.spec["pace_s"])
@@ -122,6 +125,20 @@ class LightStation:
         for seat in sorted(want - self.sat):
             self.sat.add(seat)
             self._input(SeatSensor(seat, True), "table", ActorRole.DEVICE)
+
+    def _draw_for_button(self) -> None:
+        """A table seated by a draw has no button: the dealer turns a card face up to each
+        player, the high card takes it (TOURN-BUTTON), as the station's prompt asks."""
+        table = self.recorder.table
+        if self._in_hand() or not button_draw_due(table):
+            return
+        nh = self.recorder.snapshot().next_hand
+        if nh is None or len(nh.dealt) < 2 or not all(s in self.sat for s in nh.dealt):
+            return
+        for card in self.rng.sample(STANDARD_DECK, len(STANDARD_DECK)):
+            self._input(Draw(card, face_up=True), "table", ActorRole.DEVICE)
+            if table.button is not None:
+                return
 
     def _in_hand(self) -> bool:
         hand = self.recorder.table.hand

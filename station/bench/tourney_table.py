@@ -39,6 +39,7 @@ from station.demo.steps import (
     chip_unit,
     forced_bet_chips,
 )
+from station.engine.cards import STANDARD_DECK
 from station.engine.decisions import HandEnd
 from station.engine.events import (
     Draw,
@@ -51,6 +52,7 @@ from station.engine.events import (
     Stakes,
     Zone,
 )
+from station.engine.lineup import button_draw_due
 from station.engine.snapshot import TableSnapshot
 
 TIME_SCALE = 0.1  # debounces and the board's and seat sensors' stable windows, compressed
@@ -213,6 +215,7 @@ class TourneyTable:
         while not self.stopping.is_set():
             try:
                 self._seats()
+                self._draw_for_button()
                 try:
                     req = self.requests.get(timeout=0.05)
                 except queue.Empty:
@@ -283,6 +286,7 @@ class TourneyTable:
             if time.monotonic() > deadline or self.stopping.is_set():
                 raise TableError("the table never got ready to deal")
             self._seats()
+            self._draw_for_button()
             time.sleep(0.05)
         snap = self.snapshot()
         assert snap is not None
@@ -305,6 +309,26 @@ class TourneyTable:
                 raise TableError("the hand did not end")
             time.sleep(0.02)
         return planned
+
+    def _draw_for_button(self) -> None:
+        """A table seated by a draw has no button: the dealer turns a card face up to each
+        player from the shoe, the high card takes it (TOURN-BUTTON), as the station asks."""
+        assert self.dealer is not None
+        snap = self.snapshot()
+        if snap is None or snap.tournament is None or snap.next_hand is None:
+            return
+        nh = snap.next_hand
+        if nh.button is not None or len(nh.dealt) < 2 or not all(s in self.sat for s in nh.dealt):
+            return
+        if not snap.next_step.startswith("DRAW FOR THE BUTTON"):
+            return
+        assert self.daemon is not None
+        assert self.daemon.core is not None
+        table = self.daemon.core.recorder.table
+        for card in self.rng.sample(STANDARD_DECK, len(STANDARD_DECK)):
+            if not button_draw_due(table):
+                return
+            self.dealer.step(Deal(card, face_up=True))  # returns once the station journaled it
 
     def _ready(self) -> bool:
         snap = self.snapshot()

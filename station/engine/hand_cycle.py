@@ -53,6 +53,16 @@ def new_hand(table: TableState, seq: int) -> None:
     table.deck.hands += 1
     table.deck.round = len(dealt)
     _not_entitled(table, dealt, seq)
+    if lineup.button_draw_due(table):
+        # TOURN-BUTTON (001-RR11 §15 r8): dealt without the draw for the button; the hand plays
+        # as the dealer posted it, and the floor is told the draw was skipped.
+        table.out.append(
+            table.incident(
+                seq,
+                Rule.TOURN_BUTTON,
+                "NO DRAW FOR THE BUTTON: THE PLAYERS DRAW FOR THE HIGH CARD BEFORE THE FIRST HAND",
+            )
+        )
     button, blinds = lineup.positions(table, dealt)
     button = dealer_button.not_moved(table, dealt, button, blinds, seq)
     lineup.note_missed_blinds(table, dealt, button, blinds)

@@ -243,12 +243,37 @@ def seat_change(table: TableState, event: KeyPress, seq: int) -> None:
         )
 
 
+def button_draw_due(table: TableState) -> bool:
+    """A tournament button game with no button yet, whose players draw for it (TOURN-BUTTON;
+    GN puts it on the first live seat to the dealer's right instead)."""
+    spec, prof = table.spec, table.profile
+    return (
+        table.button is None
+        and table.tourney is not None
+        and spec is not None
+        and spec.family is not Family.STUD
+        and prof is not None
+        and not prof.tourn_button_dealer_right
+    )
+
+
 def prompt_posts(table: TableState, seq: int) -> None:
     """Tell the dealer the next hand's button and who posts the blinds (button games)."""
     spec, setup = table.spec, table.setup
     if spec is None or setup is None or (spec.family is Family.STUD and not spec.dealer_button):
         return
     movers = dealt_in(table, commit=False)
+    if button_draw_due(table) and len(movers) >= 2:
+        # TOURN-BUTTON (001-RR11 §15 r8, 000-USPA §3.3.2.22): a tournament table seated by a
+        # draw has no button until the players draw for the high card
+        first = min(movers)
+        table.lineup.posts_prompt = (
+            f"DRAW FOR THE BUTTON: ONE CARD FACE UP TO EACH PLAYER FROM SEAT {first}"
+        )
+        table.out.append(
+            Prompt(table.hand_no + 1, table.lineup.posts_prompt, seq, PromptCode.BUTTON)
+        )
+        return
     if len(movers) < 2 or table.button is None:
         return
     button, blinds = positions(table, movers)

@@ -111,7 +111,7 @@ def _next_hand(t: TableState) -> NextHandView | None:
     st = setup.stakes
     posts: list[PostDue] = []
     button: int | None = None
-    if spec.family is not Family.STUD and len(dealt) >= 2:
+    if spec.family is not Family.STUD and len(dealt) >= 2 and not lineup.button_draw_due(t):
         button, blinds = lineup.positions(t, dealt)
         if button is not None:
             layout = button_layout(dealt, button, blinds)
