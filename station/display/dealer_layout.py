@@ -600,6 +600,10 @@ def _header(c: Canvas, view: DealerView, title: str = "", stop: bool = False) ->
     short = f"H{view.hand}" if view.hand else hand  # as the floor's lists say it
     full = " · ".join(x for x in (hand, view.game, view.street) if x)
     titles = [full, f"{hand} · {view.street}" if view.street else hand, hand, short]
+    if view.game and view.street and view.board:
+        # a game whose name is long: the game (a mixed game's, a Drawmaha's form) rather than
+        # the street, once the board shows the street
+        titles[1:1] = [f"{hand} · {view.game}", f"{short} · {view.game}"]
     if title:  # a second page says what it is
         titles = [f"{title} · {t}" for t in titles] + [title, short]
     # Right to left: a STOP on a page without its band, the link state, what the key panel is

@@ -654,7 +654,7 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         result = None  # a new deal is under way (defensive: the engine clears it)
     return DealerView(
         hand=snap.hand,
-        game=snap.game.upper(),
+        game=header_game(snap.game),
         street=snap.street.upper(),
         phase=snap.phase,
         status=status_text,
@@ -687,3 +687,13 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         floor_call=snap.floor_call,
         clock=clock_line(snap.tournament, status.session_t, status.clock_source),
     )
+
+
+def header_game(game: str) -> str:
+    """The game as the dealer screen's title names it: its id without the betting structure a
+    table spreads it at (`drawmaha-high-fl` -> DRAWMAHA HIGH), which the stakes already say."""
+    for structure in ("-fl", "-pl", "-nl"):
+        if game.endswith(structure):
+            game = game[: -len(structure)]
+            break
+    return game.replace("-", " ").upper()

@@ -83,7 +83,14 @@ def street_prompt(hand: Hand, street: int) -> str:
     what = hand.street_name(street).upper()
     if hand.spec.family is Family.FLOP and hand.spec.boards > 1:
         what = f"{what} ON BOTH BOARDS"
-    return f"BURN & {what}" if burn else f"{what} (NO BURN)"
+    said = f"BURN & {what}" if burn else f"{what} (NO BURN)"
+    ghosts = sorted(s for s in hand.stud.ghosts if any(slot.seat == s for slot in hand.deal.slots))
+    if ghosts:
+        # DEAL-STUD-ORDER: a hand folded with no wager still gets its cards until a bet kills
+        # it (001-RR11 §8 r9, 004-GN r220, 000-USPA 3.2.3.5.7); a dealer's habit skips it.
+        who = " AND ".join(f"SEAT {s}" for s in ghosts)
+        said += f": {who} FOLDED WITH NO BET AND STILL GETS A CARD"
+    return said
 
 
 def owe_after_round(hand: Hand, slot: Slot) -> None:

@@ -246,12 +246,12 @@ DRAW_SPLITS: Final = (
     ),
     GameSpec(
         "razzdugi", "Razzdugi (razz and badugi)", Family.STUD, FL, HighEval.NONE, LowEval.A5,
-        bring_in=BringIn.HIGH_CARD, max_players=8, second=Second.BADUGI, later_low=True,
+        bring_in=BringIn.HIGH_CARD, max_players=8, later_low=True, second=Second.BADUGI,
         source="004-GN §XI Razzdugi r319-r324",
     ),
     GameSpec(
         "razzduci", "Razzduci (razz and 2-7)", Family.STUD, FL, HighEval.NONE, LowEval.A5,
-        bring_in=BringIn.HIGH_CARD, max_players=8, second=Second.D27, later_low=True,
+        bring_in=BringIn.HIGH_CARD, max_players=8, later_low=True, second=Second.D27,
         source="004-GN §XI Razzduci r325-r329",
     ),
 )  # fmt: skip

@@ -23,19 +23,14 @@ from station.engine.hand import Hand
 from station.engine.hand_state import Chips, Terms
 from station.engine.positions import ButtonLayout
 from station.engine.profiles import PROFILES, Profile
+from station.engine.resume_fields import Fields, ResumeError, card, codes, seat_dict, whole
 from station.engine.resume_values import (
-    Fields,
-    ResumeError,
-    card,
-    codes,
     hand_end_from_dict,
     hand_end_to_dict,
     incident_from_dict,
     incident_to_dict,
     prompt_from_dict,
     prompt_to_dict,
-    seat_dict,
-    whole,
 )
 from station.engine.snapshot import AlertOwner, Phase
 

@@ -24,7 +24,8 @@ from station.engine.levels import (
     levels_to_list,
     playing_index,
 )
-from station.engine.resume_values import STAKE_KEYS, Fields, ResumeError, whole
+from station.engine.resume_fields import Fields, ResumeError, whole
+from station.engine.resume_setup import STAKE_KEYS
 from station.engine.table_state import Tourney
 from station.engine.tournament import level_stakes
 

@@ -271,11 +271,18 @@ def announce_street(hand: Hand, seq: int) -> None:
     for s in live:
         newest = [c for c, up in hand.deal.cards[s] if up][-1:]
         counts = Counter(c.rank for c in shown[s])
+        said: list[tuple[int, int]] = []  # (cards, rank) of each pair or more the seat shows
         for rank, n in sorted(counts.items(), key=lambda kv: -kv[0]):
             if n < 2:
                 continue
             if razz and (rank in (11, 12, 13) or not any(c.rank == rank for c in newest)):
                 continue
+            said.append((n, rank))
+        if len(said) == 2 and said[0][0] == said[1][0] == 2:  # as a dealer calls it
+            hi, lo = (_RANK_NAMES.get(r, str(r)) for _, r in said)
+            pairs.append(f"SEAT {s} TWO PAIR, {hi} AND {lo}")
+            continue
+        for n, rank in said:
             what = {2: "PAIR OF", 3: "THREE", 4: "FOUR"}[min(n, 4)]
             pairs.append(f"SEAT {s} {what} {_RANK_NAMES.get(rank, str(rank))}")
     if pairs:

@@ -58,7 +58,7 @@ from station.engine.levels import (
 )
 from station.engine.profiles import PROFILES
 from station.engine.rake import RakeScheduleError, schedule_from_dict
-from station.engine.resume_values import STAKE_KEYS, setup_to_dict
+from station.engine.resume_setup import STAKE_KEYS, setup_to_dict
 from station.engine.tournament import level_stakes
 
 MAX_SEAT = 10

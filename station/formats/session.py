@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from station.engine.events import InputEvent, Setup
-from station.engine.resume_values import STAKE_KEYS
+from station.engine.resume_setup import STAKE_KEYS
 from station.formats.events import (
     MAX_AMOUNT,
     MAX_SEAT,

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from station.engine.cards import DeckRegistry
-from station.engine.resume import ResumeError, table_from_doc, table_to_doc
+from station.engine.resume import ResumeError, table_to_doc
+from station.engine.resume_read import table_from_doc
 from station.engine.table import Table
 from station.journal.codes import ENGINE_ACTOR, ActorRole, Code
 from station.journal.engine_id import code_of, identity

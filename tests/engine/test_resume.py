@@ -26,14 +26,9 @@ from hypothesis import strategies as st
 from station.bench.scripted import nlhe_session
 from station.engine.decisions import HandEnd
 from station.engine.events import InputEvent, Setup
-from station.engine.resume import (
-    CARRIED,
-    ResumeError,
-    between_hands,
-    table_from_doc,
-    table_to_doc,
-)
+from station.engine.resume import CARRIED, ResumeError, between_hands, table_to_doc
 from station.engine.resume_hand import HAND_NOT_CARRIED
+from station.engine.resume_read import table_from_doc
 from station.engine.table import Table
 from station.engine.table_state import TableState, Tourney
 from station.formats.decisions import decision_to_dict
@@ -397,7 +392,7 @@ def test_a_setup_with_a_big_blind_ante_keeps_it_in_the_document_and_the_session_
     with a big-blind ante (`bb_ante`) keeps it in both (the document's list of stakes had left
     it out, so a resumed table lost its ante)."""
     from station.engine.events import Setup, Stakes
-    from station.engine.resume_values import setup_from_dict, setup_to_dict
+    from station.engine.resume_setup import setup_from_dict, setup_to_dict
     from station.formats.events import event_to_dict
 
     setup = Setup("nlhe", "RR11", Stakes(sb=100, bb=200, bb_ante=200), {1: 5000, 2: 5000}, 1)

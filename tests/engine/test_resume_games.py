@@ -14,7 +14,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from station.engine.resume import between_hands, table_from_doc, table_to_doc
+from station.engine.resume import between_hands, table_to_doc
+from station.engine.resume_read import table_from_doc
 from station.engine.table import Table
 from station.formats.session import read_session
 from tests.scenario_kit import all_scenarios

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from station.bench.scripted import nlhe_session
+from station.journal import chainwalk
 from station.journal.chainwalk import walk
 from station.journal.clock import ManualClock
 from station.journal.codes import ActorRole
@@ -112,3 +113,18 @@ def test_a_sound_journal_walks_clean(pristine: Path) -> None:
         head = int(conn.execute("SELECT MAX(seq) FROM log").fetchone()[0])
         walked = walk(conn, STATION, (seq, digest), head)
     assert walked.problem is None and walked.rows == head - 100 and walked.last_seq == head
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_batches_of_any_size_walk_the_same(
+    pristine: Path, tmp_path: Path, batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The walk reads the rows in batches (checking `stop` between them): a batch boundary
+    anywhere, a row judged the slow way inside a batch, changes nothing."""
+    monkeypatch.setattr(chainwalk, "BATCH", batch)
+    assert _fast(pristine) is None
+    for edit in ("row deleted", "hand stored as text", "ref stored as text"):
+        folder = tmp_path / edit.replace(" ", "-")
+        folder.mkdir()
+        path = _copy(pristine, folder, EDITS[edit])
+        assert _fast(path) == _slow(path), edit
