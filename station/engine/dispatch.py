@@ -169,7 +169,9 @@ def start(
     if puck is not None and hand.button is not None and puck != hand.button:
         hand.prompt(seq, f"MOVE THE BUTTON TO SEAT {hand.button}", PromptCode.BUTTON)
     flops = ", THEN A FLOP ON EACH BOARD (NO BURN)" if spec.bomb else ""
-    hand.prompt(seq, f"DEAL: FIRST CARD TO SEAT {order[0]}{flops}", PromptCode.DEAL)
+    # The Big Easy: the number of cards depends on the players (house practice): say it
+    each = f" {spec.hole_for(len(hand.dealt))} CARDS EACH," if spec.hole_by_players else ""
+    hand.prompt(seq, f"DEAL:{each} FIRST CARD TO SEAT {order[0]}{flops}", PromptCode.DEAL)
     return hand
 
 
