@@ -62,8 +62,9 @@ def first_to_act(
     spec: GameSpec, showing: Mapping[int, Sequence[Card]], order: Sequence[int]
 ) -> int:
     """The seat that acts first on 4th street and later; `order` is the deal order. The low hand
-    in razz and its kin (`later_low`: razz, Kansas City razz, stud hi-lo regular, 004-GN r233,
-    r243), the high hand otherwise; Mexican stud reads an up joker as an ace (r249-r250)."""
+    in razz and its kin (`later_low`: razz, Kansas City razz, stud hi-lo regular, Razzdugi and
+    Razzduci, 004-GN r233, r243, r319, r325), the high hand otherwise; Mexican stud reads an up
+    joker as an ace (r249-r250)."""
     low = spec.later_low
     aces_low = spec.low is not LowEval.D27
     best: int | None = None
