@@ -6,6 +6,7 @@ across tables, the clock announced to every table."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from station.central.tournament import store as events
@@ -556,3 +557,34 @@ def test_TOURN_RAISE_CAP_an_event_of_one_table_is_its_final_table_from_the_draw(
     events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
     ((table, _k, body),) = store.commands(kind="tournament.seat_draw")
     assert table == "T2" and body["final_table"] is True and len(body["seats"]) == 6
+
+
+def test_hand_for_hand_ends_at_one_table_and_the_clock_stops_with_the_winner(store: Store) -> None:
+    # One table left: hand-for-hand holds its deal for a release that waits for no other table;
+    # the director takes it off. When the last player is out the event is finished and the
+    # floor's clock stops where it stood (it ran on, RUNNING, after the winner).
+    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 4)]
+    spec = events.EventSpec(
+        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
+        start_chips=10_000, tables=[("T1", 9)], entrants=entrants, prizes=[100],
+    )  # fmt: skip
+    events.create(store.conn, spec, "flo")
+    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    echo(store, "tournament.seat_draw")
+    events.set_clock(store.conn, "E1", "start", "flo")
+    events.hand_for_hand(store.conn, "E1", True, "flo")
+    director = Director()
+    t1 = seats(store, "T1")
+    hand_start(store, "T1", 1, button=min(t1), bb=max(t1))
+    director.on_rows(store.conn, ["T1"])
+    (on,) = store.conn.execute("SELECT h4h_on FROM tourney_events WHERE id = 'E1'").fetchone()
+    assert on is False
+    *_, (_, _, off) = store.commands("T1", "tournament.hand_for_hand")
+    assert off["on"] is False
+    # two players out in hand 2: one left, the winner
+    out(store, "T1", 2, [(s, p, 10_000) for s, p in sorted(t1.items())[:2]])
+    director.on_rows(store.conn, ["T1"])
+    view = board(store.conn, "E1", now_utc=time.time() + 3600)
+    assert view is not None and view.clock.state == "FINISHED"
+    later = board(store.conn, "E1", now_utc=time.time() + 7200)
+    assert later is not None and later.clock.left == view.clock.left  # stopped, not running

@@ -7,7 +7,7 @@ the draws with their seeds. Edge adapter (reads PostgreSQL through psycopg 3).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -138,9 +138,18 @@ def board(conn: Conn, event: str, now_utc: float | None = None) -> Board | None:
     if ev is None:
         return None
     levels = ev.levels
+    finished = None
+    if ev.state == "finished":  # the clock stopped with the last hand: read it there
+        row = conn.execute(
+            "SELECT extract(epoch FROM finished_at) FROM tourney_events WHERE id = %s", (event,)
+        ).fetchone()
+        finished = float(row[0]) if row is not None and row[0] is not None else now
+        now = min(now, finished)
     state = clock.from_json(ev.clock, levels, now)
     started = bool((ev.clock or {}).get("started"))
     view = clock.view(levels, state, ev.game, now, started)
+    if finished is not None:
+        view = replace(view, finished=True)
     names = {
         str(p): str(n)
         for p, n in conn.execute(

@@ -102,9 +102,12 @@ class ClockView:
     started: bool
     next_label: str  # what comes after this level
     level: int  # the 1-based index
+    finished: bool = False  # the event has its winner: the clock stopped where it stood
 
     @property
     def state(self) -> str:
+        if self.finished:
+            return "FINISHED"
         if not self.started:
             return "NOT STARTED"
         return "PAUSED" if self.paused else "RUNNING"

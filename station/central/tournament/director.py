@@ -708,6 +708,13 @@ class _Work:
         conn, ev = self.conn, self.ev
         if not ev.h4h_on:
             return
+        if len(ev.tables) == 1 and not self.redrawing:
+            # one table left: every hand is one round already; the director takes the table
+            # off hand-for-hand (it held the deal for a release nobody else waits for)
+            store.hand_for_hand(conn, ev.id, False, store.DIRECTOR)
+            ev.h4h_on = False
+            self.changed = True
+            return
         seated: dict[str, int] = {
             str(s): int(n)
             for s, n in conn.execute(
