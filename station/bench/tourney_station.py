@@ -151,6 +151,8 @@ class LightStation:
         nh = snap.next_hand
         if snap.tournament is None or nh is None or nh.button is None or len(nh.dealt) < 2:
             return False
+        if snap.tournament.waiting or (snap.tournament.paused and self.hands == 0):
+            return False  # the floor has not started the clock: no shuffle-up-and-deal yet
         return all(s in self.sat for s in nh.dealt)
 
     def _hand(self) -> None:
