@@ -50,8 +50,8 @@ PACKAGE = Path(__file__).resolve().parent.parent  # station/
 # The previous engine's difference: one prompt worded otherwise (file, this text, that text).
 ALTERED = (
     "engine/dispatch.py",
-    'f"DEAL: FIRST CARD TO SEAT {order[0]}{flops}"',
-    'f"DEAL THE FIRST CARD TO SEAT {order[0]}{flops}"',
+    'f"DEAL:{each} FIRST CARD TO SEAT {order[0]}{flops}"',
+    'f"DEAL THE{each} FIRST CARD TO SEAT {order[0]}{flops}"',
 )
 
 
