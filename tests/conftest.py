@@ -34,7 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Session fixtures whose tests must share one worker: the fixture is costly, or the tests use
 # it in turn (the console's tests build on what the earlier ones did to the fleet).
-SHARED = {"demo_run": "demo", "demo_table": "demo", "fleet": "console", "browser": "console"}
+SHARED = {
+    "demo_run": "demo",
+    "demo_table": "demo",
+    "fleet": "console",
+    "browser": "console",
+    "scenario_journals": "scenario_journals",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

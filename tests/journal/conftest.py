@@ -90,3 +90,12 @@ def station(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog=f"station {name}")
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(rest)))
+
+
+@pytest.fixture(scope="session")
+def scenario_journals(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, Path]]:
+    """Every rule scenario with a finished hand journaled once, as the daemon journals its
+    inputs: (session, journal file), for the tests that read them back (hand rows, PHH)."""
+    from tests.journal.sessions import journal_every_session
+
+    return journal_every_session(tmp_path_factory.mktemp("scenario-journals"))

@@ -37,3 +37,14 @@ def journal_session(session: Path, journal_path: Path) -> Journal:
         clock.advance(0.25)
         recorder.record(line.event, actor="scenario", role=ActorRole.DEVICE, at=line.t)
     return journal
+
+
+def journal_every_session(folder: Path) -> list[tuple[Path, Path]]:
+    """Every scenario session with a finished hand, each journaled in `folder`: (session,
+    journal), the journals closed."""
+    made: list[tuple[Path, Path]] = []
+    for i, session in enumerate(sessions_with_a_finished_hand()):
+        path = folder / f"{i}.sqlite"
+        journal_session(session, path).close()
+        made.append((session, path))
+    return made

@@ -20,7 +20,6 @@ from station.recall.hands import load_hand, recent_hands
 from station.recall.steps import StepKind
 
 from .conftest import station
-from .sessions import journal_session, sessions_with_a_finished_hand
 
 
 def _agree(journal: Journal) -> int:
@@ -55,10 +54,12 @@ def test_the_views_agree_on_every_demo_hand(demo_table: Path) -> None:
         assert _agree(journal) == 6
 
 
-def test_the_views_agree_on_every_scenario_hand(tmp_path: Path) -> None:
+def test_the_views_agree_on_every_scenario_hand(
+    scenario_journals: list[tuple[Path, Path]],
+) -> None:
     checked = 0
-    for i, session in enumerate(sessions_with_a_finished_hand()):
-        with journal_session(session, tmp_path / f"{i}.sqlite") as journal:
+    for _session, path in scenario_journals:
+        with Journal.open(path, clock=ManualClock()) as journal:
             checked += _agree(journal)
     assert checked >= 60
 

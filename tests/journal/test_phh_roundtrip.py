@@ -26,7 +26,6 @@ from station.phh.export import VARIANTS, NotInPhh, VoidHand, hand_to_phh
 from station.recall.hands import load_hand
 
 from .phh_oracle import allowed_difference, rake_explains, strict_replay
-from .sessions import journal_session, sessions_with_a_finished_hand
 
 FREE_FOLD = "There is no reason for this player to fold."
 
@@ -99,10 +98,12 @@ def _check_journal(journal: Journal, name: str, tally: Tally) -> None:
             tally.allowed[why.key] += 1
 
 
-def test_every_scenario_hand_exports_to_phh_that_pokerkit_replays(tmp_path: Path) -> None:
+def test_every_scenario_hand_exports_to_phh_that_pokerkit_replays(
+    scenario_journals: list[tuple[Path, Path]],
+) -> None:
     tally = Tally()
-    for i, session in enumerate(sessions_with_a_finished_hand()):
-        with journal_session(session, tmp_path / f"{i}.sqlite") as journal:
+    for session, path in scenario_journals:
+        with Journal.open(path, clock=ManualClock()) as journal:
             _check_journal(journal, session.name, tally)
     print(  # the figures of the report (pytest -s)
         f"\nPHH round trip, scenarios: {tally.hands} finished hands, {tally.exported} exported, "
