@@ -126,3 +126,28 @@ def test_the_event_view_shows_the_clock_tables_moves_and_the_finishing_order(
     width = narrow.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways at 390 px ({width} px)"
     narrow.screenshot(path=str(shots / "console-tournament-narrow.png"), full_page=True)
+
+    # Everyone but one goes out (hand 2 at each table): the event is won; the page still fits
+    # a phone, with the winner and the stopped clock on it.
+    with _conn(fleet) as conn:
+        store.conn = conn  # the same stations' rows, numbered on from where they were
+        left = {str(p): (str(t), int(s)) for p, t, s in conn.execute(
+            "SELECT player, station_id, seat FROM tourney_seats WHERE event_id = 'FRI'"
+            " ORDER BY player")}  # fmt: skip
+        winner = min(left)
+        for station in sorted({t for t, _ in left.values()}):
+            gone = [{"seat": s, "player": p, "start_stack": 20_000}
+                    for p, (t, s) in left.items() if t == station and p != winner]  # fmt: skip
+            if gone:
+                out = {"event": "FRI", "hand": 2, "round": None, "players": gone}
+                store.row(station, "tournament.eliminated", out, 2)
+                store.row(station, "decision.hand_end",
+                          {"type": "hand_end", "hand": 2, "stacks": {}}, 2)  # fmt: skip
+        store.notify()
+    narrow.wait_for_selector("#clock:has-text('won by')", timeout=15_000)
+    narrow.reload()
+    clock = narrow.locator("#clock").inner_text()
+    assert f"won by {winner}" in clock and "FINISHED" in clock, clock
+    narrow.screenshot(path=str(shots / "console-tournament-won-narrow.png"), full_page=True)
+    width = narrow.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the finished event's page scrolls sideways at 390 px ({width} px)"
