@@ -93,35 +93,51 @@ def prompt_from_dict(raw: object, where: str) -> Prompt:
     return Prompt(f.whole("hand"), f.text("text"), f.whole("event"), code)
 
 
-def _pot_to_dict(p: PotResult) -> dict[str, Any]:
+def _pot_to_dict(p: PotResult, named: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "amount": p.amount,
         "eligible": list(p.eligible),
         "won": {str(s): a for s, a in sorted(p.won.items())},
     }
-    if p.named:  # the winning hand as announced; an uncontested pot has none
+    if named and p.named:  # the winning hand as announced; an uncontested pot has none
         out["named"] = p.named
     return out
 
 
-def _split_to_dict(pot: int, part: PotPart) -> dict[str, Any]:
+def _split_to_dict(pot: int, part: PotPart, named: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "pot": pot,
         "part": part.name,
         "amount": part.amount,
         "won": {str(s): a for s, a in sorted(part.won.items())},
     }
-    if part.named:
+    if named and part.named:
         out["named"] = part.named
     return out
 
 
-def hand_end_to_dict(d: HandEnd) -> dict[str, Any]:
+def rake_to_dict(r: RakeResult) -> dict[str, Any]:
+    """`hand_end`'s `rake`: `total` and `pots` (what each pot gave, main pot first) always;
+    `time` (seat -> time collected with the hand) and `time_pot` only when they apply."""
+    out: dict[str, Any] = {"total": r.total, "pots": list(r.pots)}
+    if r.time:
+        out["time"] = {str(s): a for s, a in sorted(r.time.items())}
+    if r.time_pot:
+        out["time_pot"] = True
+    return out
+
+
+def hand_end_to_dict(d: HandEnd, *, named: bool = True) -> dict[str, Any]:
+    """A hand's end, as `station replay --json` writes it (`named=False`) and as the resume
+    document keeps it (`named`: each pot's and part's winning hand as announced, too).
+    `splits` (extension): each pot decided in parts - a hi-lo pot's halves, a double-board
+    pot's boards, Drawmaha's Omaha and draw halves - with the pot's index (0 the main pot), the
+    part's name, its amount and who won it."""
     out: dict[str, Any] = {
         "type": "hand_end",
         "hand": d.hand,
         "board": list(d.board),
-        "pots": [_pot_to_dict(p) for p in d.pots],
+        "pots": [_pot_to_dict(p, named) for p in d.pots],
         "payouts": {str(s): a for s, a in sorted(d.payouts.items())},
         "void": d.void,
         "event": d.event,
@@ -129,21 +145,13 @@ def hand_end_to_dict(d: HandEnd) -> dict[str, Any]:
     }
     if d.boards:
         out["boards"] = [list(b) for b in d.boards]
-    splits = [
-        _split_to_dict(i, part) for i, p in enumerate(d.pots) for part in p.parts
-    ]  # `station replay --json`'s `splits`, each with its winning hand as announced
+    splits = [_split_to_dict(i, part, named) for i, p in enumerate(d.pots) for part in p.parts]
     if splits:
         out["splits"] = splits
     if d.shown:
         out["shown"] = {str(s): list(c) for s, c in sorted(d.shown.items())}
     if d.rake is not None:
-        r = d.rake
-        rake: dict[str, Any] = {"total": r.total, "pots": list(r.pots)}
-        if r.time:
-            rake["time"] = {str(s): a for s, a in sorted(r.time.items())}
-        if r.time_pot:
-            rake["time_pot"] = True
-        out["rake"] = rake
+        out["rake"] = rake_to_dict(d.rake)
     if d.carried:
         out["carried"] = d.carried  # a pass-out's antes, for the next deal (JACKS-OR-BETTER)
     if d.eliminated:

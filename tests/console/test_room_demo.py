@@ -26,9 +26,9 @@ pytestmark = pytest.mark.slow
 TABLES = 2  # (the room's own default is 8; two show the map and the stop as well)
 
 
-def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
-    browser: Any, tmp_path: Path
-) -> None:
+def _room(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], Any, Path, int]:
+    """`station central demo ARGS` started (the process, its output file, its folder, the
+    console's port); skips (or under CI fails) without a broker or PostgreSQL."""
     from station.central.services import MissingError, mosquitto_binary, pg_bindir
     from tests.console.conftest import _unavailable
 
@@ -41,23 +41,37 @@ def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
     folder = Path(tempfile.mkdtemp(prefix="station-room-test-"))  # the services' user gets in
     log = (tmp_path / "room.out").open("w+")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "station", "central", "demo", "--tables", str(TABLES),
-         "--port", str(port), "--speed", "8", "--dir", str(folder)],
+        [sys.executable, "-m", "station", "central", "demo", *args, "--port", str(port),
+         "--speed", "8", "--dir", str(folder)],
         stdout=log, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
+    return proc, log, folder, port
+
+
+def _signed_in(browser: Any, log: Any, port: int) -> tuple[Any, str]:
+    """Waits for the room's banner, signs in as the floor with the password it printed: the
+    page (on the map) and the banner."""
+    out = Path(log.name)
+    wait_until(lambda: "Ctrl-C stops the room" in out.read_text(), 90, "the room's banner")
+    text = out.read_text()
+    assert f"floor console: http://127.0.0.1:{port}/" in text, text
+    password = re.search(r"floor1 \(floor\) or admin \(admin\), password (\S+)", text)
+    assert password, text
+    page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
+    page.goto(f"http://127.0.0.1:{port}/login")
+    page.fill("input[name=name]", "floor1")
+    page.fill("input[name=password]", password[1])
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/map")
+    return page, text
+
+
+def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    proc, log, folder, port = _room(tmp_path, "--tables", str(TABLES))
     try:
-        out = Path(log.name)
-        wait_until(lambda: "Ctrl-C stops the room" in out.read_text(), 90, "the room's banner")
-        text = out.read_text()
-        assert f"floor console: http://127.0.0.1:{port}/" in text, text
-        password = re.search(r"floor1 \(floor\) or admin \(admin\), password (\S+)", text)
-        assert password, text
-        page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
-        page.goto(f"http://127.0.0.1:{port}/login")
-        page.fill("input[name=name]", "floor1")
-        page.fill("input[name=password]", password[1])
-        page.click("form button[type=submit]")
-        page.wait_for_url("**/map")
+        page, _text = _signed_in(browser, log, port)
 
         def dealing() -> bool:
             page.reload()
@@ -105,35 +119,10 @@ def test_a_room_with_an_event_plays_it_from_the_floors_draw(browser: Any, tmp_pa
     """`station central demo --event`: the tables are tournament tables and the event DEMO is
     created on them; the floor draws the seats and starts the clock on the console, and the
     tables deal: players go out and are listed in the finishing order."""
-    from station.central.services import MissingError, mosquitto_binary, pg_bindir
-    from tests.console.conftest import _unavailable
-
+    proc, log, folder, port = _room(tmp_path, "--event", "--tables", "2")
     try:
-        mosquitto_binary()
-        pg_bindir()
-    except MissingError as exc:
-        _unavailable(str(exc))
-    port = free_port()
-    folder = Path(tempfile.mkdtemp(prefix="station-room-test-"))
-    log = (tmp_path / "room.out").open("w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "station", "central", "demo", "--event", "--tables", "2",
-         "--port", str(port), "--speed", "8", "--dir", str(folder)],
-        stdout=log, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        out = Path(log.name)
-        wait_until(lambda: "Ctrl-C stops the room" in out.read_text(), 90, "the room's banner")
-        text = out.read_text()
+        page, text = _signed_in(browser, log, port)
         assert f"the event DEMO: http://127.0.0.1:{port}/tournaments/DEMO" in text, text
-        password = re.search(r"floor1 \(floor\) or admin \(admin\), password (\S+)", text)
-        assert password, text
-        page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
-        page.goto(f"http://127.0.0.1:{port}/login")
-        page.fill("input[name=name]", "floor1")
-        page.fill("input[name=password]", password[1])
-        page.click("form button[type=submit]")
-        page.wait_for_url("**/map")
         page.goto(f"http://127.0.0.1:{port}/tournaments/DEMO")
         assert "18 of 18" in page.locator("#left").inner_text()
         page.click("text=Draw the seats")

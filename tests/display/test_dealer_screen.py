@@ -669,6 +669,17 @@ def test_each_seat_says_how_many_it_drew_until_the_action_after_the_draw(
     assert_readable(pages(after_draw, panel), panel)
 
 
+def test_the_title_names_the_game_and_its_form_before_the_street() -> None:
+    # In a mixed game or a Drawmaha the form is what the dealer cannot see on the table; the
+    # street is on the board. `HAND 1 · DRAWMAHA HIGH · TURN` does not fit beside the pills
+    # of the 10.1" panel: the game stays, the street gives way (the structure suffix never shows).
+    after_draw, _ = drawmaha_hand()
+    assert after_draw.game == "drawmaha-high-pl" and after_draw.board
+    (model,) = pages(after_draw, PANEL_10_1)[:1]
+    top = [t.text for t in model.texts() if t.rect.y < model.height // 10]
+    assert "H1 · DRAWMAHA HIGH" in top, top
+
+
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.name)
 def test_a_hand_nobody_opened_says_so_and_where_the_antes_go(panel: PanelConfig) -> None:
     # JACKS-OR-BETTER r1: "If no player opens the pot, the button moves forward and each player

@@ -21,16 +21,27 @@ STRUCTURE = {
 PLAYERS = [(f"P{i:02d}", f"Player {i}") for i in range(1, 11)]
 
 
-def event(s: Store, profile: str = "RR11", players: int = 10, seats: int = 4) -> None:
+def event(
+    s: Store,
+    profile: str = "RR11",
+    players: int = 10,
+    seats: int = 4,
+    tables: int = 3,
+    prizes: tuple[int, ...] = (5000, 3000, 2000),
+    journaled: bool = True,
+) -> None:
+    """Event E1: `players` entrants at `tables` tables (T1 broken first) of `seats` seats,
+    drawn from seed-1; `journaled`: each table journals the draw it was sent."""
     entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, players + 1)]
     spec = events.EventSpec(
         id="E1", title="Test", profile=profile, game="nlhe", structure=STRUCTURE,
-        start_chips=10_000, tables=[("T1", seats), ("T2", seats), ("T3", seats)],
-        entrants=entrants, prizes=[5000, 3000, 2000],
+        start_chips=10_000, tables=[(f"T{k}", seats) for k in range(1, tables + 1)],
+        entrants=entrants, prizes=list(prizes),
     )  # fmt: skip
     events.create(s.conn, spec, "flo")
     events.draw(s.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
-    echo(s, "tournament.seat_draw")
+    if journaled:
+        echo(s, "tournament.seat_draw")
 
 
 def echo(s: Store, kind: str) -> None:
@@ -343,15 +354,8 @@ def test_TOURN_a_player_on_his_way_when_the_tables_are_redrawn_gets_his_seat_fir
     # at his new seat, and gives that seat to someone else: that player must wait until the
     # first has sat and left it (two players ordered into one seat would leave one of them,
     # and his chips, nowhere).
-    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 15)]
+    event(store, players=14, tables=4)
     tables = [("T1", 4), ("T2", 4), ("T3", 4), ("T4", 4)]
-    spec = events.EventSpec(
-        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
-        start_chips=10_000, tables=tables, entrants=entrants, prizes=[5000, 3000, 2000],
-    )  # fmt: skip
-    events.create(store.conn, spec, "flo")
-    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
-    echo(store, "tournament.seat_draw")
     director = Director()
     sizes = {t: len(seats(store, t)) for t, _ in tables}
     assert sorted(sizes.values()) == [3, 3, 4, 4]
@@ -523,14 +527,7 @@ def test_the_first_draw_seats_the_tables_the_field_needs_the_last_of_the_breakin
     # 18 entrants, three tables of nine: two tables hold them. Seating all three would break
     # the first at once (its six players fit the others' open seats): 17 moves before anyone
     # is out. The draw seats T2 and T3 (broken last), nine each; T1 is not used.
-    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 19)]
-    nine = [("T1", 9), ("T2", 9), ("T3", 9)]
-    spec = events.EventSpec(
-        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
-        start_chips=10_000, tables=nine, entrants=entrants, prizes=[5000, 3000, 2000],
-    )  # fmt: skip
-    events.create(store.conn, spec, "flo")
-    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    event(store, players=18, seats=9, journaled=False)
     assert [len(seats(store, t)) for t in ("T1", "T2", "T3")] == [0, 9, 9]
     assert store.commands("T1") == []
     assert {t for t, _k, _b in store.commands()} == {"T2", "T3"}
@@ -548,13 +545,7 @@ def test_the_first_draw_seats_the_tables_the_field_needs_the_last_of_the_breakin
 def test_TOURN_RAISE_CAP_an_event_of_one_table_is_its_final_table_from_the_draw(
     store: Store,
 ) -> None:
-    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 7)]
-    spec = events.EventSpec(
-        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
-        start_chips=10_000, tables=[("T1", 9), ("T2", 9)], entrants=entrants, prizes=[100],
-    )  # fmt: skip
-    events.create(store.conn, spec, "flo")
-    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
+    event(store, players=6, seats=9, tables=2, prizes=(100,), journaled=False)
     ((table, _k, body),) = store.commands(kind="tournament.seat_draw")
     assert table == "T2" and body["final_table"] is True and len(body["seats"]) == 6
 
@@ -563,14 +554,7 @@ def test_hand_for_hand_ends_at_one_table_and_the_clock_stops_with_the_winner(sto
     # One table left: hand-for-hand holds its deal for a release that waits for no other table;
     # the director takes it off. When the last player is out the event is finished and the
     # floor's clock stops where it stood (it ran on, RUNNING, after the winner).
-    entrants = [(f"P{i:02d}", f"Player {i}") for i in range(1, 4)]
-    spec = events.EventSpec(
-        id="E1", title="Test", profile="RR11", game="nlhe", structure=STRUCTURE,
-        start_chips=10_000, tables=[("T1", 9)], entrants=entrants, prizes=[100],
-    )  # fmt: skip
-    events.create(store.conn, spec, "flo")
-    events.draw(store.conn, "E1", "flo", seed="seed-1", now_utc=1_750_000_000.0)
-    echo(store, "tournament.seat_draw")
+    event(store, players=3, seats=9, tables=1, prizes=(100,))
     events.set_clock(store.conn, "E1", "start", "flo")
     events.hand_for_hand(store.conn, "E1", True, "flo")
     director = Director()
