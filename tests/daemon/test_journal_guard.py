@@ -126,7 +126,7 @@ def test_a_rolled_back_journal_is_a_critical_tilt_at_start_and_no_new_hand(
     try:
         assert table.sink.status.alert == "JOURNAL ALARM"
         table.press("NEW_HAND", _blocked)
-        rows = table.rows()
+        rows = table.acts()
         assert rows[-1][1] == Code.INPUT_REFUSED
         assert Code.INPUT_KEY not in [c for _, c, _ in rows]
         with Journal.open(path, clock=ManualClock()) as journal:
