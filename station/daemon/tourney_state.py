@@ -89,6 +89,11 @@ class DeskState:
                 seat = int(d["seat"])
                 self.leaving.pop(seat, None)
                 self.roster.pop(seat, None)
+            case Code.TOURNAMENT_MOVE_CANCELLED:
+                seat = int(d["seat"])
+                order = self.leaving.get(seat)
+                if order is not None and order.player == str(d["player"]):
+                    del self.leaving[seat]  # he stays: the instruction leaves the screen
             case Code.TOURNAMENT_MOVED_IN:
                 seat = int(d["seat"])
                 self.arriving.pop(seat, None)
