@@ -6,6 +6,7 @@ across tables, the clock announced to every table."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -596,6 +597,23 @@ def _counted_once(s: Store) -> None:
     assert places_taken == []
 
 
+def _page(s: Store) -> str:
+    """The console's event view as the floor reads it (its own template, as text)."""
+    from importlib import resources
+
+    import jinja2
+
+    folder = resources.files("station.central.console") / "templates"
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    view = board(s.conn, "E1")
+    html = env.get_template("_tournament.html").render(b=view, when=str)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def _stale_view(store: Store, director: Director) -> tuple[str, int, int]:
     """22 players at four tables of six (5, 5, 6, 6). A player goes out at T3 and, 0.3 s later,
     one at T1. The ingest has stored T3's row, but the director is woken for T1 first (its
@@ -635,6 +653,9 @@ def test_TOURN_balancing_a_move_made_on_a_stale_view_is_cancelled_and_one_move_b
     )  # fmt: skip
     assert body["why"] == "no longer needed: T3 lost a player"
     assert len(store.commands(kind="tournament.move_out")) == 1
+    page = _page(store)
+    assert f"T3 seat {seat} → T1 seat {body['to_seat']} · CANCELLING" in page, page
+    assert "CANCEL SENT to T3 : no longer needed: T3 lost a player" in page
     # T3 calls it off (the player had not left his seat): he is counted back at his seat, and
     # the one move the rule makes is ordered: the player due the big blind at T4 to T1.
     store.row("T3", "tournament.move_cancelled",
@@ -665,6 +686,9 @@ def test_TOURN_balancing_a_move_made_on_a_stale_view_is_cancelled_and_one_move_b
     assert view is not None
     line = next(m for m in view.moves if m.state == "cancelled")
     assert line.cancelled == "no longer needed: T3 lost a player"
+    page = _page(store)
+    assert "balance · CANCELLED (no longer needed: T3 lost a player)" in page, page
+    assert "CANCELLING" not in page
 
 
 def test_TOURN_balancing_a_cancel_refused_after_the_player_stood_up_keeps_the_move(
@@ -690,6 +714,11 @@ def test_TOURN_balancing_a_cancel_refused_after_the_player_stood_up_keeps_the_mo
     assert view is not None
     line = next(m for m in view.moves if m.player == player)
     assert line.state == "out" and "had left seat" in line.cancel_refused
+    page = _page(store)
+    assert (
+        f"ON HIS WAY with 10,000 CANCEL REFUSED by T3: {player} had left seat {seat}: the move"
+        " stands (no longer needed: T3 lost a player)"
+    ) in page, page
 
 
 def test_TOURN_balancing_moves_still_needed_are_not_cancelled(store: Store) -> None:
