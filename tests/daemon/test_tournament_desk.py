@@ -384,3 +384,26 @@ def test_an_order_that_comes_after_its_cancel_is_refused(station: Station) -> No
     late = station.core.tourney.carry_out(Command(9, "tournament.move_out", order))
     assert late.status is ReplyStatus.REFUSED and f"row {row.seq}" in late.detail
     assert station.core.tourney.banner() == ""
+
+
+def test_a_player_ordered_to_move_who_goes_out_is_no_longer_told_to_move(station: Station) -> None:
+    # The centre cancels the move of a player out (he has no seat to leave for another); the
+    # table drops its instruction with the hand that put him out, and his standing up is no
+    # move out.
+    station.table(_setup({"1": 5000, "2": 1000, "3": 600, "4": 5000}))
+    station.command(2, "tournament.seat_draw", seats={"1": "A", "2": "B", "3": "C", "4": "D"})
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
+    station.command(3, "tournament.move_out", player="C", seat=3, to_table="T09", to_seat=2)
+    assert station.core.tourney.banner() == "MOVE SEAT 3 TO TABLE T09 SEAT 2"
+    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
+        station.table(Draw(Card.parse(card)))
+    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
+    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
+    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
+        station.table(Draw(Card.parse(card)))
+    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+    (out,) = station.rows(Code.TOURNAMENT_ELIMINATED)
+    assert {p["player"] for p in out.data()["players"]} == {"B", "C"}
+    assert station.core.tourney.banner() == ""
+    station.table(SeatSensor(3, False))
+    assert station.rows(Code.TOURNAMENT_MOVED_OUT) == []
