@@ -5,7 +5,7 @@ from 001-RR11 §15 r17 (within one player at six tables or fewer), not from the 
 
 from __future__ import annotations
 
-from station.central.tournament.replan import Pending, unneeded, why
+from station.central.tournament.replan import Pending, cancellable, unneeded, why, with_later
 from station.central.tournament.rules import rules_for
 from station.central.tournament.seating import TableSeats
 
@@ -46,3 +46,17 @@ def test_the_reason_names_the_tables_that_lost_players() -> None:
     assert why({"T04": 1}) == "no longer needed: T04 lost a player"
     assert why({"T04": 2, "T01": 1}) == "no longer needed: T01 lost a player, T04 lost 2 players"
     assert why({}) == "no longer needed: the tables changed since it was decided"
+
+
+def test_a_players_moves_are_cancelled_together_or_not_at_all() -> None:
+    # P moves T3 -> T1 (1), then T1 -> T2 (2) once he is there; Q's move (3) may not be
+    # cancelled (another player is to fill his seat).
+    first = Pending(1, "P", "T3", 4, "T1", 2)
+    then = Pending(2, "P", "T1", 2, "T2", 5)
+    q = Pending(3, "Q", "T4", 1, "T2", 6)
+    assert cancellable([(first, True), (then, True), (q, False)]) == [first, then]
+    # his second move may not be cancelled: nor may the first (he must reach its seat)
+    assert cancellable([(first, True), (then, False)]) == []
+    # the first cancelled takes the second with it; the second alone goes alone
+    assert with_later([1], [first, then]) == [1, 2]
+    assert with_later([2], [first, then]) == [2]

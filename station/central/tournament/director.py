@@ -589,21 +589,26 @@ class _Work:
         """Cancel the balancing moves not carried out that the tables no longer need
         (`replan`): one only waiting, at once; one ordered, by a `tournament.move_cancel` to
         its table (True: one was sent, and nothing more is decided until it is answered). A
-        move stays whose player's seat another move is to fill, or whose cancel was refused."""
+        move stays whose player's seat another move is to fill, or whose cancel was refused
+        (and so does the move before it of the same player); a move cancelled takes its
+        player's later moves with it (they leave from the seat he will not reach)."""
         conn, ev = self.conn, self.ev
         rows = conn.execute(
-            "SELECT m.id, m.player, m.from_station, m.from_seat, m.to_station, m.to_seat"
-            " FROM tourney_moves m WHERE m.event_id = %s AND m.reason = 'balance'"
-            " AND m.state IN ('waiting', 'ordered') AND m.cancel_state IS NULL"
-            " AND NOT EXISTS (SELECT 1 FROM tourney_moves o WHERE o.event_id = m.event_id"
-            " AND o.id <> m.id AND o.state IN ('waiting', 'ordered', 'out')"
-            " AND o.to_station = m.from_station AND o.to_seat = m.from_seat) ORDER BY m.id",
-            (ev.id,),
+            "SELECT m.id, m.player, m.from_station, m.from_seat, m.to_station, m.to_seat,"
+            " m.reason = 'balance' AND m.state IN ('waiting', 'ordered')"
+            " AND m.cancel_state IS NULL AND NOT EXISTS (SELECT 1 FROM tourney_moves o"
+            " WHERE o.event_id = m.event_id AND o.id <> m.id AND o.state = ANY(%s)"
+            " AND o.to_station = m.from_station AND o.to_seat = m.from_seat)"
+            " FROM tourney_moves m WHERE m.event_id = %s AND m.state = ANY(%s) ORDER BY m.id",
+            (list(OPEN), ev.id, list(OPEN)),
         ).fetchall()
-        if not rows:
+        moves = [
+            (Pending(int(i), str(p), str(f), int(fs), str(t), int(ts)), bool(ok))
+            for i, p, f, fs, t, ts, ok in rows
+        ]
+        pending = replan.cancellable(moves)
+        if not pending:
             return False
-        pending = [Pending(int(i), str(p), str(f), int(fs), str(t), int(ts))
-                   for i, p, f, fs, t, ts in rows]  # fmt: skip
         n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
                  ev.id)  # fmt: skip
         drop = replan.unneeded(
@@ -614,6 +619,7 @@ class _Work:
             seed=f"{ev.seed}:{n}",
             redraw_at_three=ev.redraw_at_three,
         )
+        drop = replan.with_later(drop, pending)
         sent = False
         cause_station, cause_seq = self.cause if self.cause else (None, None)
         for ident in reversed(drop):  # a later move first (an earlier one may hold it)

@@ -81,6 +81,34 @@ def unneeded(
     return out
 
 
+def cancellable(moves: Sequence[tuple[Pending, bool]]) -> list[Pending]:
+    """Of the open moves (each with whether it may be cancelled on its own: a balancing move
+    not carried out, no other move to fill its seat, no cancel refused), those that may be:
+    not one whose player has a later move that may not (that one leaves from this one's
+    seat: he must reach it)."""
+    ok = {m.id for m, may in moves if may}
+    changed = True
+    while changed:
+        changed = False
+        for m, _ in moves:
+            if m.id in ok and any(
+                o.player == m.player and o.id > m.id and o.id not in ok for o, _ in moves
+            ):
+                ok.discard(m.id)
+                changed = True
+    return [m for m, _ in moves if m.id in ok]
+
+
+def with_later(drop: Sequence[int], pending: Sequence[Pending]) -> list[int]:
+    """`drop` and, for each move in it, its player's later moves (they leave from the seat he
+    will not reach)."""
+    out = set(drop)
+    for m in pending:
+        if m.id in drop:
+            out.update(o.id for o in pending if o.player == m.player and o.id > m.id)
+    return sorted(out)
+
+
 def why(lost: Mapping[str, int]) -> str:
     """The reason a cancelled move is given, from the players out at each table since it was
     decided: `no longer needed: T04 lost a player`."""
