@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from station.bench.report import Bar, emit, percentile, say
-from station.bench.tourney_check import check_balance, check_positions
+from station.bench.tourney_check import check_balance, check_places, check_positions
 from station.output import Guard, OutputRefusedError, fresh_folder
 
 BARS = (
@@ -430,6 +430,24 @@ def _figures(
             " AND payload::jsonb->>'rule' = 'TOURN-BUTTON' ORDER BY station_id, seq"
         ).fetchall():
             wrong.append(f"{station} dealt hand {hand} without drawing for the button")
+        # the finishing order: every player out placed by the rule, from the stations' rows
+        out_rows = [
+            {**o, "table": str(station), "hand": body["hand"], "round": body.get("round")}
+            for station, payload in conn.execute(
+                "SELECT station_id, payload FROM rows WHERE code = 'tournament.eliminated'"
+                " ORDER BY recorded_utc, station_id, seq"
+            ).fetchall()
+            for body in [json.loads(payload)]
+            for o in body["players"]
+        ]
+        places = {
+            str(p): (int(a), int(b))
+            for p, a, b in conn.execute(
+                "SELECT player, place, place_last FROM tourney_outs WHERE place IS NOT NULL"
+            ).fetchall()
+        }
+        checked += len(out_rows)
+        wrong += check_places(args.players, out_rows, places)
         (final,) = conn.execute(
             "SELECT count(DISTINCT station_id) FROM tourney_seats"
         ).fetchone() or (0,)
