@@ -737,3 +737,29 @@ def test_TOURN_balancing_moves_still_needed_are_not_cancelled(store: Store) -> N
         ("T4", "T1", "ordered", None)
     ]
     assert store.commands(kind="tournament.move_cancel") == []
+
+
+def test_TOURN_an_earlier_event_at_the_same_tables_puts_no_one_out_of_this_one(
+    store: Store,
+) -> None:
+    """Player ids repeat from event to event (P03 in both): T1's rows of an earlier event E0 -
+    its seats, a player out, a move - are not this event's, whether stored before the event
+    was made or late, after it (a table's rows can arrive late: the ingest's lag, a link down)."""
+    earlier = {"event": "E0", "players": {"1": "P03", "2": "P04"}, "chips": {"1": 500, "2": 900}}
+    store.row("T1", "tournament.seats_drawn", earlier)
+    # (a desk that said no event: only where the fold starts keeps it out)
+    store.row("T1", "tournament.eliminated",
+              {"hand": 7, "round": None,
+               "players": [{"seat": 1, "player": "P03", "start_stack": 500}]}, 7)  # fmt: skip
+    store.row("T1", "decision.hand_end", {"type": "hand_end", "hand": 7, "stacks": {}}, 7)
+    event(store)
+    director = Director()
+    director.on_rows(store.conn, ["T1", "T2", "T3"])
+    # late: another of E0's players out, stored after E1 was made
+    store.row("T1", "tournament.eliminated",
+              {"event": "E0", "hand": 8, "round": None,
+               "players": [{"seat": 2, "player": "P04", "start_stack": 900}]}, 8)  # fmt: skip
+    director.on_rows(store.conn, ["T1"])
+    assert places(store) == {}
+    assert sum(len(seats(store, t)) for t in ("T1", "T2", "T3")) == 10
+    assert moves(store) == []

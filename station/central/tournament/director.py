@@ -219,6 +219,11 @@ class _Work:
 
     def _out(self, station: str, fact: Eliminated) -> None:
         conn, event = self.conn, self.ev.id
+        if fact.event is not None and fact.event != event:
+            # another event's player out at this table (an earlier event's row, stored late)
+            log.warning("tournament %s: %s row %d puts players out of event %s: not this one",
+                        event, station, fact.seq, fact.event)  # fmt: skip
+            return
         grp = f"round:{fact.round}" if fact.round is not None else f"{station}:{fact.hand}"
         for o in fact.players:
             player = o.player or self._at(station, o.seat)

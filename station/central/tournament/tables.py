@@ -71,6 +71,7 @@ class Eliminated:
     round: int | None  # the hand-for-hand round the hand played, if any
     players: tuple[PlayerOut, ...]
     recorded_utc: str
+    event: str | None = None  # the event the table's desk put them out of (None: not said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,12 +204,14 @@ class TableFold:
                 for o in outs:
                     self._leave(o.seat)
                 rnd = d.get("round")
+                event = d.get("event")
                 return Eliminated(
                     row.seq,
                     int(d.get("hand", row.hand)),
                     rnd if isinstance(rnd, int) else None,
                     outs,
                     row.recorded_utc,
+                    event if isinstance(event, str) and event else None,
                 )
             case _:
                 pass
