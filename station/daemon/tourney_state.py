@@ -113,7 +113,13 @@ class DeskState:
                 self.in_round = None
             case Code.TOURNAMENT_SEATS_DRAWN:
                 players = {int(s): str(p) for s, p in dict(d.get("players", {})).items()}
-                self.event = _opt_text(d.get("event")) or self.event
+                event = _opt_text(d.get("event"))
+                if event is not None and self.event is not None and event != self.event:
+                    # another event's draw: the last one's hand-for-hand is over (a table
+                    # broken during it was never told so: it would hold its first deal)
+                    self.h4h, self.in_round = False, None
+                    self.next_round = self.released = self.holding = 0
+                self.event = event or self.event
                 if d.get("setup"):
                     self.drawn = players  # the hand in play is the old seats' own
                 else:

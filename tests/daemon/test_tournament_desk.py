@@ -187,6 +187,27 @@ def test_hand_for_hand_holds_the_deal_until_the_round_is_released(station: Stati
     assert again.state == station.core.tourney.state
 
 
+def test_a_new_events_draw_ends_the_last_events_hand_for_hand(station: Station) -> None:
+    """A table broken while event E1 played hand-for-hand is never told it ended; E2's draw
+    there must not leave its first deal waiting for a release no one will send."""
+    station.table(_setup({"1": 5000, "2": 1000, "3": 600}))
+    station.command(1, "tournament.seat_draw", event="E1", seats={"1": "A", "2": "B", "3": "C"})
+    station.command(2, "tournament.hand_for_hand", on=True, round=4)
+    assert "HAND FOR HAND: WAIT" in station.core.why_no_new_hand()
+    station.command(3, "tournament.seat_draw", event="E1", seats={"1": "A", "2": "B"})
+    assert "HAND FOR HAND: WAIT" in station.core.why_no_new_hand()  # the same event: still on
+    station.command(
+        4,
+        "tournament.seat_draw",
+        event="E2",
+        seats={"1": {"player": "P1", "chips": 3000}, "3": {"player": "P2", "chips": 3000}},
+    )
+    assert station.core.why_no_new_hand() == ()
+    assert not station.core.tourney.state.h4h
+    again = TourneyDesk(station.core.recorder, station.core.tourney._record, station.core.session_t)
+    assert again.state == station.core.tourney.state
+
+
 def test_a_seat_draw_with_chips_sets_the_table_up_at_the_clocks_level(station: Station) -> None:
     station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
     station.command(1, "tournament.clock", level=2, remaining_s=300, paused=True)
