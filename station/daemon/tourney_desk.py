@@ -55,6 +55,7 @@ from station.daemon.tourney_state import (
 )
 from station.engine.decisions import Decision, HandEnd
 from station.engine.events import ClockSet, InputEvent, Key, KeyPress, Setup
+from station.engine.games import GAMES
 from station.engine.levels import (
     Schedule,
     ScheduleError,
@@ -63,6 +64,7 @@ from station.engine.levels import (
     reading,
     schedule_from_dict,
 )
+from station.engine.profiles import PROFILES
 from station.engine.table import Table
 from station.engine.tournament import level_stakes
 from station.fleet.messages import Command, Reply, ReplyStatus
@@ -310,7 +312,7 @@ class TourneyDesk:
                         keep[s] = held[player]
             if not drawn:
                 raise RefusedError("seats: none of the players drawn is at this table")
-            setup = self._drawn_setup(drawn, final, structure)
+            setup = self._drawn_setup(drawn, final, structure, _rules_of(body))
         payload = {
             **via,
             "event": event,
@@ -327,19 +329,25 @@ class TourneyDesk:
         return row.seq
 
     def _drawn_setup(
-        self, drawn: Mapping[int, tuple[str, int | None]], final: bool | None, structure: object
+        self,
+        drawn: Mapping[int, tuple[str, int | None]],
+        final: bool | None,
+        structure: object,
+        rules: tuple[str | None, str | None] = (None, None),
     ) -> Setup:
-        """The table as the draw seats it: the same game and rules, the structure's clock where
-        it stands now, the drawn players with their chips, the button to be drawn for."""
+        """The table as the draw seats it: the event's game and rules profile (`rules`, when the
+        draw names them; else the table's own), the structure's clock where it stands now, the
+        drawn players with their chips, the button to be drawn for."""
         table = self._table()
         current = table.setup
         t = table.tourney
         if current is None:
             raise RefusedError("the table has never been set up: no game to seat the draw at")
+        named_game, named_profile = rules
         now = self._session_t()
         if structure is not None:
             try:
-                schedule = schedule_from_dict(structure, current.game)
+                schedule = schedule_from_dict(structure, named_game or current.game)
             except ScheduleError as exc:
                 raise RefusedError(str(exc)) from None
             schedule = replace(schedule, start_t=now)
@@ -358,11 +366,11 @@ class TourneyDesk:
             raise RefusedError("the table has no tournament structure: send one with the draw")
         if final is not None:
             schedule = replace(schedule, final_table=final)
-        game = t.game if t is not None else current.game
+        game = named_game or (t.game if t is not None else current.game)
         start = schedule.levels[playing_index(schedule.levels, schedule.level - 1)]
         return Setup(
             game=game,
-            profile=current.profile,
+            profile=named_profile or current.profile,
             stakes=level_stakes(start),
             seats={s: chips or 0 for s, (_, chips) in sorted(drawn.items())},
             button=None,
@@ -547,3 +555,15 @@ def _transit_s(sent_utc: str, now: datetime) -> float | None:
         return None
     delay = (now - sent).total_seconds()
     return delay if 0 <= delay <= MAX_TRANSIT_S else None
+
+
+def _rules_of(body: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The game and rules profile a seat draw names (an older centre names neither), each
+    refused when the station does not know it."""
+    game = text(body, "game", required=False) or None
+    profile = text(body, "profile", required=False) or None
+    if game is not None and game not in GAMES:
+        raise RefusedError(f"game: {game!r} is not a game this station deals")
+    if profile is not None and profile not in PROFILES:
+        raise RefusedError(f"profile: {profile!r} is not one of {', '.join(PROFILES)}")
+    return game, profile

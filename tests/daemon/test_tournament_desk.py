@@ -224,6 +224,28 @@ def test_a_seat_draw_with_chips_sets_the_table_up_at_the_clocks_level(station: S
     assert station.core.tourney.state.roster == {2: "X", 6: "Y"}
 
 
+def test_a_seat_draw_sets_the_table_up_at_the_events_game_and_rules(station: Station) -> None:
+    """The table dealt no-limit hold'em under RR11; the event is limit hold'em under the TDA's
+    rules: the draw's setup is the event's (a table left at its own game would let a player
+    lose his stack in one hand of a limit event). A game or profile it does not know is
+    refused, nothing set up."""
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    seats = {"1": {"player": "X", "chips": 5000}, "4": {"player": "Y", "chips": 5000}}
+    bad = station.core.tourney.carry_out(
+        Command(2, "tournament.seat_draw", {"seats": seats, "game": "nlhe7", "profile": "TDA"})
+    )
+    assert bad.status is ReplyStatus.REFUSED and "'nlhe7' is not a game" in bad.detail
+    bad = station.core.tourney.carry_out(
+        Command(3, "tournament.seat_draw", {"seats": seats, "game": "flhe", "profile": "WSOP"})
+    )
+    assert bad.status is ReplyStatus.REFUSED and "'WSOP' is not one of" in bad.detail
+    assert len(station.rows(Code.INPUT_SETUP)) == 1
+    station.command(4, "tournament.seat_draw", seats=seats, game="flhe", profile="TDA")
+    setup = station.rows(Code.INPUT_SETUP)[-1].data()
+    assert (setup["game"], setup["profile"]) == ("flhe", "TDA")
+    assert setup["seats"] == {"1": 5000, "4": 5000}
+
+
 def test_a_move_for_a_player_out_or_into_a_promised_seat_is_refused(station: Station) -> None:
     # The centre decided the move before it heard the player went out: the table refuses it
     # rather than journal a player leaving with no chips.

@@ -850,7 +850,14 @@ class _Work:
             seats[str(seat)] = {"player": str(player), "chips": chips}
         if not seats:
             return
-        body = {"event": event, "draw": n, "seats": seats, "final_table": final}
+        body = {
+            "event": event,
+            "draw": n,
+            "seats": seats,
+            "final_table": final,
+            "game": self.ev.game,
+            "profile": self.ev.profile,
+        }
         command = store.queue(conn, station, "tournament.seat_draw", body, store.DIRECTOR)
         for ident, _ in coming.values():
             conn.execute(

@@ -264,7 +264,13 @@ def draw(conn: Conn, event: str, by: str, seed: str = "", now_utc: float | None 
                 for p, (t, s) in sorted(drawn.items(), key=lambda kv: kv[1])
                 if t == station
             }
-            body: dict[str, Any] = {"event": event, "seats": seats, "structure": structure}
+            body: dict[str, Any] = {
+                "event": event,
+                "seats": seats,
+                "structure": structure,
+                "game": ev.game,  # the event's game and rules, whatever the table dealt before
+                "profile": ev.profile,
+            }
             if len(used) == 1:
                 body["final_table"] = True  # one table from the start: the event's last
             queue(conn, station, "tournament.seat_draw", body, by)
