@@ -96,6 +96,7 @@ COMMAND_CODES: Final = (
 MAX_TRANSIT_S: Final = 60.0  # a clock command older than this by our clock: the clocks differ
 ACTOR: Final = "tournament"  # the station's own tournament rows and the inputs it records
 CENTRE: Final = "centre"
+CLOCK_STOPPED: Final = "EVENT CLOCK STOPPED: WAIT"  # no new hand until the floor starts it
 
 Record = Callable[[InputEvent, str], list[Decision]]
 
@@ -111,6 +112,7 @@ class TourneyDesk:
         self._last_hand = 0
         self.pending_setup: Setup | None = None
         self.pending_keep: dict[int, int] = {}  # drawn seat -> his seat now (chips from there)
+        self.pending_paused = False  # the draw's event clock is stopped (not started yet)
         self.link_lost: str = ""  # local hh:mm the link to the centre was lost ("" up)
         codes = [c.value for c in (*COMMAND_CODES, *_OWN_CODES, Code.INPUT_SETUP)]
         for row in self.journal.rows(codes=codes):
@@ -326,6 +328,7 @@ class TourneyDesk:
         row = self._write(Code.TOURNAMENT_SEATS_DRAWN, payload, CENTRE)
         if setup is not None:
             self.pending_setup, self.pending_keep = setup, keep
+            self.pending_paused = flag(body, "paused") if "paused" in body else False
         return row.seq
 
     def _drawn_setup(
@@ -424,6 +427,14 @@ class TourneyDesk:
             seats = {s: c for s, c in seats.items() if c}  # (one out since the draw came)
             drawn = replace(setup, seats=seats, tournament=_at(setup.tournament, self._session_t()))
             self._record(drawn, ACTOR)
+            schedule = drawn.tournament
+            if self.pending_paused and schedule is not None:
+                # the event's clock is stopped (the draw comes before "shuffle up and deal"):
+                # the table's stops with it at once, not when the clock command comes
+                level = schedule.levels[schedule.level - 1]
+                left = max(0.0, level.duration_s - schedule.elapsed_s)
+                self._record(ClockSet(schedule.level, left, True, None, schedule.event), ACTOR)
+            self.pending_paused = False
             self.state.seated_drawn(seats)
         self._moves()
 
@@ -481,10 +492,22 @@ class TourneyDesk:
     # --- what the screens say -----------------------------------------------------------------
 
     def hold_reason(self) -> str:
-        """Why NEW_HAND must wait (empty: it need not): hand-for-hand, before the release."""
-        if self.state.hold() and not self._in_play():
+        """Why NEW_HAND must wait (empty: it need not): hand-for-hand, before the release; the
+        event's clock stopped (not started yet, or paused by the floor) while the centre is
+        heard (with the link lost the table keeps its own clock and deals on)."""
+        if self._in_play():
+            return ""
+        if self.state.hold():
             return "HAND FOR HAND: WAIT"
+        if self._clock_stopped():
+            return CLOCK_STOPPED
         return ""
+
+    def _clock_stopped(self) -> bool:
+        t = self._table().tourney
+        return (
+            self.state.event is not None and not self.link_lost and t is not None and t.clock.paused
+        )
 
     def banner(self) -> str:
         """The tournament's word to the dealer: moves to make, hand-for-hand."""
@@ -501,6 +524,8 @@ class TourneyDesk:
                 parts.append("HAND FOR HAND: WAIT")
             else:
                 parts.append(f"HAND FOR HAND: ROUND {self.state.next_round}")
+        elif self._clock_stopped() and not self._in_play():
+            parts.append(CLOCK_STOPPED)
         return " · ".join(parts)
 
     def clock_source(self, tournament: bool, online: bool | None) -> str:

@@ -246,6 +246,25 @@ def test_a_seat_draw_sets_the_table_up_at_the_events_game_and_rules(station: Sta
     assert setup["seats"] == {"1": 5000, "4": 5000}
 
 
+def test_no_hand_is_dealt_while_the_event_clock_is_stopped(station: Station) -> None:
+    """The first draw comes before the floor starts the clock ("shuffle up and deal"): the table
+    set up from it waits, as it does while the floor has the clock paused; once the centre is
+    not heard the table keeps its own clock, and the dealer is not held by a stopped one."""
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000}))
+    seats = {"1": {"player": "X", "chips": 5000}, "4": {"player": "Y", "chips": 5000}}
+    station.command(1, "tournament.seat_draw", event="E1", seats=seats, paused=True)
+    (clock,) = station.rows(Code.INPUT_CLOCK)
+    assert clock.data()["paused"] is True  # at once with the setup, no gap before the command
+    assert station.core.why_no_new_hand() == ("EVENT CLOCK STOPPED: WAIT",)
+    assert "EVENT CLOCK STOPPED: WAIT" in station.core.tourney.banner()
+    station.command(2, "tournament.clock", event="E1", level=1, remaining_s=1200, paused=False)
+    assert station.core.why_no_new_hand() == ()
+    station.command(3, "tournament.clock", event="E1", level=1, remaining_s=900, paused=True)
+    assert station.core.why_no_new_hand() == ("EVENT CLOCK STOPPED: WAIT",)
+    station.core.tourney.note_link(False, "21:04")
+    assert station.core.why_no_new_hand() == ()
+
+
 def test_a_move_for_a_player_out_or_into_a_promised_seat_is_refused(station: Station) -> None:
     # The centre decided the move before it heard the player went out: the table refuses it
     # rather than journal a player leaving with no chips.

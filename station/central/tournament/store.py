@@ -270,6 +270,8 @@ def draw(conn: Conn, event: str, by: str, seed: str = "", now_utc: float | None 
                 "structure": structure,
                 "game": ev.game,  # the event's game and rules, whatever the table dealt before
                 "profile": ev.profile,
+                # the event's clock is stopped until the floor starts it: the table waits with it
+                "paused": bool(clock.command_body(event, levels, state, now)["paused"]),
             }
             if len(used) == 1:
                 body["final_table"] = True  # one table from the start: the event's last
