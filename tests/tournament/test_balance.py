@@ -39,7 +39,7 @@ def test_TOURN_balancing_sizes_within_one_player_at_six_tables_or_fewer() -> Non
 
 def test_TOURN_balancing_sizes_within_two_players_above_six_tables() -> None:
     # Seven tables: 9, 9, 9, 9, 9, 9, 7 is within two (r17); 9 ... 6 is not.
-    tables = [table(f"T{i}", players("p", list(range(1, 10)))) for i in range(1, 7)]
+    tables = [table(f"T{i}", players("p", list(range(1, 10))), bb=3) for i in range(1, 7)]
     short = table("T7", players("q", list(range(1, 8))), bb=1)
     assert plan([*tables, short], rules_for("RR11"), start_tables=7, seed="s") is None
     shorter = table("T7", players("q", list(range(1, 7))), bb=1)

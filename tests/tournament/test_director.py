@@ -366,6 +366,7 @@ def test_TOURN_a_player_on_his_way_when_the_tables_are_redrawn_gets_his_seat_fir
     busted = min(gone)
     for t, _ in tables:
         hand_start(store, t, 1, button=min(seats(store, t)), bb=max(seats(store, t)))
+    director.on_rows(store.conn, [t for t, _ in tables])
     out(store, short, 1, [(busted, gone[busted], 10_000)])
     director.on_rows(store.conn, [short])
     ((mover, frm, frm_seat, to, to_seat, reason, state),) = moves(store)
@@ -623,6 +624,9 @@ def _stale_view(store: Store, director: Director) -> tuple[str, int, int]:
     player, seat and command."""
     event(store, players=22, seats=6, tables=4)
     assert [len(seats(store, t)) for t in ("T1", "T2", "T3", "T4")] == [5, 5, 6, 6]
+    for t in ("T1", "T2", "T3", "T4"):  # each has dealt: where its big blind goes is known
+        hand_start(store, t, 1, button=min(seats(store, t)), bb=max(seats(store, t)))
+    director.on_rows(store.conn, ["T1", "T2", "T3", "T4"])
     t1, t3 = seats(store, "T1"), seats(store, "T3")
     out(store, "T3", 1, [(max(t3), t3[max(t3)], 10_000)])  # stored, not folded yet
     out(store, "T1", 1, [(min(t1), t1[min(t1)], 10_000)])
@@ -727,10 +731,12 @@ def test_TOURN_balancing_moves_still_needed_are_not_cancelled(store: Store) -> N
     # move).
     event(store, players=22, seats=6, tables=4)
     director = Director()
+    for t in ("T1", "T2", "T3", "T4"):
+        hand_start(store, t, 1, button=min(seats(store, t)), bb=max(seats(store, t)))
     t1, t3 = seats(store, "T1"), seats(store, "T3")
     out(store, "T3", 1, [(max(t3), t3[max(t3)], 10_000)])
     out(store, "T1", 1, [(min(t1), t1[min(t1)], 10_000)])
-    director.on_rows(store.conn, ["T1", "T3"])
+    director.on_rows(store.conn, ["T1", "T2", "T3", "T4"])
     for _ in range(3):
         director.catch_up_all(store.conn)
     assert [(r[1], r[2], r[3], r[4]) for r in _cancel_rows(store)] == [
@@ -763,3 +769,26 @@ def test_TOURN_an_earlier_event_at_the_same_tables_puts_no_one_out_of_this_one(
     assert places(store) == {}
     assert sum(len(seats(store, t)) for t in ("T1", "T2", "T3")) == 10
     assert moves(store) == []
+
+
+def test_TOURN_balancing_waits_for_a_table_whose_next_big_blind_is_not_known(
+    store: Store,
+) -> None:
+    """A table seated by the draw has no button until its players draw for it and it deals: the
+    player due the big blind there is not known yet, and seat 1 must not be taken for him (the
+    director moved the small blind, calling him the player due the big blind). The move waits
+    for the table's first hand (001-RR11 §15 r15; TDA 2024 Rule 11)."""
+    event(store)
+    director = Director()
+    t1 = seats(store, "T1")
+    bb = next(s for s in t1 if (s % 4) + 1 in t1)
+    busted = (bb % 4) + 1
+    hand_start(store, "T1", 1, button=bb, bb=bb)
+    out(store, "T1", 1, [(busted, t1[busted], 10_000)])
+    director.on_rows(store.conn, ["T1", "T3"])  # T3 (full, 4) has not dealt yet
+    assert places(store) == {t1[busted]: (10, 10)}
+    assert moves(store) == []
+    hand_start(store, "T3", 1, button=1, bb=2)  # its first hand: the big blind at seat 2
+    director.on_rows(store.conn, ["T3"])
+    ((_mover, *move),) = moves(store)  # the player due the big blind next: seat 3
+    assert move == ["T3", 3, "T1", busted, "balance", "ordered"]

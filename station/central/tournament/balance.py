@@ -137,8 +137,16 @@ def _balance(live: Sequence[TableSeats], rules: TourneyRules) -> Plan | None:
     small = min(t.size for t in live if t.open_seats) if any(t.open_seats for t in live) else big
     if big - small <= tolerance:
         return None
-    src = next(t for t in live if t.size == big)  # broken sooner
-    dst = next(t for t in reversed(live) if t.size == small and t.open_seats)  # broken later
+    # The player due the big blind moves, to the earliest seat due it: a table whose next big
+    # blind is not known yet (seated by a draw, no hand dealt since) waits for its first hand
+    # rather than have seat 1 taken for it (001-RR11 §15 r15; TDA 2024 Rule 11).
+    src = next((t for t in live if t.size == big and t.positions_known), None)  # broken sooner
+    dst = next(
+        (t for t in reversed(live) if t.size == small and t.open_seats and t.positions_known),
+        None,
+    )  # broken later
+    if src is None or dst is None:
+        return None
     if src.has_button:
         from_seat = src.due_big_blind()
         to_seat = dst.earliest_big_blind_seat()

@@ -53,6 +53,13 @@ class TableSeats:
         i = self.seats.index(start) + 1
         return list(self.seats[i:] + self.seats[:i])
 
+    @property
+    def positions_known(self) -> bool:
+        """Where the big blind goes next is known: a hand was dealt here since the table was
+        set up, or its setup named the button (a table seated by a draw has neither until its
+        players draw for the button and it deals; stud tables move by seat position)."""
+        return not self.has_button or self._reference() is not None
+
     def _reference(self) -> int | None:
         return self.big_blind if self.big_blind is not None else self.button
 
