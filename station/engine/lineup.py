@@ -53,10 +53,22 @@ def dealt_in(table: TableState, *, commit: bool = True, entitled_only: bool = Tr
     if table.spec is None or table.spec.family is Family.STUD or len(dealt) < 2 or only is not None:
         return dealt
     waiting = sorted(s for s in table.occupied if s not in dealt and table.stacks.get(s, None) != 0)
+    moved_in = table.profile is not None and table.profile.tournament
     for seat in waiting:
         trial = sorted({*dealt, seat})
         button, blinds = positions(table, trial)
-        if button is not None and button_layout(trial, button, blinds).big_blind == seat:
+        if button is None:
+            continue
+        layout = button_layout(trial, button, blinds)
+        # TOURN-NEW-PLAYERS-AT-TABLE (001-RR11 §15 r16): a player moved in is dealt in unless
+        # he is in the small blind or button position - judged with the players moved in before
+        # him in this deal (one who takes the big blind moves it past the next one)
+        placed = (
+            moved_in
+            and seat in table.lineup.newcomers
+            and not seating.between_button_and_big_blind(seat, layout)
+        )
+        if layout.big_blind == seat or placed:
             if commit:
                 table.lineup.newcomers.discard(seat)
                 table.lineup.missed.pop(seat, None)
