@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from station.display import alert_panel, dealer_signin, felt, glance, next_band, seat_table
 from station.display.canvas import Canvas
@@ -115,6 +116,15 @@ def _in_hand(view: DealerView) -> bool:
 
 # the whole table on one screen -----------------------------------------------------------------
 def _content_fits(c: Canvas, view: DealerView, area: Rect) -> bool:
+    return _fits_in(c.panel, c.theme, view, area)
+
+
+# Each candidate table offers a few boxes of felt, mostly the same ones: the answers are kept.
+@lru_cache(maxsize=4096)
+def _fits_in(panel: PanelConfig, theme: Theme, view: DealerView, area: Rect) -> bool:
+    """What lies in the middle (the board and pots, or the result, or the next hand) fits
+    in `area`."""
+    c = Canvas("dealer", panel, theme)
     match view.middle:
         case Middle.PLAY:
             return felt.middle_fits(c, view, area, big=False)

@@ -27,12 +27,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 from station.display.canvas import Canvas
 from station.display.dealer_view import SeatLabel, SeatState
 from station.display.model import Align, Rect, SeatMarks, Shape
+from station.display.panel import PanelConfig
 from station.display.table_shape import TableKind, TableShape, inward
-from station.display.theme import Edge, Style, TextRole
+from station.display.theme import Edge, Style, TextRole, Theme
 
 T = TextRole.TEXT
 TO_ACT_MARK = ">"  # the font has no arrow; the fill and the outline say it too
@@ -132,8 +134,24 @@ def plan_ring(
     (boxes, bets or pucks would overlap, leave the region, or sit where they would read as
     another seat's). `flat`: each bet above or below its seat before beside it, which leaves
     the felt's middle its width (a wide result between the seats at the table's ends)."""
+    return _plan_ring(c.panel, c.theme, tuple(seats), shape, region, density, flat)
+
+
+# The dealer screen tries a few regions and densities for each screen, and the next screen
+# mostly has the same seats (a new prompt, a new alert): the plans are kept.
+@lru_cache(maxsize=1024)
+def _plan_ring(
+    panel: PanelConfig,
+    theme: Theme,
+    seats: tuple[SeatLabel, ...],
+    shape: TableShape,
+    region: Rect,
+    density: Density,
+    flat: bool,
+) -> RingPlan | None:
     if not seats:
         return None
+    c = Canvas("seats", panel, theme)
     p = c.pad
     bw, bh = box_size(c, seats, density)
     ch = chip_h(c)
