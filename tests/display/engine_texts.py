@@ -4,6 +4,7 @@ was said in. Used by the render-every-text test; nothing here is a hand-written 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -35,7 +36,13 @@ class Said:
     snapshot: TableSnapshot  # the table as that input left it, with this text on show
 
 
-def sessions() -> Iterator[tuple[str, Session]]:
+@functools.cache  # (the every-text and the screen-truth tests share them on one worker)
+def sessions() -> tuple[tuple[str, Session], ...]:
+    """Every rule scenario and every PHH sample hand, as recorded sessions."""
+    return tuple(_sessions())
+
+
+def _sessions() -> Iterator[tuple[str, Session]]:
     for path in sorted(SCENARIOS.rglob("*.jsonl")):
         yield str(path.relative_to(SCENARIOS)), read_session(path)
     for name, text in phh_sample():

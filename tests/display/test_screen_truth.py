@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from station.display.dealer_view import DASH, Middle, dealer_view
+from station.display.dealer_view import DASH, DealerView, Middle, dealer_view
 from station.engine.snapshot import Phase, TableSnapshot
 from station.engine.table import Table
 from station.formats.session import Session, parse_session
@@ -18,8 +18,7 @@ from tests.display.engine_texts import sessions
 from tests.fuzz.budget import SCALE
 
 
-def _checked(snap: TableSnapshot, where: str) -> list[str]:
-    view = dealer_view(snap)
+def _checked(snap: TableSnapshot, view: DealerView, where: str) -> list[str]:
     out: list[str] = []
     result_up = view.middle is Middle.RESULT
     paid = dict(view.result.payouts) if view.result is not None and result_up else {}
@@ -64,13 +63,15 @@ def _session_truth(name: str, session: Session) -> tuple[int, int, list[str]]:
     table = Table()
     posted: dict[int, int] = {}
     # (a post the hand refused, a straddle not allowed, goes back: it is not a blind of the hand)
+    snap = table.snapshot()
     for line in session.lines:
-        before = table.snapshot()
+        before = snap  # (the table does not change between two inputs)
         table.feed(line.event, seq=line.line, at=line.t)
         snap = table.snapshot()
+        view = dealer_view(snap)
         moments += 1
         where = f"{name}:{line.line}"
-        failures += _checked(snap, where)
+        failures += _checked(snap, view, where)
         if before.phase is Phase.BETWEEN and snap.phase is Phase.DEALING:
             posted = {s.seat: s.bet for s in before.seats if s.bet}
         if snap.phase is Phase.DEALING and posted:
@@ -81,15 +82,14 @@ def _session_truth(name: str, session: Session) -> tuple[int, int, list[str]]:
                 failures.append(f"{where}: posted {lost} no longer on the felt ({shown})")
         if snap.phase is not Phase.DEALING:
             posted = {}
-        if snap.phase is Phase.ENDED and dealer_view(snap).middle is Middle.RESULT:
+        if snap.phase is Phase.ENDED and view.middle is Middle.RESULT:
             results += 1
-            failures += _own_markers(snap, where)
+            failures += _own_markers(snap, view, where)
     return moments, results, failures
 
 
-def _own_markers(snap: TableSnapshot, where: str) -> list[str]:
+def _own_markers(snap: TableSnapshot, view: DealerView, where: str) -> list[str]:
     """While a hand's result is on show, the puck and the blinds on the seats are its own."""
-    view = dealer_view(snap)
     own = next((s.seat for s in snap.seats if s.button), None)
     shown = next((s.seat for s in view.seats if s.button), None)
     out = [f"{where}: puck on {shown}, the hand's button {own}"] if shown != own else []
@@ -102,6 +102,9 @@ def _report(failures: list[str]) -> str:
     return f"{len(failures)} moments differ; the first 20:\n" + "\n".join(failures[:20])
 
 
+# The sessions are those the every-engine-text tests replay: one worker (the xdist group)
+# reads and converts them once.
+@pytest.mark.xdist_group("engine_texts")
 @pytest.mark.timeout(600)  # every input of every session: minutes on a loaded machine
 def test_the_dealer_view_is_the_snapshot_of_every_moment() -> None:
     """Every input of every rule scenario and every PHH sample hand."""
