@@ -141,6 +141,17 @@ def _pieces(word: str, size: int, width: int) -> list[str]:
     return pieces
 
 
+_Metrics = tuple[dict[TextRole, int], dict[TextRole, int], dict[float, int], dict[TextRole, int]]
+
+
+@lru_cache(maxsize=16)
+def _metrics(panel: PanelConfig, theme: Theme) -> _Metrics:
+    """The sizes a panel and theme give (each role's font size and row, millimetres in pixels,
+    each role's card rank size), filled in as they are asked for: shared by every canvas on
+    that panel and theme (a screen's layout builds a few)."""
+    return {}, {}, {}, {}
+
+
 class Canvas:
     def __init__(self, screen: str, panel: PanelConfig, theme: Theme) -> None:
         self.screen = screen
@@ -151,8 +162,8 @@ class Canvas:
         self.clipped: list[str] = []
         self.dropped: list[str] = []
         self.seats: list[SeatMarks] = []
-        self._sizes: dict[TextRole, int] = {}
-        self._rows: dict[TextRole, int] = {}
+        self._sizes, self._rows, self._px_y, self._cards = _metrics(panel, theme)
+        self._pad = self.mm_y(1.5)
 
     # sizes --------------------------------------------------------------------------------
     @property
@@ -193,12 +204,15 @@ class Canvas:
         return self.panel.px_x(mm)
 
     def mm_y(self, mm: float) -> int:
-        return self.panel.px_y(mm)
+        px = self._px_y.get(mm)
+        if px is None:
+            px = self._px_y[mm] = self.panel.px_y(mm)
+        return px
 
     @property
     def pad(self) -> int:
         """The standard gap: about 1.5 mm."""
-        return self.mm_y(1.5)
+        return self._pad
 
     # drawing ------------------------------------------------------------------------------
     def box(
@@ -250,8 +264,11 @@ class Canvas:
 
     def card_font(self, role: TextRole = TextRole.TEXT) -> int:
         """A card's rank: the role's size, or bigger to reach the card bar."""
-        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
-        return max(self.size(role), size_for_cap(bar))
+        size = self._cards.get(role)
+        if size is None:
+            bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+            size = self._cards[role] = max(self.size(role), size_for_cap(bar))
+        return size
 
     def card_cap(self, role: TextRole = TextRole.TEXT) -> int:
         return cap_px(self.card_font(role))

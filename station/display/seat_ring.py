@@ -24,7 +24,7 @@ empty seat is dashed: each state has its words and its shape, never colour alone
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -67,8 +67,15 @@ class RingPlan:
     rail: Rect  # the rail's bounding box (it runs through the seats' centres)
     kind: TableKind
     slots: tuple[Slot, ...]
-    interiors: tuple[Rect, ...]  # boxes of felt left free in the middle, the largest first
+    free: tuple[Rect, ...]  # boxes about the middle no seat, bet or puck reaches, largest first
     dealer: Rect  # the dealer's place on the rail (bottom centre)
+    gap: int  # the felt's margin inside the rail's line
+
+    def interiors(self) -> Iterator[Rect]:
+        """The boxes of felt left free in the middle, the largest first: each free box within
+        the rail's line (narrowed as they are asked for: the first that holds the middle's
+        content is taken)."""
+        return (_within_rail(self.kind, self.rail, r, self.gap) for r in self.free)
 
 
 def token_text(s: SeatLabel) -> str:
@@ -209,11 +216,8 @@ def _plan_ring(
     dealer = _dealer_tab(c, rail, region)
     if any(dealer.overlaps(o) for o in taken):
         dealer = Rect(dealer.x, dealer.y, 0, 0)
-    interiors = tuple(
-        _within_rail(shape.kind, rail, r, p)
-        for r in _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
-    )
-    return RingPlan(density, rail, shape.kind, tuple(slots), interiors, dealer)
+    middle = _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
+    return RingPlan(density, rail, shape.kind, tuple(slots), middle, dealer, p)
 
 
 def rect_gap(a: Rect, b: Rect) -> float:
@@ -337,17 +341,18 @@ def _free_middle(rail: Rect, region: Rect, taken: list[Rect], gap: int) -> tuple
     cx, cy = rail.x + rail.w // 2, rail.y + rail.h // 2
     found: list[Rect] = []
     step = max(8, gap * 2)
+    spans = [(r.x - gap, r.x + r.w + gap, r.y, r.y + r.h) for r in taken]  # (x0, x1, y0, y1)
     for half in range(rail.w // 2, step, -step):
         left, right = cx - half, cx + half
         top, bottom = region.y, region.bottom
         blocked = False
-        for r in taken:
-            if r.right + gap <= left or r.x - gap >= right:
+        for x0, x1, y0, y1 in spans:
+            if x1 <= left or x0 >= right:
                 continue
-            if r.bottom <= cy:
-                top = max(top, r.bottom + gap)
-            elif r.y >= cy:
-                bottom = min(bottom, r.y - gap)
+            if y1 <= cy:
+                top = max(top, y1 + gap)
+            elif y0 >= cy:
+                bottom = min(bottom, y0 - gap)
             else:
                 blocked = True
                 break
