@@ -100,6 +100,14 @@ def _rows(density: Density, seats: Sequence[SeatLabel]) -> int:
 
 def box_size(c: Canvas, seats: Sequence[SeatLabel], density: Density) -> tuple[int, int]:
     """One size for every seat box at `density`: the widest content, `rows` rows."""
+    return _box_size(c.panel, c.theme, tuple(seats), density)
+
+
+@lru_cache(maxsize=256)  # (the same seats are planned in a few regions)
+def _box_size(
+    panel: PanelConfig, theme: Theme, seats: tuple[SeatLabel, ...], density: Density
+) -> tuple[int, int]:
+    c = Canvas("seats", panel, theme)
     p = c.pad
     m = c.measure
     widths: list[int] = []
@@ -160,7 +168,7 @@ def _plan_ring(
         return None
     c = Canvas("seats", panel, theme)
     p = c.pad
-    bw, bh = box_size(c, seats, density)
+    bw, bh = _box_size(panel, theme, seats, density)
     ch = chip_h(c)
     rail = Rect(region.x + bw // 2, region.y + bh // 2, region.w - bw, region.h - bh)
     if rail.w < bw or rail.h < bh:
@@ -342,9 +350,10 @@ def _free_middle(rail: Rect, region: Rect, taken: list[Rect], gap: int) -> tuple
     found: list[Rect] = []
     step = max(8, gap * 2)
     spans = [(r.x - gap, r.x + r.w + gap, r.y, r.y + r.h) for r in taken]  # (x0, x1, y0, y1)
+    region_top, region_bottom = region.y, region.bottom
     for half in range(rail.w // 2, step, -step):
         left, right = cx - half, cx + half
-        top, bottom = region.y, region.bottom
+        top, bottom = region_top, region_bottom
         blocked = False
         for x0, x1, y0, y1 in spans:
             if x1 <= left or x0 >= right:
