@@ -73,11 +73,12 @@ def harvest() -> tuple[list[Said], int]:
     out: list[Said] = []
     inputs = 0
 
-    def keep(kind: Kind, text: str, where: str, snap: TableSnapshot) -> None:
-        key = (kind, text, _state(snap))
-        if key not in seen:
-            seen.add(key)
-            out.append(Said(kind, text, where, snap))
+    def new(kind: Kind, text: str, state: tuple[object, ...]) -> bool:
+        key = (kind, text, state)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
 
     for name, session in sessions():
         table = Table()
@@ -85,19 +86,27 @@ def harvest() -> tuple[list[Said], int]:
             decisions = table.feed(line.event, seq=line.line, at=line.t)
             inputs += 1
             snap = table.snapshot()
+            state = _state(snap)  # (a prompt's own fields are not part of it)
             where = f"{name}:{line.line}"
             for d in decisions:
                 if isinstance(d, Prompt):
+                    if not new(Kind.PROMPT, d.text, state):
+                        continue
                     said = replace(snap, prompt=PromptView(d.code, d.text), next_step=d.text)
                     if d.code is not PromptCode.DROP:  # said after the drop (NEXT says it first)
                         said = replace(said, drop=0)
-                    keep(Kind.PROMPT, d.text, where, said)
+                    out.append(Said(Kind.PROMPT, d.text, where, said))
                 elif isinstance(d, Incident):
-                    keep(Kind.INCIDENT, d.text, where, _newest(snap, d))
-            if snap.stop is not None:
-                keep(Kind.STOP, snap.stop.text, where, snap)
-            if snap.recovery is not None and snap.recovery.current < len(snap.recovery.steps):
-                keep(Kind.STEP, snap.recovery.steps[snap.recovery.current], where, snap)
+                    shown = _newest(snap, d)
+                    if new(Kind.INCIDENT, d.text, _state(shown)):
+                        out.append(Said(Kind.INCIDENT, d.text, where, shown))
+            if snap.stop is not None and new(Kind.STOP, snap.stop.text, state):
+                out.append(Said(Kind.STOP, snap.stop.text, where, snap))
+            rec = snap.recovery
+            if rec is not None and rec.current < len(rec.steps):
+                step = rec.steps[rec.current]
+                if new(Kind.STEP, step, state):
+                    out.append(Said(Kind.STEP, step, where, snap))
         table.finish(seq=len(session.lines) + 1)
     return out, inputs
 
