@@ -94,6 +94,11 @@ def _floor_models(incident: Incident, panel: PanelConfig) -> list[ScreenModel]:
                                                                       "ruling")]  # fmt: skip
 
 
+@functools.cache  # an incident's floor pages are the same in every state it is said in
+def _problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
+    return problems(model, panel)
+
+
 @pytest.mark.timeout(600)  # every text of every session, at two sizes: minutes when loaded
 def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
@@ -115,7 +120,7 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
             elif not any(reads(m, _expected(said)) for m in models):
                 short_forms += 1
             for m in models:
-                failures += [f"{where}, {m.screen}: {p}" for p in problems(m, panel)]
+                failures += [f"{where}, {m.screen}: {p}" for p in _problems(m, panel)]
     texts = len({(s.kind, s.text) for s in situations})
     with capsys.disabled():
         print(
