@@ -3,11 +3,13 @@ box, clear of every other text and card, at its role's size and at 7:1 contrast.
 
 from __future__ import annotations
 
+import functools
+
 from station.display.canvas import BREAKS
 from station.display.colour import contrast_ratio
 from station.display.model import Box, CardFace, Rect, ScreenModel, Text
 from station.display.panel import PanelConfig
-from station.display.theme import DEFAULT_THEME, TEXT_CONTRAST_BAR
+from station.display.theme import DEFAULT_THEME, TEXT_CONTRAST_BAR, Style, TextRole
 from tests.display.screen_read import glyph_extent
 
 # Blocks a layout may leave for another page, saying where: not a text cut or lost.
@@ -63,18 +65,32 @@ def _glyphs(model: ScreenModel) -> dict[int, Rect]:
 def overlaps(model: ScreenModel, glyphs: dict[int, Rect] | None = None) -> list[str]:
     """Texts whose glyphs touch another text's or a card face (a sweep along x)."""
     glyphs = _glyphs(model) if glyphs is None else glyphs
-    spans: list[tuple[Rect, str]] = [(glyphs[id(t)], t.text) for t in model.texts() if t.text]
-    spans += [(c.rect, f"card {c.rank}{c.suit.value}") for c in model.items
+    rects: list[tuple[Rect, str]] = [(glyphs[id(t)], t.text) for t in model.texts() if t.text]
+    rects += [(c.rect, f"card {c.rank}{c.suit.value}") for c in model.items
               if isinstance(c, CardFace)]  # fmt: skip
-    spans.sort(key=lambda s: s[0].x)
+    rects.sort(key=lambda s: s[0].x)
+    # (x, right, y, bottom, what): Rect.overlaps on plain numbers, a few million times a run
+    spans = [(r.x, r.x + r.w, r.y, r.y + r.h, what) for r, what in rects]
     found = []
-    for i, (a, ta) in enumerate(spans):
-        for b, tb in spans[i + 1 :]:
-            if b.x >= a.right:
+    for i, (ax, ar, ay, ab, ta) in enumerate(spans):
+        for bx, br, by, bb, tb in spans[i + 1 :]:
+            if bx >= ar:
                 break
-            if a.overlaps(b) and not (ta.startswith("card") and tb.startswith("card")):
+            if (ax < br and ay < bb and by < ab
+                    and not (ta.startswith("card") and tb.startswith("card"))):  # fmt: skip
                 found.append(f"{ta!r} overlaps {tb!r}")
     return found
+
+
+@functools.cache
+def _role_size(role: TextRole, panel: PanelConfig) -> int:
+    return DEFAULT_THEME.font_px(role, panel)
+
+
+@functools.cache
+def _contrast(style: Style) -> float:
+    pair = DEFAULT_THEME.pair(style)
+    return contrast_ratio(pair.fg, pair.bg)
 
 
 def problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
@@ -87,10 +103,10 @@ def problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
     for t in model.texts():
         if not t.text:
             continue
-        if t.size != DEFAULT_THEME.font_px(t.role, panel):
+        if t.size != _role_size(t.role, panel):
             out.append(f"{t.text!r}: size {t.size} is not the {t.role} size")
         pair = DEFAULT_THEME.pair(t.style)
-        if contrast_ratio(pair.fg, pair.bg) < TEXT_CONTRAST_BAR:
+        if _contrast(t.style) < TEXT_CONTRAST_BAR:
             out.append(f"{t.text!r}: contrast under {TEXT_CONTRAST_BAR}:1")
         box = under[id(t)]
         fill = model.background if box is None else box.fill
