@@ -98,15 +98,11 @@ def _rows(density: Density, seats: Sequence[SeatLabel]) -> int:
     return int(density) + (1 if up and density is not Density.TOKEN else 0)
 
 
-def box_size(c: Canvas, seats: Sequence[SeatLabel], density: Density) -> tuple[int, int]:
-    """One size for every seat box at `density`: the widest content, `rows` rows."""
-    return _box_size(c.panel, c.theme, tuple(seats), density)
-
-
 @lru_cache(maxsize=256)  # (the same seats are planned in a few regions)
 def _box_size(
     panel: PanelConfig, theme: Theme, seats: tuple[SeatLabel, ...], density: Density
 ) -> tuple[int, int]:
+    """One size for every seat box at `density`: the widest content, `rows` rows."""
     c = Canvas("seats", panel, theme)
     p = c.pad
     m = c.measure

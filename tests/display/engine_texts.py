@@ -1,11 +1,12 @@
 """Every text the engine says to the dealer, harvested from real sessions: all of
 tests/scenarios and the PHH sample replayed through the engine, with the table state each text
-was said in. Used by the render-every-text test; nothing here is a hand-written text."""
+was said in. Used by the render-every-text test; nothing here is a hand-written text. The same
+replay checks the dealer view at every moment for the screen-truth test (`replayed`)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -17,6 +18,7 @@ from station.engine.table import Table
 from station.formats.session import Session, parse_session, read_session
 from station.phh.convert import convert_hand
 from station.phh.reader import loads_phh
+from tests.display.screen_truth import Moment, Truth
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -36,13 +38,8 @@ class Said:
     snapshot: TableSnapshot  # the table as that input left it, with this text on show
 
 
-@functools.cache  # (the every-text and the screen-truth tests share them on one worker)
-def sessions() -> tuple[tuple[str, Session], ...]:
+def sessions() -> Iterator[tuple[str, Session]]:
     """Every rule scenario and every PHH sample hand, as recorded sessions."""
-    return tuple(_sessions())
-
-
-def _sessions() -> Iterator[tuple[str, Session]]:
     for path in sorted(SCENARIOS.rglob("*.jsonl")):
         yield str(path.relative_to(SCENARIOS)), read_session(path)
     for name, text in phh_sample():
@@ -67,8 +64,18 @@ def _state(snap: TableSnapshot) -> tuple[object, ...]:
     )
 
 
-def harvest() -> tuple[list[Said], int]:
-    """Every (text, state) once, and how many inputs were replayed."""
+@functools.cache  # (the every-text and the screen-truth tests share one replay on one worker)
+def replayed() -> tuple[list[Said], int, Truth]:
+    """The harvest, how many inputs were replayed, and the dealer view checked against the
+    snapshot at every one of them (`screen_truth`), from one replay of every session."""
+    truth = Truth()
+    situations, inputs = harvest(truth.session)
+    return situations, inputs, truth
+
+
+def harvest(watch: Callable[[str], Moment] | None = None) -> tuple[list[Said], int]:
+    """Every (text, state) once, and how many inputs were replayed; `watch(session)` (if
+    given) is shown each moment of that session."""
     seen: set[tuple[object, ...]] = set()
     out: list[Said] = []
     inputs = 0
@@ -82,10 +89,15 @@ def harvest() -> tuple[list[Said], int]:
 
     for name, session in sessions():
         table = Table()
+        moment = watch(name) if watch is not None else None
+        snap = table.snapshot()
         for line in session.lines:
+            before = snap  # (the table does not change between two inputs)
             decisions = table.feed(line.event, seq=line.line, at=line.t)
             inputs += 1
             snap = table.snapshot()
+            if moment is not None:
+                moment(line.line, before, snap)
             state = _state(snap)  # (a prompt's own fields are not part of it)
             where = f"{name}:{line.line}"
             for d in decisions:

@@ -28,7 +28,7 @@ from station.display.table_shape import table_for
 from station.engine.decisions import Incident
 from station.engine.events import Key
 from station.engine.rule_ids import Rule
-from tests.display.engine_texts import Kind, Said, harvest
+from tests.display.engine_texts import Kind, Said, replayed
 from tests.display.screen_check import problems, reads
 
 PANELS = (PANEL_10_1, PANEL_7)
@@ -40,9 +40,9 @@ STATUS = StationStatus(shoe_ok=True, zones_ok=True)
 pytestmark = pytest.mark.xdist_group("engine_texts")
 
 
-@functools.cache
 def _harvested() -> tuple[list[Said], int]:
-    return harvest()
+    situations, inputs, _ = replayed()  # (the replay checks every moment's view as well)
+    return situations, inputs
 
 
 _MODELS: dict[tuple[int, str], list[ScreenModel]] = {}
@@ -125,7 +125,8 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
     with capsys.disabled():
         print(
             f"\nevery engine text: {texts} distinct texts in {len(situations)} table states "
-            f"({inputs} inputs replayed in {harvested:.1f} s), {frames} screens checked at 2 "
+            f"({inputs} inputs replayed in {harvested:.1f} s, each moment's dealer view checked "
+            f"for the screen-truth test too), {frames} screens checked at 2 "
             f"panel sizes, {short_forms} shown as their short form; "
             f"{time.monotonic() - started:.1f} s"
         )
