@@ -15,7 +15,10 @@ console's own functions (`station.central.tournament.store`).
 
 Figures: `tables_used` (the first draw seats the field at as few tables as hold it), `hands`,
 `eliminated`, `moves` (and `balance_moves`, `tables_broken`, `redraws`;
-`moves_refused`: orders a table refused, the player out already or his big blind posted since),
+`moves_refused`: orders a table refused, the player out already or his big blind posted since;
+`moves_cancelled`: balancing moves re-planned away before their player left his seat - a
+player out at another table inside the ingest's lag had made one unneeded - and
+`cancels_refused`: those whose player had left already, the move kept),
 `decisions_checked` and `decisions_wrong` (each balancing move against
 `station.bench.tourney_check`, the decision's tables against the stations' journaled big
 blinds, and each one carried out against the hands dealt meanwhile (he left before posting
@@ -45,7 +48,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from station.bench.report import Bar, emit, percentile, say
-from station.bench.tourney_check import check_balance, check_positions
+from station.bench.tourney_check import check_balance, check_places, check_positions
 from station.output import Guard, OutputRefusedError, fresh_folder
 
 BARS = (
@@ -347,6 +350,10 @@ def _figures(
             "SELECT count(*) FROM tourney_moves m JOIN commands c ON c.id = m.out_command"
             " WHERE c.state = 'refused'"
         ).fetchone() or (0,)
+        (cancelled, cancels_refused) = conn.execute(
+            "SELECT count(*) FILTER (WHERE cancel_state = 'done'),"
+            " count(*) FILTER (WHERE cancel_state = 'refused') FROM tourney_moves"
+        ).fetchone() or (0, 0)
         for still in conn.execute(
             "SELECT id, player, from_station, from_seat, to_station, to_seat, reason, state,"
             " after_move FROM tourney_moves WHERE state IN ('waiting', 'ordered', 'out')"
@@ -423,6 +430,24 @@ def _figures(
             " AND payload::jsonb->>'rule' = 'TOURN-BUTTON' ORDER BY station_id, seq"
         ).fetchall():
             wrong.append(f"{station} dealt hand {hand} without drawing for the button")
+        # the finishing order: every player out placed by the rule, from the stations' rows
+        out_rows = [
+            {**o, "table": str(station), "hand": body["hand"], "round": body.get("round")}
+            for station, payload in conn.execute(
+                "SELECT station_id, payload FROM rows WHERE code = 'tournament.eliminated'"
+                " ORDER BY recorded_utc, station_id, seq"
+            ).fetchall()
+            for body in [json.loads(payload)]
+            for o in body["players"]
+        ]
+        places = {
+            str(p): (int(a), int(b))
+            for p, a, b in conn.execute(
+                "SELECT player, place, place_last FROM tourney_outs WHERE place IS NOT NULL"
+            ).fetchall()
+        }
+        checked += len(out_rows)
+        wrong += check_places(args.players, out_rows, places)
         (final,) = conn.execute(
             "SELECT count(DISTINCT station_id) FROM tourney_seats"
         ).fetchone() or (0,)
@@ -439,6 +464,8 @@ def _figures(
         "moves": len(moves),
         "balance_moves": sum(1 for m in moves if m[6] == "balance"),
         "moves_refused": int(refused),
+        "moves_cancelled": int(cancelled),
+        "cancels_refused": int(cancels_refused),
         "tables_used": len(seated_at_draw),
         "tables_broken": sum(1 for d in draws if d[1] != "draw"),
         "redraws": sum(1 for d in draws if d[1] == "redraw"),

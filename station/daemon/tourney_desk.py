@@ -16,6 +16,11 @@ table then does is journaled too, so the centre's store holds each step:
   a later hand (the player due it was chosen; he has posted it, the centre decides again).
 - `tournament.move_in` {player, seat, from_table, chips}: NEW PLAYER SEAT 6 FROM T03 (12,400);
   once the seat's sensor shows him seated, MOVE_IN 6 12400 and `tournament.moved_in`.
+- `tournament.move_cancel` {player, seat, move, to_table, to_seat, why?}: the move ordered by
+  command `move` is called off (the centre re-planned: it is no longer needed) while its player
+  has not left his seat: `tournament.move_cancelled` with `why`, and the MOVE SEAT line leaves
+  the dealer screen; refused once the table has journaled his `tournament.moved_out` (the move
+  stands). An order that comes after its cancel is refused.
 - `tournament.hand_for_hand` {on, round} / `tournament.release` {round}: see
   `station.daemon.tourney_state`; NEW_HAND is refused while the table holds (HAND FOR HAND:
   WAIT), each refusal journaled like any other (`station.input_refused`).
@@ -71,6 +76,7 @@ KINDS: Final = (
     "tournament.clock",
     "tournament.move_out",
     "tournament.move_in",
+    "tournament.move_cancel",
     "tournament.hand_for_hand",
     "tournament.release",
     "tournament.seat_draw",
@@ -80,6 +86,7 @@ COMMAND_CODES: Final = (
     Code.TOURNAMENT_CLOCK,
     Code.TOURNAMENT_MOVE_ORDERED,
     Code.TOURNAMENT_ARRIVAL_ORDERED,
+    Code.TOURNAMENT_MOVE_CANCELLED,
     Code.TOURNAMENT_HAND_FOR_HAND,
     Code.TOURNAMENT_RELEASED,
     Code.TOURNAMENT_SEATS_DRAWN,
@@ -146,6 +153,13 @@ class TourneyDesk:
                 return self._clock(body, via)
             case "tournament.move_out":
                 s, player = seat(body, "seat"), text(body, "player")
+                called_off = self._cancel_of(command.id)
+                if called_off is not None:
+                    # the cancel overtook the order (the order was sent again after it)
+                    raise RefusedError(
+                        f"the move of {player} was cancelled (row {called_off}) before its"
+                        " order came"
+                    )
                 holder = self.state.roster.get(s)  # (none known at a table set up by hand)
                 if holder is not None and holder != player:
                     raise RefusedError(f"seat {s} holds {holder}, not {player}")
@@ -182,6 +196,8 @@ class TourneyDesk:
                     "chips": count(body, "chips", low=1),
                 }
                 return self._write(Code.TOURNAMENT_ARRIVAL_ORDERED, order, CENTRE).seq
+            case "tournament.move_cancel":
+                return self._move_cancel(body, via)
             case "tournament.hand_for_hand":
                 on = flag(body, "on")
                 rnd = count(body, "round", low=1) if on else 0
@@ -192,6 +208,48 @@ class TourneyDesk:
                 return self._write(Code.TOURNAMENT_RELEASED, {**via, "round": rnd}).seq
             case _:
                 return self._seat_draw(body, via)
+
+    def _move_cancel(self, body: Mapping[str, Any], via: dict[str, Any]) -> int:
+        """Call off a move ordered here while its player has not left his seat: the dealer
+        screen drops the instruction and the journal says why. Refused once the table has
+        journaled his move out (he is up, on his way with his chips): that move stands."""
+        s, player = seat(body, "seat"), text(body, "player")
+        move = count(body, "move", low=1)  # the move_out command it calls off
+        why = text(body, "why", required=False, limit=200) or "cancelled by the centre"
+        gone = self.journal.conn.execute(
+            "SELECT seq, json_extract(payload, '$.seat'), json_extract(payload, '$.to_table')"
+            " FROM log WHERE code = ? AND json_extract(payload, '$.player') = ?"
+            " AND json_extract(payload, '$.ordered_by') = ? ORDER BY seq LIMIT 1",
+            (Code.TOURNAMENT_MOVED_OUT.value, player, move),
+        ).fetchone()
+        if gone is not None:
+            left = f"{player} has left seat {gone[1]} for {gone[2]} (row {gone[0]})"
+            raise RefusedError(f"{left}: the move stands")
+        order = self.state.leaving.get(s)
+        if order is not None and (order.player != player or order.command != move):
+            raise RefusedError(f"seat {s} is to move {order.player} by order {order.command},"
+                               f" not {player} by order {move}")  # fmt: skip
+        payload = {
+            **via,
+            "event": text(body, "event", required=False) or None,
+            "player": player,
+            "seat": s,
+            "to_table": order.table if order is not None else text(body, "to_table"),
+            "to_seat": order.to_seat if order is not None else seat(body, "to_seat"),
+            "ordered_by": move,
+            "why": why,
+            "held": order is not None,  # False: the order had not come, or was refused
+        }
+        return self._write(Code.TOURNAMENT_MOVE_CANCELLED, payload, CENTRE).seq
+
+    def _cancel_of(self, move: int) -> int | None:
+        """The row that cancelled the move_out command `move`, if one did."""
+        found = self.journal.conn.execute(
+            "SELECT seq FROM log WHERE code = ? AND json_extract(payload, '$.ordered_by') = ?"
+            " ORDER BY seq LIMIT 1",
+            (Code.TOURNAMENT_MOVE_CANCELLED.value, move),
+        ).fetchone()
+        return None if found is None else int(found[0])
 
     def _big_blind_since(self, s: int, hand: int) -> int | None:
         """The first hand after `hand` in which seat `s` posted the big blind (None: none)."""

@@ -89,6 +89,11 @@ class DeskState:
                 seat = int(d["seat"])
                 self.leaving.pop(seat, None)
                 self.roster.pop(seat, None)
+            case Code.TOURNAMENT_MOVE_CANCELLED:
+                seat = int(d["seat"])
+                order = self.leaving.get(seat)
+                if order is not None and order.player == str(d["player"]):
+                    del self.leaving[seat]  # he stays: the instruction leaves the screen
             case Code.TOURNAMENT_MOVED_IN:
                 seat = int(d["seat"])
                 self.arriving.pop(seat, None)
@@ -121,6 +126,9 @@ class DeskState:
             case Code.TOURNAMENT_ELIMINATED:
                 for out in d.get("players", []):
                     gone = self.roster.pop(int(out["seat"]), None)
+                    order = self.leaving.get(int(out["seat"]))
+                    if order is not None and (gone is None or order.player == gone):
+                        del self.leaving[int(out["seat"])]  # out: nobody to move from there
                     if self.drawn is not None and gone is not None:
                         self.drawn = {s: p for s, p in self.drawn.items() if p != gone}
             case _:

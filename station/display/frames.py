@@ -76,6 +76,7 @@ class FrameWriter:
         self.frame = 0
         self._last: dict[tuple[str, str], ScreenModel] = {}
         self.index = self.out_dir / INDEX
+        self._painter: Any = None  # pgrender.Painter, made at the first frame (pygame is lazy)
 
     def models(
         self,
@@ -105,8 +106,10 @@ class FrameWriter:
         status: StationStatus | None = None,
     ) -> list[Path]:
         """One PNG per changed screen; returns the files written."""
-        from station.display.pgrender import render_png  # noqa: PLC0415 (lazy: pygame stays out of the core)
+        from station.display.pgrender import Painter, render_png  # noqa: PLC0415 (lazy: pygame stays out of the core)
 
+        if self._painter is None:
+            self._painter = Painter(self.theme)  # its fonts and text images kept across frames
         self.frame += 1
         written: list[Path] = []
         view = dealer_view(snapshot, status)
@@ -118,7 +121,7 @@ class FrameWriter:
                     continue
                 self._last[name, tag] = model
                 path = self.out_dir / f"{self.frame:05d}-{name}{suffix}.png"
-                written.append(render_png(model, path, panel, self.theme))
+                written.append(render_png(model, path, panel, self.theme, painter=self._painter))
                 if name == "dealer":
                     line = drawn_from(path.name, snapshot, view, model, tag)
                     with self.index.open("a", encoding="utf-8") as f:

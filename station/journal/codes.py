@@ -74,6 +74,7 @@ class Code(StrEnum):
     TOURNAMENT_ARRIVAL_ORDERED = "tournament.arrival_ordered"  # a player to seat here
     TOURNAMENT_MOVED_OUT = "tournament.moved_out"  # the seat emptied: he left with his chips
     TOURNAMENT_MOVED_IN = "tournament.moved_in"  # the seat filled: he is seated with his chips
+    TOURNAMENT_MOVE_CANCELLED = "tournament.move_cancelled"  # an ordered move called off (why)
     TOURNAMENT_HAND_FOR_HAND = "tournament.hand_for_hand"  # hand-for-hand on or off
     TOURNAMENT_RELEASED = "tournament.released"  # a hand-for-hand round may be dealt
     TOURNAMENT_HOLDING = "tournament.holding"  # the table waits to deal a round's hand

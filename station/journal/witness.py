@@ -262,6 +262,7 @@ class WitnessSyncer:
         self.fault = ""
         self._wanted = threading.Event()
         self._stop = False
+        self._halt = threading.Event()  # ends a rest between flushes at once (close)
         self._thread = threading.Thread(target=self._run, name="witness-sync", daemon=True)
         self._thread.start()
 
@@ -270,6 +271,7 @@ class WitnessSyncer:
 
     def close(self) -> None:
         self._stop = True
+        self._halt.set()
         self._wanted.set()
         self._thread.join(10.0)
 
@@ -280,7 +282,7 @@ class WitnessSyncer:
             rest = last + self.every_s - time.monotonic()
             if rest > 0 and not self._stop:
                 self._wanted.clear()
-                time.sleep(rest)  # commits meanwhile ride on this flush
+                self._halt.wait(rest)  # commits meanwhile ride on this flush
             self._wanted.clear()
             self._flush()
             last = time.monotonic()

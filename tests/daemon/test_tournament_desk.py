@@ -320,3 +320,90 @@ def test_TOURN_NEW_PLAYERS_AT_TABLE_a_move_decided_before_his_big_blind_is_refus
                 {"player": "P1", "seat": 1, "to_table": "T09", "to_seat": 1, "hand": 2})
     )  # fmt: skip
     assert ok.status is ReplyStatus.DONE
+
+
+WHY = "no longer needed: T04 lost a player"
+
+
+def test_a_move_cancelled_before_the_player_stood_up_is_called_off_and_journaled(
+    station: Station,
+) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 800}))
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
+    station.command(3, "tournament.move_out", player="P4", seat=4, to_table="T09", to_seat=2)
+    assert station.core.tourney.banner() == "MOVE SEAT 4 TO TABLE T09 SEAT 2"
+    cancel = {"player": "P4", "seat": 4, "move": 3, "to_table": "T09", "to_seat": 2, "why": WHY}
+    reply = station.core.tourney.carry_out(Command(5, "tournament.move_cancel", cancel))
+    assert reply.status is ReplyStatus.DONE
+    (row,) = station.rows(Code.TOURNAMENT_MOVE_CANCELLED)
+    assert reply.seq == row.seq and row.actor == "centre"
+    assert {k: row.data()[k] for k in ("player", "seat", "ordered_by", "to_table", "why")} == {
+        "player": "P4", "seat": 4, "ordered_by": 3, "to_table": "T09", "why": WHY,
+    }  # fmt: skip
+    assert row.data()["command"] == 5 and row.data()["held"] is True
+    # the instruction leaves the dealer screen; he stays: standing up for a while during the
+    # hand and after it is no move out
+    assert station.core.tourney.banner() == ""
+    station.table(SeatSensor(4, False))
+    for card in ("Ah", "Kd", "7c", "2s", "Qh", "Jd", "9c", "3s"):
+        station.table(Draw(Card.parse(card)))
+    station.table(KeyPress(Key.FOLD, seat=1), KeyPress(Key.FOLD, seat=2))
+    assert station.rows(Code.TOURNAMENT_MOVED_OUT) == []
+    assert 4 in station.core.recorder.table.stacks
+    # the same cancel again is answered from the journal; a restart folds the same state
+    again = station.core.tourney.carry_out(Command(5, "tournament.move_cancel", cancel))
+    assert (again.status, again.seq) == (ReplyStatus.DONE, row.seq)
+    desk = TourneyDesk(station.core.recorder, station.core.tourney._record, station.core.session_t)
+    assert desk.state == station.core.tourney.state and desk.state.leaving == {}
+
+
+def test_a_cancel_after_the_player_stood_up_is_refused_and_the_move_stands(
+    station: Station,
+) -> None:
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 800}))
+    station.command(3, "tournament.move_out", player="P4", seat=4, to_table="T09", to_seat=2)
+    station.table(SeatSensor(4, False))  # between hands: he is up and gone, with his chips
+    (moved,) = station.rows(Code.TOURNAMENT_MOVED_OUT)
+    cancel = {"player": "P4", "seat": 4, "move": 3, "to_table": "T09", "to_seat": 2, "why": WHY}
+    reply = station.core.tourney.carry_out(Command(5, "tournament.move_cancel", cancel))
+    assert reply.status is ReplyStatus.REFUSED
+    assert reply.detail == f"P4 has left seat 4 for T09 (row {moved.seq}): the move stands"
+    assert station.rows(Code.TOURNAMENT_MOVE_CANCELLED) == []
+
+
+def test_an_order_that_comes_after_its_cancel_is_refused(station: Station) -> None:
+    # The order was lost on its way and sent again after the cancel: the cancel is journaled
+    # (the order was not held here), and the order, when it comes, is refused.
+    station.table(_setup({"1": 1000, "2": 1000, "3": 1000, "4": 800}))
+    cancel = {"player": "P4", "seat": 4, "move": 9, "to_table": "T09", "to_seat": 2, "why": WHY}
+    reply = station.core.tourney.carry_out(Command(8, "tournament.move_cancel", cancel))
+    assert reply.status is ReplyStatus.DONE
+    (row,) = station.rows(Code.TOURNAMENT_MOVE_CANCELLED)
+    assert row.data()["held"] is False
+    order = {"player": "P4", "seat": 4, "to_table": "T09", "to_seat": 2}
+    late = station.core.tourney.carry_out(Command(9, "tournament.move_out", order))
+    assert late.status is ReplyStatus.REFUSED and f"row {row.seq}" in late.detail
+    assert station.core.tourney.banner() == ""
+
+
+def test_a_player_ordered_to_move_who_goes_out_is_no_longer_told_to_move(station: Station) -> None:
+    # The centre cancels the move of a player out (he has no seat to leave for another); the
+    # table drops its instruction with the hand that put him out, and his standing up is no
+    # move out.
+    station.table(_setup({"1": 5000, "2": 1000, "3": 600, "4": 5000}))
+    station.command(2, "tournament.seat_draw", seats={"1": "A", "2": "B", "3": "C", "4": "D"})
+    station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
+    station.command(3, "tournament.move_out", player="C", seat=3, to_table="T09", to_seat=2)
+    assert station.core.tourney.banner() == "MOVE SEAT 3 TO TABLE T09 SEAT 2"
+    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
+        station.table(Draw(Card.parse(card)))
+    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
+    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
+    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
+        station.table(Draw(Card.parse(card)))
+    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+    (out,) = station.rows(Code.TOURNAMENT_ELIMINATED)
+    assert {p["player"] for p in out.data()["players"]} == {"B", "C"}
+    assert station.core.tourney.banner() == ""
+    station.table(SeatSensor(3, False))
+    assert station.rows(Code.TOURNAMENT_MOVED_OUT) == []

@@ -6,6 +6,7 @@ across tables, the clock announced to every table."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -290,7 +291,8 @@ def carry_moves(
     while moved:
         moved = False
         for ident, station, kind, body in s.conn.execute(
-            "SELECT id, station_id, kind, body FROM commands WHERE kind LIKE 'tournament.move_%'"
+            "SELECT id, station_id, kind, body FROM commands"
+            " WHERE kind IN ('tournament.move_out', 'tournament.move_in')"
             " OR (kind = 'tournament.seat_draw' AND body ? 'draw') ORDER BY id"
         ).fetchall():
             if ident <= after:
@@ -572,3 +574,192 @@ def test_hand_for_hand_ends_at_one_table_and_the_clock_stops_with_the_winner(sto
     assert view is not None and view.clock.state == "FINISHED"
     later = board(store.conn, "E1", now_utc=time.time() + 7200)
     assert later is not None and later.clock.left == view.clock.left  # stopped, not running
+
+
+def _cancel_rows(s: Store) -> list[tuple[Any, ...]]:
+    return list(
+        s.conn.execute(
+            "SELECT player, from_station, to_station, state, cancel_state, cancel_why,"
+            " out_command, cancel_command FROM tourney_moves WHERE event_id = 'E1' ORDER BY id"
+        )
+    )
+
+
+def _counted_once(s: Store) -> None:
+    """Every entrant is seated once or out, never both, never neither."""
+    seated = [str(p) for (p,) in s.conn.execute("SELECT player FROM tourney_seats")]
+    gone = [str(p) for (p,) in s.conn.execute("SELECT player FROM tourney_outs")]
+    entrants = {str(p) for (p,) in s.conn.execute("SELECT player FROM tourney_entrants")}
+    assert sorted(seated + gone) == sorted(entrants)
+    places_taken = s.conn.execute(
+        "SELECT station_id, seat, count(*) FROM tourney_seats GROUP BY 1, 2 HAVING count(*) > 1"
+    ).fetchall()
+    assert places_taken == []
+
+
+def _page(s: Store) -> str:
+    """The console's event view as the floor reads it (its own template, as text)."""
+    from importlib import resources
+
+    import jinja2
+
+    folder = resources.files("station.central.console") / "templates"
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    view = board(s.conn, "E1")
+    html = env.get_template("_tournament.html").render(b=view, when=str)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def _stale_view(store: Store, director: Director) -> tuple[str, int, int]:
+    """22 players at four tables of six (5, 5, 6, 6). A player goes out at T3 and, 0.3 s later,
+    one at T1. The ingest has stored T3's row, but the director is woken for T1 first (its
+    picture of T3 stale): it sees 4, 5, 6, 6 and moves the player due the big blind at T3 (the
+    first of the largest tables in the breaking order) to T1. The real counts were 4, 5, 5, 6:
+    one move, T4 -> T1, balanced them (001-RR11 §15 r15, r17). Returns the first move's
+    player, seat and command."""
+    event(store, players=22, seats=6, tables=4)
+    assert [len(seats(store, t)) for t in ("T1", "T2", "T3", "T4")] == [5, 5, 6, 6]
+    t1, t3 = seats(store, "T1"), seats(store, "T3")
+    out(store, "T3", 1, [(max(t3), t3[max(t3)], 10_000)])  # stored, not folded yet
+    out(store, "T1", 1, [(min(t1), t1[min(t1)], 10_000)])
+    director.on_rows(store.conn, ["T1"])
+    ((player, frm, to, state, cancel, _why, command, _c),) = _cancel_rows(store)
+    assert (frm, to, state, cancel) == ("T3", "T1", "ordered", None)
+    (seat,) = store.conn.execute(
+        "SELECT from_seat FROM tourney_moves WHERE out_command = %s", (command,)
+    ).fetchone()
+    return str(player), int(seat), int(command)
+
+
+def test_TOURN_balancing_a_move_made_on_a_stale_view_is_cancelled_and_one_move_balances(
+    store: Store,
+) -> None:
+    director = Director()
+    player, seat, command = _stale_view(store, director)
+    # T3's player out is folded in: with T3's mover counted at T1 the tables would be 5, 5, 4,
+    # 6 and need a second move (T4 -> T3). Re-planned from the tables as they are (4, 5, 5,
+    # 6), the move T3 -> T1 is not the rule's: it is cancelled at T3, and nothing else is
+    # decided until T3 has answered.
+    director.on_rows(store.conn, ["T3"])
+    ((_p, _f, _t, state, cancel, why, _o, cancel_command),) = _cancel_rows(store)
+    assert (state, cancel, why) == ("ordered", "sent", "no longer needed: T3 lost a player")
+    ((_, _, body),) = store.commands("T3", "tournament.move_cancel")
+    assert (body["player"], body["seat"], body["move"], body["to_table"]) == (
+        player, seat, command, "T1",
+    )  # fmt: skip
+    assert body["why"] == "no longer needed: T3 lost a player"
+    assert len(store.commands(kind="tournament.move_out")) == 1
+    page = _page(store)
+    assert f"T3 seat {seat} → T1 seat {body['to_seat']} · CANCELLING" in page, page
+    assert "CANCEL SENT to T3 : no longer needed: T3 lost a player" in page
+    # T3 calls it off (the player had not left his seat): he is counted back at his seat, and
+    # the one move the rule makes is ordered: the player due the big blind at T4 to T1.
+    store.row("T3", "tournament.move_cancelled",
+              {"player": player, "seat": seat, "ordered_by": command, "to_table": "T1",
+               "to_seat": body["to_seat"], "why": body["why"], "held": True, "via": "centre",
+               "command": cancel_command})  # fmt: skip
+    director.on_rows(store.conn, ["T3"])
+    rows = _cancel_rows(store)
+    assert [(r[1], r[2], r[3], r[4]) for r in rows] == [
+        ("T3", "T1", "cancelled", "done"),
+        ("T4", "T1", "ordered", None),
+    ]
+    assert seats(store, "T3")[seat] == player
+    assert [len(seats(store, t)) for t in ("T1", "T2", "T3", "T4")] == [5, 5, 5, 5]
+    _counted_once(store)
+    (moving,) = store.conn.execute(
+        "SELECT count(*) FROM tourney_seats WHERE moving AND player = %s", (player,)
+    ).fetchone()
+    assert moving == 0
+    # the new move carried out: nothing more to do, one move made
+    carry_moves(store, director, after=command)
+    assert [(r[1], r[2], r[3]) for r in _cancel_rows(store)] == [
+        ("T3", "T1", "cancelled"),
+        ("T4", "T1", "done"),
+    ]
+    # the floor's view: the cancelled move and why
+    view = board(store.conn, "E1")
+    assert view is not None
+    line = next(m for m in view.moves if m.state == "cancelled")
+    assert line.cancelled == "no longer needed: T3 lost a player"
+    page = _page(store)
+    assert "balance · CANCELLED (no longer needed: T3 lost a player)" in page, page
+    assert "CANCELLING" not in page
+
+
+def test_TOURN_balancing_a_cancel_refused_after_the_player_stood_up_keeps_the_move(
+    store: Store,
+) -> None:
+    director = Director()
+    player, seat, command = _stale_view(store, director)
+    director.on_rows(store.conn, ["T3"])
+    ((_, _, body),) = store.commands("T3", "tournament.move_cancel")
+    # He had left his seat before the cancel came: T3 journaled his move out, and refuses it.
+    store.row("T3", "tournament.moved_out",
+              {"player": player, "seat": seat, "chips": 10_000, "to_table": "T1",
+               "to_seat": body["to_seat"], "ordered_by": command})  # fmt: skip
+    director.on_rows(store.conn, ["T3"])
+    rows = _cancel_rows(store)
+    assert (rows[0][3], rows[0][4]) == ("out", "refused")
+    # the move stands (he is on his way to T1); T3 is short now: the rule's next move fills it
+    assert [(r[1], r[2], r[3]) for r in rows[1:]] == [("T4", "T3", "ordered")]
+    ((_, _, arrive),) = store.commands("T1", "tournament.move_in")
+    assert arrive["player"] == player
+    _counted_once(store)
+    view = board(store.conn, "E1")
+    assert view is not None
+    line = next(m for m in view.moves if m.player == player)
+    assert line.state == "out" and "had left seat" in line.cancel_refused
+    page = _page(store)
+    assert (
+        f"ON HIS WAY with 10,000 CANCEL REFUSED by T3: {player} had left seat {seat}: the move"
+        " stands (no longer needed: T3 lost a player)"
+    ) in page, page
+
+
+def test_TOURN_balancing_moves_still_needed_are_not_cancelled(store: Store) -> None:
+    # The same two players out, both folded in before the director decides: one move, T4 ->
+    # T1, and each update after it keeps it (re-planning from the same counts makes the same
+    # move).
+    event(store, players=22, seats=6, tables=4)
+    director = Director()
+    t1, t3 = seats(store, "T1"), seats(store, "T3")
+    out(store, "T3", 1, [(max(t3), t3[max(t3)], 10_000)])
+    out(store, "T1", 1, [(min(t1), t1[min(t1)], 10_000)])
+    director.on_rows(store.conn, ["T1", "T3"])
+    for _ in range(3):
+        director.catch_up_all(store.conn)
+    assert [(r[1], r[2], r[3], r[4]) for r in _cancel_rows(store)] == [
+        ("T4", "T1", "ordered", None)
+    ]
+    assert store.commands(kind="tournament.move_cancel") == []
+
+
+def test_TOURN_an_earlier_event_at_the_same_tables_puts_no_one_out_of_this_one(
+    store: Store,
+) -> None:
+    """Player ids repeat from event to event (P03 in both): T1's rows of an earlier event E0 -
+    its seats, a player out, a move - are not this event's, whether stored before the event
+    was made or late, after it (a table's rows can arrive late: the ingest's lag, a link down)."""
+    earlier = {"event": "E0", "players": {"1": "P03", "2": "P04"}, "chips": {"1": 500, "2": 900}}
+    store.row("T1", "tournament.seats_drawn", earlier)
+    # (a desk that said no event: only where the fold starts keeps it out)
+    store.row("T1", "tournament.eliminated",
+              {"hand": 7, "round": None,
+               "players": [{"seat": 1, "player": "P03", "start_stack": 500}]}, 7)  # fmt: skip
+    store.row("T1", "decision.hand_end", {"type": "hand_end", "hand": 7, "stacks": {}}, 7)
+    event(store)
+    director = Director()
+    director.on_rows(store.conn, ["T1", "T2", "T3"])
+    # late: another of E0's players out, stored after E1 was made
+    store.row("T1", "tournament.eliminated",
+              {"event": "E0", "hand": 8, "round": None,
+               "players": [{"seat": 2, "player": "P04", "start_stack": 900}]}, 8)  # fmt: skip
+    director.on_rows(store.conn, ["T1"])
+    assert places(store) == {}
+    assert sum(len(seats(store, t)) for t in ("T1", "T2", "T3")) == 10
+    assert moves(store) == []

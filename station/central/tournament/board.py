@@ -62,6 +62,9 @@ class MoveLine:
     state: str
     chips: int | None
     refused: str = ""  # a table refused its order: the station and its reason
+    cancel: str = ""  # called off (re-planned): sent, done, refused (the move stands)
+    cancelled: str = ""  # why it was called off ("no longer needed: T04 lost a player")
+    cancel_refused: str = ""  # the table refused the cancel: the station and its reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +206,10 @@ def _moves(conn: Conn, event: str, names: dict[str, str]) -> tuple[MoveLine, ...
         "SELECT m.id, m.player, m.from_station, m.from_seat, m.to_station, m.to_seat, m.reason,"
         " m.rule, m.why, m.state, m.chips,"
         " CASE WHEN o.state = 'refused' THEN concat(o.station_id, ': ', o.reply->>'detail')"
-        " WHEN i.state = 'refused' THEN concat(i.station_id, ': ', i.reply->>'detail') END"
+        " WHEN i.state = 'refused' THEN concat(i.station_id, ': ', i.reply->>'detail') END,"
+        " m.cancel_state, m.cancel_why,"
+        " CASE WHEN m.cancel_state = 'refused' THEN concat(m.from_station, ': ',"
+        " m.cancel_detail) END"
         " FROM tourney_moves m LEFT JOIN commands o ON o.id = m.out_command"
         " LEFT JOIN commands i ON i.id = m.in_command WHERE m.event_id = %s"
         " ORDER BY (m.state IN ('waiting', 'ordered', 'out')) DESC, m.id DESC LIMIT 60",
@@ -211,8 +217,9 @@ def _moves(conn: Conn, event: str, names: dict[str, str]) -> tuple[MoveLine, ...
     ).fetchall()
     return tuple(
         MoveLine(int(i), str(p), names.get(str(p), str(p)), str(ft), int(fs), str(tt), int(ts),
-                 str(r), str(ru), str(w), str(st), None if c is None else int(c), str(x or ""))
-        for i, p, ft, fs, tt, ts, r, ru, w, st, c, x in found
+                 str(r), str(ru), str(w), str(st), None if c is None else int(c), str(x or ""),
+                 str(cs or ""), str(cw or ""), str(cr or ""))
+        for i, p, ft, fs, tt, ts, r, ru, w, st, c, x, cs, cw, cr in found
     )  # fmt: skip
 
 

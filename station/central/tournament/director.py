@@ -22,15 +22,17 @@ from typing import Any, Final
 
 import psycopg
 
-from station.central.tournament import clock, rounds, store
+from station.central.tournament import clock, replan, rounds, store
 from station.central.tournament.balance import Plan, Reason, plan
 from station.central.tournament.places import Out, finishing_order
+from station.central.tournament.replan import Pending, after
 from station.central.tournament.rules import rules_for
 from station.central.tournament.seating import TableSeats
 from station.central.tournament.tables import (
     CODES,
     Eliminated,
     Fact,
+    MoveCancelled,
     MovedIn,
     MovedOut,
     Row,
@@ -194,6 +196,8 @@ class _Work:
                 self._moved_out(station, fact)
             case MovedIn():
                 self._moved_in(station, fact)
+            case MoveCancelled():
+                self._move_cancelled(station, fact)
             case SeatsDrawn():
                 self._seats_drawn(station, fact)
 
@@ -215,6 +219,11 @@ class _Work:
 
     def _out(self, station: str, fact: Eliminated) -> None:
         conn, event = self.conn, self.ev.id
+        if fact.event is not None and fact.event != event:
+            # another event's player out at this table (an earlier event's row, stored late)
+            log.warning("tournament %s: %s row %d puts players out of event %s: not this one",
+                        event, station, fact.seq, fact.event)  # fmt: skip
+            return
         grp = f"round:{fact.round}" if fact.round is not None else f"{station}:{fact.hand}"
         for o in fact.players:
             player = o.player or self._at(station, o.seat)
@@ -266,6 +275,11 @@ class _Work:
                         fact.player)  # fmt: skip
             return
         ident, to_station, to_seat = int(found[0]), str(found[1]), int(found[2])
+        conn.execute(
+            "UPDATE tourney_moves SET cancel_state = 'refused', cancel_detail = %s"
+            " WHERE id = %s AND cancel_state = 'sent'",
+            (f"{fact.player} had left seat {fact.seat}: the move stands", ident),
+        )  # the cancel came after he stood up: the table refuses it, the move is kept
         if str(found[3]) == Reason.REDRAW:
             # his new table is seated by the redraw's seat draw once all its players are out
             conn.execute(
@@ -319,6 +333,45 @@ class _Work:
         )
         self._release_after(ident)
         self._settle_moving(fact.player)
+
+    def _move_cancelled(self, station: str, fact: MoveCancelled) -> None:
+        """The table called a move off before its player left his seat: he stays."""
+        conn, event = self.conn, self.ev.id
+        found = conn.execute(
+            "SELECT id, player, from_seat, state, cancel_cause_station, cancel_cause_seq"
+            " FROM tourney_moves WHERE event_id = %s AND from_station = %s AND out_command = %s"
+            " ORDER BY id LIMIT 1",
+            (event, station, fact.command),
+        ).fetchone()
+        if found is None:
+            log.warning("tournament %s: %s cancelled move order %s: no such move", event,
+                        station, fact.command)  # fmt: skip
+            return
+        ident, player, seat, state = int(found[0]), str(found[1]), int(found[2]), str(found[3])
+        conn.execute(
+            "UPDATE tourney_moves SET cancel_state = 'done', cancel_seq = %s,"
+            " cancel_why = coalesce(cancel_why, %s) WHERE id = %s",
+            (fact.seq, fact.why, ident),
+        )
+        if state not in ("waiting", "ordered"):
+            return  # cancelled already (refused, or its player out)
+        self._call_off(ident, player, station, seat)
+        if self.cause is None and found[4] is not None and found[5] is not None:
+            self.cause = (str(found[4]), int(found[5]))  # what the next move is decided for
+
+    def _call_off(self, ident: int, player: str, station: str, seat: int) -> None:
+        """Move `ident` cancelled before its player left `seat`: he is counted there again,
+        and whatever waited for the move may go."""
+        conn, event = self.conn, self.ev.id
+        conn.execute("UPDATE tourney_moves SET state = 'cancelled' WHERE id = %s", (ident,))
+        conn.execute(
+            "UPDATE tourney_seats SET station_id = %s, seat = %s WHERE event_id = %s"
+            " AND player = %s",
+            (station, seat, event, player),
+        )
+        self._settle_moving(player)
+        self._release_after(ident)
+        self.changed = True
 
     def _blocker(self, ident: int) -> int | None:
         """What the waiting move `ident` still waits for: its player's earlier open move (he is
@@ -500,12 +553,16 @@ class _Work:
         conn, ev = self.conn, self.ev
         if self.redrawing:
             return  # the tables are being redrawn: nothing moves until they are seated
+        if self._cancelling():
+            return  # decided again once the table has answered (cancelled, or he had left)
         start_tables = _one(
             conn,
             "SELECT count(DISTINCT r.value->>0) FROM tourney_draws d, jsonb_each(d.result) r"
             " WHERE d.event_id = %s AND d.n = 0",
             ev.id,
         )  # the tables the first draw seated
+        if self._replan(folds, start_tables):
+            return
         tables = self._tables(folds)
         for _ in range(MAX_STEPS):
             n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
@@ -520,9 +577,103 @@ class _Work:
             if step is None:
                 return
             self._apply(step, n, _decision(tables, folds, self.rules.tolerance(len(tables))))
-            tables = _after(tables, step)
+            tables = after(tables, step)
             self.decided += 1
             self.changed = True
+
+    def _cancelling(self) -> bool:
+        """A `tournament.move_cancel` is on its way or not answered yet."""
+        found = self.conn.execute(
+            "SELECT 1 FROM tourney_moves WHERE event_id = %s AND state = 'ordered'"
+            " AND cancel_state = 'sent' LIMIT 1",
+            (self.ev.id,),
+        ).fetchone()
+        return found is not None
+
+    def _replan(self, folds: Mapping[str, TableFold], start_tables: int) -> bool:
+        """Cancel the balancing moves not carried out that the tables no longer need
+        (`replan`): one only waiting, at once; one ordered, by a `tournament.move_cancel` to
+        its table (True: one was sent, and nothing more is decided until it is answered). A
+        move stays whose player's seat another move is to fill, or whose cancel was refused
+        (and so does the move before it of the same player); a move cancelled takes its
+        player's later moves with it (they leave from the seat he will not reach)."""
+        conn, ev = self.conn, self.ev
+        rows = conn.execute(
+            "SELECT m.id, m.player, m.from_station, m.from_seat, m.to_station, m.to_seat,"
+            " m.reason = 'balance' AND m.state IN ('waiting', 'ordered')"
+            " AND m.cancel_state IS NULL AND NOT EXISTS (SELECT 1 FROM tourney_moves o"
+            " WHERE o.event_id = m.event_id AND o.id <> m.id AND o.state = ANY(%s)"
+            " AND o.to_station = m.from_station AND o.to_seat = m.from_seat)"
+            " FROM tourney_moves m WHERE m.event_id = %s AND m.state = ANY(%s) ORDER BY m.id",
+            (list(OPEN), ev.id, list(OPEN)),
+        ).fetchall()
+        moves = [
+            (Pending(int(i), str(p), str(f), int(fs), str(t), int(ts)), bool(ok))
+            for i, p, f, fs, t, ts, ok in rows
+        ]
+        pending = replan.cancellable(moves)
+        if not pending:
+            return False
+        n = _one(conn, "SELECT coalesce(max(n), 0) + 1 FROM tourney_draws WHERE event_id = %s",
+                 ev.id)  # fmt: skip
+        drop = replan.unneeded(
+            self._tables(folds),
+            pending,
+            self.rules,
+            start_tables=start_tables,
+            seed=f"{ev.seed}:{n}",
+            redraw_at_three=ev.redraw_at_three,
+        )
+        drop = replan.with_later(drop, pending)
+        sent = False
+        cause_station, cause_seq = self.cause if self.cause else (None, None)
+        for ident in reversed(drop):  # a later move first (an earlier one may hold it)
+            row = conn.execute(
+                "SELECT player, from_station, from_seat, to_station, to_seat, state, out_command,"
+                " decided_at FROM tourney_moves WHERE id = %s",
+                (ident,),
+            ).fetchone()
+            assert row is not None
+            player, frm, frm_seat, to, to_seat, state, command, decided = row
+            lost = {
+                str(t): int(k)
+                for t, k in conn.execute(
+                    "SELECT station_id, count(*) FROM tourney_outs WHERE event_id = %s"
+                    " AND stored_at > %s GROUP BY station_id",
+                    (ev.id, decided),
+                )
+            }
+            why = replan.why(lost)
+            log.info("tournament %s: move %s of %s %s -> %s cancelled: %s", ev.id, ident,
+                     player, frm, to, why)  # fmt: skip
+            conn.execute(
+                "UPDATE tourney_moves SET cancel_why = %s, cancel_cause_station = %s,"
+                " cancel_cause_seq = %s WHERE id = %s",
+                (why, cause_station, cause_seq, ident),
+            )
+            if state == "waiting":  # never sent: nothing to tell the table
+                conn.execute(
+                    "UPDATE tourney_moves SET cancel_state = 'done' WHERE id = %s", (ident,)
+                )
+                self._call_off(ident, str(player), str(frm), int(frm_seat))
+                continue
+            body = {
+                "player": str(player),
+                "seat": int(frm_seat),
+                "move": int(command),
+                "to_table": str(to),
+                "to_seat": int(to_seat),
+                "why": why,
+                "event": ev.id,
+            }
+            cancel = store.queue(conn, str(frm), "tournament.move_cancel", body, store.DIRECTOR)
+            conn.execute(
+                "UPDATE tourney_moves SET cancel_command = %s, cancel_state = 'sent' WHERE id = %s",
+                (cancel, ident),
+            )
+            sent = True
+            self.changed = True
+        return sent
 
     def _apply(self, step: Plan, n: int, decision: dict[str, Any]) -> None:
         conn, event = self.conn, self.ev.id
@@ -614,16 +765,22 @@ class _Work:
                 log.error("tournament %s: move %s refused, and %s seat %s is promised to %s",
                           event, ident, frm, frm_seat, taken[0])  # fmt: skip
                 continue
+            self._call_off(int(ident), str(player), str(frm), int(frm_seat))
+        # a cancel the table refused (he had left his seat; a station that does not know the
+        # command answers `unsupported`): the move stands, and balancing goes on from it
+        for ident, frm, state, detail in conn.execute(
+            "SELECT m.id, m.from_station, c.state, c.reply->>'detail' FROM tourney_moves m"
+            " JOIN commands c ON c.id = m.cancel_command WHERE m.event_id = %s"
+            " AND m.cancel_state = 'sent' AND c.state IN ('refused', 'unsupported')",
+            (event,),
+        ).fetchall():
+            log.info("tournament %s: cancel of move %s %s by %s: %s", event, ident, state, frm,
+                     detail)  # fmt: skip
             conn.execute(
-                "UPDATE tourney_moves SET state = 'cancelled' WHERE id = %s", (int(ident),)
+                "UPDATE tourney_moves SET cancel_state = 'refused', cancel_detail = %s"
+                " WHERE id = %s",
+                (str(detail or state), int(ident)),
             )
-            conn.execute(
-                "UPDATE tourney_seats SET station_id = %s, seat = %s WHERE event_id = %s"
-                " AND player = %s",
-                (str(frm), int(frm_seat), event, str(player)),
-            )
-            self._settle_moving(str(player))
-            self._release_after(int(ident))
             self.changed = True
 
     # --- redraws -------------------------------------------------------------------------
@@ -780,18 +937,6 @@ def _decision(
             for t in tables
         ],
     }
-
-
-def _after(tables: list[TableSeats], step: Plan) -> list[TableSeats]:
-    """The tables once `step` is carried out (the players ordered to move at their new seats)."""
-    by = {t.table: t for t in tables}
-    for m in step.moves:
-        src = by.get(m.from_table)
-        if src is not None and src.players.get(m.from_seat) == m.player:
-            by[m.from_table] = src.without(m.from_seat)
-    for m in step.moves:
-        by[m.to_table] = by[m.to_table].with_player(m.to_seat, m.player)
-    return [by[t.table] for t in tables if t.table != step.broken]
 
 
 def _one(conn: Conn, sql: str, *params: object) -> int:

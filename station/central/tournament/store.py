@@ -115,11 +115,14 @@ def create(conn: Conn, spec: EventSpec, by: str) -> None:
             "INSERT INTO tourney_entrants (event_id, player, name) VALUES (%s, %s, %s)",
             [(spec.id, p, n.strip()[:100] or p) for p, n in spec.entrants],
         )
+        # Each table's rows are folded from its newest stored row on: what it journaled before
+        # (an earlier event's players out, moves and seats) is not this event's.
         conn.cursor().executemany(
-            "INSERT INTO tourney_tables (event_id, station_id, seats, break_order)"
-            " VALUES (%s, %s, %s, %s)",
+            "INSERT INTO tourney_tables (event_id, station_id, seats, break_order, seq)"
+            " VALUES (%s, %s, %s, %s,"
+            " (SELECT COALESCE(max(seq), 0) FROM rows WHERE station_id = %s))",
             [
-                (spec.id, s, list(range(1, n + 1)), i)
+                (spec.id, s, list(range(1, n + 1)), i, s)
                 for i, (s, n) in enumerate(spec.tables, start=1)
             ],
         )

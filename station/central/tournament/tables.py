@@ -24,6 +24,7 @@ HAND_END: Final = "decision.hand_end"
 CLOCK: Final = "tournament.clock"
 MOVED_OUT: Final = "tournament.moved_out"
 MOVED_IN: Final = "tournament.moved_in"
+MOVE_CANCELLED: Final = "tournament.move_cancelled"
 HAND_FOR_HAND: Final = "tournament.hand_for_hand"
 HOLDING: Final = "tournament.holding"
 ROUND_DEALT: Final = "tournament.round_dealt"
@@ -36,6 +37,7 @@ CODES: Final = (
     CLOCK,
     MOVED_OUT,
     MOVED_IN,
+    MOVE_CANCELLED,
     HAND_FOR_HAND,
     HOLDING,
     ROUND_DEALT,
@@ -69,6 +71,7 @@ class Eliminated:
     round: int | None  # the hand-for-hand round the hand played, if any
     players: tuple[PlayerOut, ...]
     recorded_utc: str
+    event: str | None = None  # the event the table's desk put them out of (None: not said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,17 @@ class MovedIn:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveCancelled:
+    """A move ordered out of this table called off before its player left his seat."""
+
+    seq: int
+    player: str
+    seat: int
+    command: int  # the move_out command it called off
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatsDrawn:
     """A redraw's seat draw carried out: the table set up from it (its `input.setup`)."""
 
@@ -97,7 +111,7 @@ class SeatsDrawn:
     command: int  # the seat_draw command
 
 
-Fact = Eliminated | MovedOut | MovedIn | SeatsDrawn
+Fact = Eliminated | MovedOut | MovedIn | MoveCancelled | SeatsDrawn
 
 
 @dataclass
@@ -179,6 +193,9 @@ class TableFold:
                 self.chips[seat] = int(d.get("chips") or 0)
                 self.opened = [s for s in self.opened if s != seat]
                 return MovedIn(row.seq, str(d["player"]), seat, int(d.get("chips") or 0), _cmd(d))
+            case "tournament.move_cancelled":
+                why = str(d.get("why") or "")
+                return MoveCancelled(row.seq, str(d["player"]), int(d["seat"]), _cmd(d), why)
             case "tournament.eliminated":
                 outs = tuple(
                     PlayerOut(int(o["seat"]), str(o.get("player") or ""), int(o["start_stack"]))
@@ -187,12 +204,14 @@ class TableFold:
                 for o in outs:
                     self._leave(o.seat)
                 rnd = d.get("round")
+                event = d.get("event")
                 return Eliminated(
                     row.seq,
                     int(d.get("hand", row.hand)),
                     rnd if isinstance(rnd, int) else None,
                     outs,
                     row.recorded_utc,
+                    event if isinstance(event, str) and event else None,
                 )
             case _:
                 pass
