@@ -7,6 +7,8 @@ recorded in `clipped`; a block left out is recorded in `dropped`; tests require 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from station.display import card_face
 from station.display.colour import Colour
 from station.display.fontmetrics import cap_px, size_for_cap, text_width
@@ -52,6 +54,104 @@ def _split_after(text: str, sep: str) -> list[str]:
     return [p + keep for p in pieces[:-1]] + pieces[-1:]
 
 
+def _fits(text: str, size: int, width: int) -> bool:
+    return text_width(text, size) <= width
+
+
+# A screen wraps the same few hundred texts at the same few widths again and again (each
+# candidate layout measures them); the result depends on nothing else.
+@lru_cache(maxsize=8192)
+def wrap_lines(text: str, size: int, width: int, first: int | None = None) -> tuple[str, ...]:
+    """Word wrap at font `size` (the first line `first` wide when given: after a tag), keeping
+    the parts of a list whole where that takes no more lines: "BB SEAT 3 250000" or "SEAT 3
+    975000" is not split between two lines when the line can break at the " / " or " · "
+    before it. A word wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is
+    broken after one of its hyphens or underscores, which stays at the end of the line;
+    failing that, between two characters. Nothing is ever left out."""
+    greedy = _wrap_words(text, size, width, first)
+    if len(greedy) < 2 or not any(sep in text for sep in PARTS):
+        return greedy
+    whole = _wrap_parts(text, size, width, first)
+    return whole if len(whole) <= len(greedy) else greedy
+
+
+def _wrap_parts(text: str, size: int, width: int, first: int | None) -> tuple[str, ...]:
+    """Whole parts of a list on each line (a part wider than a line is word-wrapped)."""
+    parts = [" ".join(text.split())]
+    for sep in PARTS:  # "A / B" -> ["A /", "B"]: the separator ends its line
+        parts = [q for part in parts for q in _split_after(part, sep)]
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        w = first if first is not None and not lines else width
+        candidate = f"{line} {part}" if line else part
+        if _fits(candidate, size, w):
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        w = first if first is not None and not lines else width
+        pieces = _wrap_words(part, size, width, w)
+        lines += pieces[:-1]
+        line = pieces[-1]
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+def _wrap_words(text: str, size: int, width: int, first: int | None) -> tuple[str, ...]:
+    """Greedy word wrap (`wrap_lines` without keeping a list's parts whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in _glued(text.split()):
+        w = first if first is not None and not lines else width
+        for piece in _pieces(word, size, w):
+            w = first if first is not None and not lines else width
+            candidate = f"{line} {piece}" if line else piece
+            if line and not _fits(candidate, size, w):
+                lines.append(line)
+                line = piece
+            else:
+                line = candidate
+            if piece.endswith(BREAKS) and piece is not word:
+                lines.append(line)  # a broken word goes on at the start of the next line
+                line = ""
+    if line:
+        lines.append(line)
+    return tuple(lines) or ("",)
+
+
+def _pieces(word: str, size: int, width: int) -> list[str]:
+    """`word`, or its parts when it is wider than `width` (each but the last ending with the
+    hyphen or underscore it was broken after)."""
+    if _fits(word, size, width):
+        return [word]
+    pieces: list[str] = []
+    rest = word
+    while rest and not _fits(rest, size, width):
+        cut = max((i + 1 for i, ch in enumerate(rest[:-1]) if ch in BREAKS
+                   and _fits(rest[: i + 1], size, width)), default=0)  # fmt: skip
+        if not cut:  # no break point fits: as many characters as fit
+            cut = max(1, next((i for i in range(len(rest), 0, -1)
+                               if _fits(rest[:i], size, width)), 1))  # fmt: skip
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+_Metrics = tuple[dict[TextRole, int], dict[TextRole, int], dict[float, int], dict[TextRole, int]]
+
+
+@lru_cache(maxsize=16)
+def _metrics(panel: PanelConfig, theme: Theme) -> _Metrics:
+    """The sizes a panel and theme give (each role's font size and row, millimetres in pixels,
+    each role's card rank size), filled in as they are asked for: shared by every canvas on
+    that panel and theme (a screen's layout builds a few)."""
+    return {}, {}, {}, {}
+
+
 class Canvas:
     def __init__(self, screen: str, panel: PanelConfig, theme: Theme) -> None:
         self.screen = screen
@@ -62,8 +162,8 @@ class Canvas:
         self.clipped: list[str] = []
         self.dropped: list[str] = []
         self.seats: list[SeatMarks] = []
-        self._sizes: dict[TextRole, int] = {}
-        self._rows: dict[TextRole, int] = {}
+        self._sizes, self._rows, self._px_y, self._cards = _metrics(panel, theme)
+        self._pad = self.mm_y(1.5)
 
     # sizes --------------------------------------------------------------------------------
     @property
@@ -104,12 +204,15 @@ class Canvas:
         return self.panel.px_x(mm)
 
     def mm_y(self, mm: float) -> int:
-        return self.panel.px_y(mm)
+        px = self._px_y.get(mm)
+        if px is None:
+            px = self._px_y[mm] = self.panel.px_y(mm)
+        return px
 
     @property
     def pad(self) -> int:
         """The standard gap: about 1.5 mm."""
-        return self.mm_y(1.5)
+        return self._pad
 
     # drawing ------------------------------------------------------------------------------
     def box(
@@ -161,8 +264,11 @@ class Canvas:
 
     def card_font(self, role: TextRole = TextRole.TEXT) -> int:
         """A card's rank: the role's size, or bigger to reach the card bar."""
-        bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
-        return max(self.size(role), size_for_cap(bar))
+        size = self._cards.get(role)
+        if size is None:
+            bar = self.panel.px_y(self.panel.scaled_mm(CARD_BAR_MM + 0.2))
+            size = self._cards[role] = max(self.size(role), size_for_cap(bar))
+        return size
 
     def card_cap(self, role: TextRole = TextRole.TEXT) -> int:
         return cap_px(self.card_font(role))
@@ -193,80 +299,8 @@ class Canvas:
 
     # text flow ----------------------------------------------------------------------------
     def wrap(self, text: str, role: TextRole, width: int, first: int | None = None) -> list[str]:
-        """Word wrap (the first line `first` wide when given: after a tag), keeping the parts
-        of a list whole where that takes no more lines: "BB SEAT 3 250000" or "SEAT 3 975000"
-        is not split between two lines when the line can break at the " / " or " · " before
-        it. A word wider than the line (a long rule id, STUB_RESHUFFLE on a narrow line) is
-        broken after one of its hyphens or underscores, which stays at the end of the line;
-        failing that, between two characters. Nothing is ever left out."""
-        greedy = self._wrap_words(text, role, width, first)
-        if len(greedy) < 2 or not any(sep in text for sep in PARTS):
-            return greedy
-        whole = self._wrap_parts(text, role, width, first)
-        return whole if len(whole) <= len(greedy) else greedy
-
-    def _wrap_parts(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
-        """Whole parts of a list on each line (a part wider than a line is word-wrapped)."""
-        parts = [" ".join(text.split())]
-        for sep in PARTS:  # "A / B" -> ["A /", "B"]: the separator ends its line
-            parts = [q for part in parts for q in _split_after(part, sep)]
-        lines: list[str] = []
-        line = ""
-        for part in parts:
-            w = first if first is not None and not lines else width
-            candidate = f"{line} {part}" if line else part
-            if self.fits(candidate, role, w):
-                line = candidate
-                continue
-            if line:
-                lines.append(line)
-            w = first if first is not None and not lines else width
-            pieces = self._wrap_words(part, role, width, w)
-            lines += pieces[:-1]
-            line = pieces[-1]
-        if line:
-            lines.append(line)
-        return lines
-
-    def _wrap_words(self, text: str, role: TextRole, width: int, first: int | None) -> list[str]:
-        """Greedy word wrap (`wrap` without keeping a list's parts whole)."""
-        lines: list[str] = []
-        line = ""
-        for word in _glued(text.split()):
-            w = first if first is not None and not lines else width
-            for piece in self._pieces(word, role, w):
-                w = first if first is not None and not lines else width
-                candidate = f"{line} {piece}" if line else piece
-                if line and not self.fits(candidate, role, w):
-                    lines.append(line)
-                    line = piece
-                else:
-                    line = candidate
-                if piece.endswith(BREAKS) and piece is not word:
-                    lines.append(line)  # a broken word goes on at the start of the next line
-                    line = ""
-        if line:
-            lines.append(line)
-        return lines or [""]
-
-    def _pieces(self, word: str, role: TextRole, width: int) -> list[str]:
-        """`word`, or its parts when it is wider than `width` (each but the last ending with
-        the hyphen or underscore it was broken after)."""
-        if self.fits(word, role, width):
-            return [word]
-        pieces: list[str] = []
-        rest = word
-        while rest and not self.fits(rest, role, width):
-            cut = max((i + 1 for i, ch in enumerate(rest[:-1]) if ch in BREAKS
-                       and self.fits(rest[: i + 1], role, width)), default=0)  # fmt: skip
-            if not cut:  # no break point fits: as many characters as fit
-                cut = max(1, next((i for i in range(len(rest), 0, -1)
-                                   if self.fits(rest[:i], role, width)), 1))  # fmt: skip
-            pieces.append(rest[:cut])
-            rest = rest[cut:]
-        if rest:
-            pieces.append(rest)
-        return pieces
+        """`text` wrapped in lines `width` wide (`wrap_lines`) at the role's size."""
+        return list(wrap_lines(text, self.size(role), width, first))
 
     def paragraph(
         self,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from station.display import alert_panel, dealer_signin, felt, glance, next_band, seat_table
 from station.display.canvas import Canvas
@@ -82,7 +83,7 @@ def dealer_screen(
     c = Canvas("dealer", panel, theme)
     # The whole table on one screen; failing that (a small panel), the same without the NEXT
     # band while its only news is the seat to act (the TO ACT tile says it); else two pages.
-    layout = _ring_layout(c, view, shape) or _ring_layout(c, view, shape, compact=True)
+    layout = _whole_table(panel, theme, view, shape)
     if layout is not None:
         _header(c, view)
         _draw_ring_layout(c, view, layout)
@@ -115,13 +116,35 @@ def _in_hand(view: DealerView) -> bool:
 
 # the whole table on one screen -----------------------------------------------------------------
 def _content_fits(c: Canvas, view: DealerView, area: Rect) -> bool:
+    need = _middle_need(c.panel, c.theme, view, area.w)
+    return need is not None and need <= area.h
+
+
+# Each candidate table offers a few boxes of felt, mostly as wide as another's: the heights are
+# kept.
+@lru_cache(maxsize=4096)
+def _middle_need(panel: PanelConfig, theme: Theme, view: DealerView, width: int) -> int | None:
+    """The height what lies in the middle (the board and pots, or the result, or the next
+    hand) needs at `width`; None: it cannot be that narrow."""
+    c = Canvas("dealer", panel, theme)
     match view.middle:
         case Middle.PLAY:
-            return felt.middle_fits(c, view, area, big=False)
+            return felt.middle_need_at(c, view, width, big=False)
         case Middle.RESULT:
-            return felt.result_need(c, view, area.w) <= area.h
+            return felt.result_need(c, view, width)
         case Middle.NEXT_HAND:
-            return felt.between_need(c, view, area.w) <= area.h
+            return felt.between_need(c, view, width)
+
+
+# A small panel's pages each ask again (and are told no): the answer is kept.
+@lru_cache(maxsize=256)
+def _whole_table(
+    panel: PanelConfig, theme: Theme, view: DealerView, shape: TableShape
+) -> RingLayout | None:
+    """The whole table on one screen (`_ring_layout`), else the same without the NEXT band
+    while its only news is the seat to act; None: neither fits."""
+    c = Canvas("dealer", panel, theme)
+    return _ring_layout(c, view, shape) or _ring_layout(c, view, shape, compact=True)
 
 
 def _ring_layout(
@@ -224,7 +247,7 @@ def _assemble(
 
 def _middle(c: Canvas, view: DealerView, ring: RingPlan) -> Rect | None:
     """The first of the felt's free boxes that holds what lies in the middle; None: none."""
-    return next((r for r in ring.interiors if _content_fits(c, view, r)), None)
+    return next((r for r in ring.interiors() if _content_fits(c, view, r)), None)
 
 
 def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:

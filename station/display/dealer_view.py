@@ -313,10 +313,16 @@ def parse_card(code: str) -> tuple[str, Suit] | None:
 
 
 def _cards(codes: tuple[str, ...]) -> tuple[tuple[str, Suit], ...]:
+    if not codes:  # (most seats show no cards: every seat of every frame comes here)
+        return ()
     return tuple(c for c in (parse_card(code) for code in codes) if c is not None)
 
 
 def _look(state: SeatState) -> tuple[Style, Edge]:
+    return _LOOKS[state]
+
+
+def _look_of(state: SeatState) -> tuple[Style, Edge]:
     match state:
         case SeatState.TO_ACT:
             return Style.NOW, Edge.TO_ACT
@@ -327,6 +333,9 @@ def _look(state: SeatState) -> tuple[Style, Edge]:
         case _ if state in QUIET:
             return Style.DIM, Edge.PLAIN
     return Style.BASE, Edge.PLAIN
+
+
+_LOOKS: Final = {state: _look_of(state) for state in SeatState}  # (looked up for every seat)
 
 
 def _state(

@@ -221,8 +221,14 @@ def middle_need(
 
 
 def middle_fits(c: Canvas, view: DealerView, area: Rect, big: bool) -> bool:
+    need = middle_need_at(c, view, area.w, big)
+    return need is not None and need <= area.h
+
+
+def middle_need_at(c: Canvas, view: DealerView, width: int, big: bool) -> int | None:
+    """`middle_need` in one column; None when the board or the pots are wider than `width`."""
     bw, pw = board_width(c, view, big), pots_width(c, view)
-    return max(bw, pw) <= area.w and middle_need(c, view, area.w, big) <= area.h
+    return middle_need(c, view, width, big) if max(bw, pw) <= width else None
 
 
 def _draw_grid(c: Canvas, view: DealerView, area: Rect, seats: bool) -> None:

@@ -24,15 +24,17 @@ empty seat is dashed: each state has its words and its shape, never colour alone
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 from station.display.canvas import Canvas
 from station.display.dealer_view import SeatLabel, SeatState
 from station.display.model import Align, Rect, SeatMarks, Shape
+from station.display.panel import PanelConfig
 from station.display.table_shape import TableKind, TableShape, inward
-from station.display.theme import Edge, Style, TextRole
+from station.display.theme import Edge, Style, TextRole, Theme
 
 T = TextRole.TEXT
 TO_ACT_MARK = ">"  # the font has no arrow; the fill and the outline say it too
@@ -65,8 +67,15 @@ class RingPlan:
     rail: Rect  # the rail's bounding box (it runs through the seats' centres)
     kind: TableKind
     slots: tuple[Slot, ...]
-    interiors: tuple[Rect, ...]  # boxes of felt left free in the middle, the largest first
+    free: tuple[Rect, ...]  # boxes about the middle no seat, bet or puck reaches, largest first
     dealer: Rect  # the dealer's place on the rail (bottom centre)
+    gap: int  # the felt's margin inside the rail's line
+
+    def interiors(self) -> Iterator[Rect]:
+        """The boxes of felt left free in the middle, the largest first: each free box within
+        the rail's line (narrowed as they are asked for: the first that holds the middle's
+        content is taken)."""
+        return (_within_rail(self.kind, self.rail, r, self.gap) for r in self.free)
 
 
 def token_text(s: SeatLabel) -> str:
@@ -89,8 +98,12 @@ def _rows(density: Density, seats: Sequence[SeatLabel]) -> int:
     return int(density) + (1 if up and density is not Density.TOKEN else 0)
 
 
-def box_size(c: Canvas, seats: Sequence[SeatLabel], density: Density) -> tuple[int, int]:
+@lru_cache(maxsize=256)  # (the same seats are planned in a few regions)
+def _box_size(
+    panel: PanelConfig, theme: Theme, seats: tuple[SeatLabel, ...], density: Density
+) -> tuple[int, int]:
     """One size for every seat box at `density`: the widest content, `rows` rows."""
+    c = Canvas("seats", panel, theme)
     p = c.pad
     m = c.measure
     widths: list[int] = []
@@ -132,10 +145,26 @@ def plan_ring(
     (boxes, bets or pucks would overlap, leave the region, or sit where they would read as
     another seat's). `flat`: each bet above or below its seat before beside it, which leaves
     the felt's middle its width (a wide result between the seats at the table's ends)."""
+    return _plan_ring(c.panel, c.theme, tuple(seats), shape, region, density, flat)
+
+
+# The dealer screen tries a few regions and densities for each screen, and the next screen
+# mostly has the same seats (a new prompt, a new alert): the plans are kept.
+@lru_cache(maxsize=1024)
+def _plan_ring(
+    panel: PanelConfig,
+    theme: Theme,
+    seats: tuple[SeatLabel, ...],
+    shape: TableShape,
+    region: Rect,
+    density: Density,
+    flat: bool,
+) -> RingPlan | None:
     if not seats:
         return None
+    c = Canvas("seats", panel, theme)
     p = c.pad
-    bw, bh = box_size(c, seats, density)
+    bw, bh = _box_size(panel, theme, seats, density)
     ch = chip_h(c)
     rail = Rect(region.x + bw // 2, region.y + bh // 2, region.w - bw, region.h - bh)
     if rail.w < bw or rail.h < bh:
@@ -191,11 +220,8 @@ def plan_ring(
     dealer = _dealer_tab(c, rail, region)
     if any(dealer.overlaps(o) for o in taken):
         dealer = Rect(dealer.x, dealer.y, 0, 0)
-    interiors = tuple(
-        _within_rail(shape.kind, rail, r, p)
-        for r in _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
-    )
-    return RingPlan(density, rail, shape.kind, tuple(slots), interiors, dealer)
+    middle = _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
+    return RingPlan(density, rail, shape.kind, tuple(slots), middle, dealer, p)
 
 
 def rect_gap(a: Rect, b: Rect) -> float:
@@ -319,17 +345,19 @@ def _free_middle(rail: Rect, region: Rect, taken: list[Rect], gap: int) -> tuple
     cx, cy = rail.x + rail.w // 2, rail.y + rail.h // 2
     found: list[Rect] = []
     step = max(8, gap * 2)
+    spans = [(r.x - gap, r.x + r.w + gap, r.y, r.y + r.h) for r in taken]  # (x0, x1, y0, y1)
+    region_top, region_bottom = region.y, region.bottom
     for half in range(rail.w // 2, step, -step):
         left, right = cx - half, cx + half
-        top, bottom = region.y, region.bottom
+        top, bottom = region_top, region_bottom
         blocked = False
-        for r in taken:
-            if r.right + gap <= left or r.x - gap >= right:
+        for x0, x1, y0, y1 in spans:
+            if x1 <= left or x0 >= right:
                 continue
-            if r.bottom <= cy:
-                top = max(top, r.bottom + gap)
-            elif r.y >= cy:
-                bottom = min(bottom, r.y - gap)
+            if y1 <= cy:
+                top = max(top, y1 + gap)
+            elif y0 >= cy:
+                bottom = min(bottom, y0 - gap)
             else:
                 blocked = True
                 break

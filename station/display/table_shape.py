@@ -43,6 +43,9 @@ class TableShape:
             if not 0 < deg < 360:
                 raise ValueError(f"seat {seat}: position {deg} is not between 0 and 360 degrees")
 
+    def __hash__(self) -> int:  # a layout cache's key
+        return hash((self.kind, self.seats, frozenset(self.positions.items())))
+
     def degrees(self, seat: int) -> float:
         """Where `seat` sits: degrees around the rail from the dealer."""
         given = self.positions.get(seat)

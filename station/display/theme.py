@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 
 from station.display.colour import Colour, Ink
@@ -140,6 +141,16 @@ class Theme:
     touch_target_mm: float = TOUCH_TARGET_MM + 1.0  # design size; the bar is 9 mm
     touch_gap_mm: float = TOUCH_GAP_MM + 0.5
     deck: Deck = Deck.FOUR_COLOUR
+
+    def __hash__(self) -> int:  # a layout cache's key: equal themes lay a screen out alike
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((frozenset(self.roles.items()), frozenset(self.styles.items()),
+                     frozenset(self.edges.items()), self.background, self.font_file,
+                     self.line_factor, self.touch_target_mm, self.touch_gap_mm,
+                     self.deck))  # fmt: skip
 
     def suit_ink(self, suit: str) -> Ink:
         """The ink of a suit ("s", "h", "d", "c") on this theme's deck."""

@@ -28,7 +28,7 @@ from station.display.table_shape import table_for
 from station.engine.decisions import Incident
 from station.engine.events import Key
 from station.engine.rule_ids import Rule
-from tests.display.engine_texts import Kind, Said, harvest
+from tests.display.engine_texts import Kind, Said, replayed
 from tests.display.screen_check import problems, reads
 
 PANELS = (PANEL_10_1, PANEL_7)
@@ -40,9 +40,9 @@ STATUS = StationStatus(shoe_ok=True, zones_ok=True)
 pytestmark = pytest.mark.xdist_group("engine_texts")
 
 
-@functools.cache
 def _harvested() -> tuple[list[Said], int]:
-    return harvest()
+    situations, inputs, _ = replayed()  # (the replay checks every moment's view as well)
+    return situations, inputs
 
 
 _MODELS: dict[tuple[int, str], list[ScreenModel]] = {}
@@ -94,6 +94,11 @@ def _floor_models(incident: Incident, panel: PanelConfig) -> list[ScreenModel]:
                                                                       "ruling")]  # fmt: skip
 
 
+@functools.cache  # an incident's floor pages are the same in every state it is said in
+def _problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
+    return problems(model, panel)
+
+
 @pytest.mark.timeout(600)  # every text of every session, at two sizes: minutes when loaded
 def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
@@ -115,12 +120,13 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
             elif not any(reads(m, _expected(said)) for m in models):
                 short_forms += 1
             for m in models:
-                failures += [f"{where}, {m.screen}: {p}" for p in problems(m, panel)]
+                failures += [f"{where}, {m.screen}: {p}" for p in _problems(m, panel)]
     texts = len({(s.kind, s.text) for s in situations})
     with capsys.disabled():
         print(
             f"\nevery engine text: {texts} distinct texts in {len(situations)} table states "
-            f"({inputs} inputs replayed in {harvested:.1f} s), {frames} screens checked at 2 "
+            f"({inputs} inputs replayed in {harvested:.1f} s, each moment's dealer view checked "
+            f"for the screen-truth test too), {frames} screens checked at 2 "
             f"panel sizes, {short_forms} shown as their short form; "
             f"{time.monotonic() - started:.1f} s"
         )
