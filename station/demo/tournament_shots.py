@@ -5,8 +5,8 @@ daemon's own core. Edge adapter (a journal in a temporary folder).
 The core runs on this thread with its real parts (SQLite journal, recorder, engine, the
 tournament desk); the screens' sink records what it publishes, and time is a `FakeClock` moved
 by the story: a table of six at level 1 of event E7, the centre's clock and seat draw, a hand
-during which level 1 ends, a player moved out for balancing, hand-for-hand, and the break that
-colours up the 25s. Every text on the shots comes from that run.
+during which level 1 ends, a player moved out for balancing, hand-for-hand, the clock paused by
+the floor, and the break that colours up the 25s. Every text on the shots comes from that run.
 """
 
 from __future__ import annotations
@@ -145,6 +145,8 @@ def _play(story: _Story) -> dict[str, tuple[NavState, Seen]]:
     story.centre("tournament.hand_for_hand", on=True, round=1)
     shots["tournament-hand-for-hand"] = (dealer, story.now())
     story.centre("tournament.hand_for_hand", on=False)
+    story.centre("tournament.clock", event="E7", level=2, remaining_s=312, paused=True)
+    shots["tournament-clock-stopped"] = (dealer, story.now())  # the floor paused the event
     story.centre("tournament.clock", event="E7", level=3, remaining_s=484, paused=False)
     shots["tournament-break"] = (dealer, story.now())
     floor = NavState(Screen.FLOOR, role=PadAccess.FLOOR, floor=FloorCursor("incidents"))

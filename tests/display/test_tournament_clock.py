@@ -155,6 +155,7 @@ def test_the_tournament_shots_through_the_daemon_read_whole(panel: PanelConfig) 
     assert "50-100 NEXT HAND" in said or "NEXT 50-100" in said, said
     assert "T07" in texts["tournament-move"] and "T03" in texts["tournament-move"]
     assert "HAND FOR HAND: WAIT" in texts["tournament-hand-for-hand"]
+    assert "EVENT CLOCK STOPPED: WAIT" in texts["tournament-clock-stopped"]
     assert "BREAK 8:04" in texts["tournament-break"] and "NO DEAL" in texts["tournament-break"]
     assert "BREAK 8:04" in texts["tournament-floor-list"]
     assert "BREAK 8:04" in texts["tournament-diagnostics"]
