@@ -145,6 +145,18 @@ def test_a_move_in_is_seated_with_his_chips_when_the_sensor_shows_him(station: S
     assert station.core.tourney.state.roster[5] == "P9"
 
 
+def _seats_2_and_3_go_out(station: Station) -> None:
+    """The hand NEW_HAND began (seats 1-4; 5000, 1000, 600, 5000): seat 1 folds, seats 2 and 3
+    are all in against seat 4's 5000 and lose at the showdown."""
+    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
+        station.table(Draw(Card.parse(card)))
+    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
+    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
+    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
+        station.table(Draw(Card.parse(card)))
+    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+
+
 def test_hand_for_hand_holds_the_deal_until_the_round_is_released(station: Station) -> None:
     station.command(
         1,
@@ -167,13 +179,7 @@ def test_hand_for_hand_holds_the_deal_until_the_round_is_released(station: Stati
     station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
     (dealt,) = station.rows(Code.TOURNAMENT_ROUND_DEALT)
     assert dealt.data() == {"round": 1, "hand": 1}
-    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
-        station.table(Draw(Card.parse(card)))
-    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
-    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
-    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
-        station.table(Draw(Card.parse(card)))
-    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+    _seats_2_and_3_go_out(station)
     (out,) = station.rows(Code.TOURNAMENT_ELIMINATED)
     assert out.data()["round"] == 1 and out.data()["hand"] == 1
     assert out.data()["players"] == [
@@ -457,13 +463,7 @@ def test_a_player_ordered_to_move_who_goes_out_is_no_longer_told_to_move(station
     station.table(Zone(2, 25), Zone(3, 50), KeyPress(Key.NEW_HAND))
     station.command(3, "tournament.move_out", player="C", seat=3, to_table="T09", to_seat=2)
     assert station.core.tourney.banner() == "MOVE SEAT 3 TO TABLE T09 SEAT 2"
-    for card in ("7c", "8s", "As", "Kd", "2d", "3h", "Ah", "Qd"):
-        station.table(Draw(Card.parse(card)))
-    station.table(Zone(4, 5000), KeyPress(Key.FOLD, seat=1), Zone(2, 1000), Zone(3, 600))
-    station.table(Zone(2, 0), Zone(3, 0), Zone(4, 0))
-    for card in ("4c", "9h", "Tc", "Jd", "2s", "5c", "3s", "Kc"):
-        station.table(Draw(Card.parse(card)))
-    station.table(*(KeyPress(Key.TABLED, seat=s) for s in (4, 2, 3)))
+    _seats_2_and_3_go_out(station)
     (out,) = station.rows(Code.TOURNAMENT_ELIMINATED)
     assert {p["player"] for p in out.data()["players"]} == {"B", "C"}
     assert station.core.tourney.banner() == ""
