@@ -147,7 +147,12 @@ def test_the_event_view_shows_the_clock_tables_moves_and_the_finishing_order(
     narrow.wait_for_selector("#clock:has-text('won by')", timeout=15_000)
     narrow.reload()
     clock = narrow.locator("#clock").inner_text()
-    assert f"won by {winner}" in clock and "FINISHED" in clock, clock
+    with _conn(fleet) as conn:
+        (name,) = conn.execute(
+            "SELECT name FROM tourney_entrants WHERE event_id = 'FRI' AND player = %s", (winner,)
+        ).fetchone()
+    assert f"won by {name} ({winner})" in clock and "FINISHED" in clock, clock
+    assert "next:" not in clock, clock  # the clock stopped at the winner: no level comes next
     narrow.screenshot(path=str(shots / "console-tournament-won-narrow.png"), full_page=True)
     width = narrow.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the finished event's page scrolls sideways at 390 px ({width} px)"

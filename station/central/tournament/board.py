@@ -107,6 +107,7 @@ class Board:
     draws: tuple[DrawLine, ...]
     waiting_for: tuple[str, ...]  # hand-for-hand: the tables the round waits for
     rules_source: str
+    winner_name: str = ""  # the winner's name as entered ("" until the event is won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +199,7 @@ def board(conn: Conn, event: str, now_utc: float | None = None) -> Board | None:
         draws=draws,
         waiting_for=tuple(waiting),
         rules_source=rules_for(ev.profile).sources,
+        winner_name=names.get(str(ev.winner), str(ev.winner)) if ev.winner else "",
     )
 
 
