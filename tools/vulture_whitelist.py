@@ -62,6 +62,7 @@ _.created_at
 _.created_by
 _.replied_at
 _.average  # the tournament's live view (station/central/tournament/board.py)
+_.winner_name  # the same view: the won event's clock names the winner
 _.rules_source
 _.centre_text  # a table's link, forwarding and pending commands in words (floor.Tile)
 _.forwarding_text
