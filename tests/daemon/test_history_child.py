@@ -4,6 +4,7 @@ core's queue; a stopped scrub says where it was."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -41,6 +42,19 @@ def _wait(items: list[Item], done: object, timeout_s: float = 60.0) -> None:
     raise AssertionError(f"no report within {timeout_s} s: {items}")
 
 
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _wait_cpu(pid: int, more_s: float, timeout_s: float = 60.0) -> None:
+    """Until process `pid` has had `more_s` more seconds of CPU."""
+    start, deadline = _cpu_s(pid), time.monotonic() + timeout_s
+    while _cpu_s(pid) - start < more_s:
+        assert time.monotonic() < deadline, f"no {more_s} s of CPU in {timeout_s} s"
+        time.sleep(0.02)
+
+
 def test_the_check_and_the_scrub_run_in_a_child_and_report_to_the_core(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     recorder = _journal(path, 6)
@@ -74,7 +88,11 @@ def test_a_stopped_scrub_says_where_it_was(tmp_path: Path) -> None:
     runner = HistoryRunner(path, STATION, None, items.append)
     runner.scrub(ScrubProgress(run=3, target_seq=head), duty=0.05)  # slow: mostly resting
     _wait(items, lambda i: isinstance(i, ScrubProgressed))  # under way
-    time.sleep(0.5)
+    # Then let it work a little: the child runs at idle priority, so on a busy machine (the
+    # suite's other workers) half a second may give it no CPU at all - wait for 50 ms of its
+    # own CPU time (Linux: /proc/PID/stat), not for a time.
+    assert runner._proc is not None
+    _wait_cpu(runner._proc.pid, 0.05)
     runner.stop()
     found = [i.progress for i in items if isinstance(i, ScrubProgressed)]
     assert len(found) >= 2 and not found[-1].done and found[-1].run == 3
