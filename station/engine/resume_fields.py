@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from station.engine.cards import Card, CardError
+from station.engine.profiles import PROFILES, Profile
 
 
 class ResumeError(ValueError):
@@ -155,3 +156,19 @@ def codes(cs: list[Card] | tuple[Card, ...]) -> list[str]:
 def seat_dict(values: Mapping[int, Any]) -> dict[str, Any]:
     """seat -> value as a JSON object (keys in seat order)."""
     return {str(s): v for s, v in sorted(values.items())}
+
+
+def profile_of(f: Fields, default: str | None = None) -> tuple[str, dict[str, Any], Profile]:
+    """The document's `profile` (its name), `rules` (the switches it overrides) and the
+    profile they make, each refused as the reader refuses: an unknown name, rules that are no
+    object of switches, or a switch the profile does not have."""
+    name = f.text("profile", default)
+    if name not in PROFILES:
+        raise ResumeError(f"{f.where('profile')}: unknown profile {name!r}")
+    rules = f.raw("rules", {})
+    if not isinstance(rules, dict):
+        raise ResumeError(f"{f.where('rules')}: not an object of rule switches")
+    try:
+        return name, rules, PROFILES[name].with_overrides(rules)
+    except ValueError as exc:
+        raise ResumeError(f"{f.where('rules')}: {exc}") from None

@@ -23,7 +23,15 @@ from station.engine.hand import Hand
 from station.engine.hand_state import Chips, Terms
 from station.engine.positions import ButtonLayout
 from station.engine.profiles import PROFILES, Profile
-from station.engine.resume_fields import Fields, ResumeError, card, codes, seat_dict, whole
+from station.engine.resume_fields import (
+    Fields,
+    ResumeError,
+    card,
+    codes,
+    profile_of,
+    seat_dict,
+    whole,
+)
 from station.engine.resume_values import (
     hand_end_from_dict,
     hand_end_to_dict,
@@ -148,16 +156,7 @@ def hand_from_doc(raw: object, where: str, stakes: Stakes) -> Hand:
         spec = spec.with_structure(Structure(f.text("structure", spec.structure.value)))
     except ValueError as exc:
         raise ResumeError(f"{f.where('structure')}: {exc}") from None
-    name = f.text("profile")
-    if name not in PROFILES:
-        raise ResumeError(f"{f.where('profile')}: unknown profile {name!r}")
-    rules = f.raw("rules", {})
-    if not isinstance(rules, dict):
-        raise ResumeError(f"{f.where('rules')}: not an object of rule switches")
-    try:
-        prof = PROFILES[name].with_overrides(rules)
-    except ValueError as exc:
-        raise ResumeError(f"{f.where('rules')}: {exc}") from None
+    _, _, prof = profile_of(f)
     dealt = f.wholes("dealt")
     seat_docs = f.seat_map("seats")
     if sorted(seat_docs) != sorted(dealt):

@@ -13,9 +13,8 @@ from station.engine.games import GAMES, Structure
 from station.engine.levels import Schedule, ScheduleError
 from station.engine.levels import schedule_from_dict as tournament_from_dict
 from station.engine.levels import schedule_to_dict as tournament_to_dict
-from station.engine.profiles import PROFILES
 from station.engine.rake import RakeScheduleError, schedule_from_dict, schedule_to_dict
-from station.engine.resume_fields import Fields, ResumeError, opt_whole
+from station.engine.resume_fields import Fields, ResumeError, opt_whole, profile_of
 
 STAKE_KEYS: Final = ("sb", "bb", "ante", "bring_in", "small_bet", "big_bet", "straddle", "bb_ante")
 KILL_KINDS: Final = ("full", "half")
@@ -154,16 +153,7 @@ def setup_from_dict(raw: object, where: str, tourney_game: str | None = None) ->
             tournament = tournament_from_dict(f.raw("tournament"), base)
         except ScheduleError as exc:
             raise ResumeError(f"{where}.{exc}") from None
-    name = f.text("profile", "RR11")
-    if name not in PROFILES:
-        raise ResumeError(f"{f.where('profile')}: unknown profile {name!r}")
-    rules = f.raw("rules", {})
-    if not isinstance(rules, dict):
-        raise ResumeError(f"{f.where('rules')}: not an object of rule switches")
-    try:
-        PROFILES[name].with_overrides(rules)
-    except ValueError as exc:
-        raise ResumeError(f"{f.where('rules')}: {exc}") from None
+    name, rules, _ = profile_of(f, "RR11")
     rake = None
     if f.raw("rake") is not None:
         try:
