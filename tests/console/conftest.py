@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -106,17 +107,82 @@ class Signed:
         self.context.close()
 
 
-@pytest.fixture
-def signed(browser: Any, fleet: Fleet) -> Iterator[Any]:
-    """`signed("flo")` -> a page signed in as flo (closed after the test)."""
-    opened: list[Signed] = []
+@dataclass
+class Shared:
+    """A page of its own, for one test, in a context kept signed in as `name` for the whole
+    session (the page closed after the test, the context at the session's end)."""
 
-    def make(name: str, *, width: int = 1600, sign_in: bool = True) -> Signed:
-        s = Signed(browser, fleet, name, width)
+    context: Any
+    page: Any
+    name: str
+
+    def close(self) -> None:
+        self.page.close()
+
+
+class SignIns:
+    """One browser context per (console, person), signed in once through the sign-in form and
+    kept for the session: a test that is not about signing in gets a new page in it, on the
+    map. A new context and a sign-in cost Chromium about a CPU-second; a new page in a kept
+    context a quarter of that. Each test still has a page of its own (closed after it, so that
+    no page left open keeps fetching), and a session the console has ended since (a password
+    changed, the account locked) is signed in again."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: dict[tuple[str, str], Any] = {}
+
+    def page(self, url: str, name: str, viewport: dict[str, int] | None = None) -> Shared:
+        key = (url, name)
+        context = self.contexts.get(key)
+        if context is None:
+            context = self.browser.new_context(
+                viewport={"width": 1600, "height": 1000}, accept_downloads=True
+            )
+            context.set_default_timeout(15_000)
+            self.contexts[key] = context
+        page = context.new_page()
+        if viewport is not None:
+            page.set_viewport_size(viewport)
+        page.goto(url + "/map")
+        if not page.url.endswith("/map"):  # not signed in (yet, or any more)
+            page.fill("input[name=name]", name)
+            page.fill("input[name=password]", PASSWORDS[name])
+            page.click("form button[type=submit]")
+            page.wait_for_url("**/map")
+        return Shared(context, page, name)
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def sign_ins(browser: Any) -> Iterator[SignIns]:
+    kept = SignIns(browser)
+    yield kept
+    kept.close()
+
+
+@pytest.fixture
+def signed(browser: Any, fleet: Fleet, sign_ins: SignIns) -> Iterator[Any]:
+    """`signed("flo")` -> a page signed in as flo, on the map (closed after the test): a new
+    page in flo's kept context. `fresh=True` (a test about signing in) or `sign_in=False`: a
+    context of its own, signed in through the form here (closed after the test)."""
+    opened: list[Signed | Shared] = []
+
+    def make(name: str, *, width: int = 1600, sign_in: bool = True, fresh: bool = False) -> Any:
+        s: Signed | Shared
+        if fresh or not sign_in:
+            s = Signed(browser, fleet, name, width)
+            opened.append(s)
+            if sign_in:
+                s.sign_in()
+                s.page.wait_for_url("**/map")
+            return s
+        viewport = None if width == 1600 else {"width": width, "height": 1000}
+        s = sign_ins.page(fleet.console_url, name, viewport)
         opened.append(s)
-        if sign_in:
-            s.sign_in()
-            s.page.wait_for_url("**/map")
         return s
 
     yield make

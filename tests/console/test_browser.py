@@ -64,7 +64,7 @@ def _journal_payloads(fleet: Fleet, station: str, code: str) -> list[tuple[str, 
 
 
 def test_sign_in_shows_the_floor_map_of_the_three_tables(fleet: Fleet, signed: Any) -> None:
-    page = signed("flo").page
+    page = signed("flo", fresh=True).page  # signed in through the form here
     assert page.url.endswith("/map")
     assert page.locator("header .who").inner_text().startswith("flo")
     tiles = page.locator("li.tile")

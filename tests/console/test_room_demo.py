@@ -24,6 +24,9 @@ from tests.fleet.conftest import wait_until
 pytestmark = pytest.mark.slow
 
 TABLES = 2  # (the room's own default is 8; two show the map and the stop as well)
+# The waits below reload the page at most this often: the room deals for tens of seconds, and
+# each reload is a page load in Chromium while the room's own processes want the cores.
+RELOAD_S = 1.0
 
 
 def _room(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], Any, Path, int]:
@@ -87,7 +90,7 @@ def test_one_command_brings_up_a_room_of_dealing_tables_and_ctrl_c_stops_it(
                 and "open incidents" in page.locator("#summary").inner_text()
             )
 
-        wait_until(dealing, 90, "the tables dealing on the map")
+        wait_until(dealing, 90, "the tables dealing on the map", most_s=RELOAD_S)
         ids = sorted(
             str(page.locator("li.tile").nth(i).get_attribute("data-station")) for i in range(TABLES)
         )
@@ -135,7 +138,7 @@ def test_a_room_with_an_event_plays_it_from_the_floors_draw(browser: Any, tmp_pa
             left = re.search(r"(\d+) of 18", page.locator("#left").inner_text())
             return left is not None and int(left[1]) <= 16
 
-        wait_until(out_at_a_table, 90, "players out at the tables")
+        wait_until(out_at_a_table, 90, "players out at the tables", most_s=RELOAD_S)
         assert re.search(r"T0[12] hand \d+", page.locator("table.order").inner_text())
         page.context.close()
     finally:

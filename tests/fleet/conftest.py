@@ -168,9 +168,11 @@ def forwarder(services: Any, path: Path, station: str, **kw: Any) -> Any:
     return Forwarder(path, station, fleet_config(services, station, **cfg_kw), paho_factory, **kw)
 
 
-def wait_until(pred: Callable[[], bool], timeout_s: float = 20.0, what: str = "") -> None:
+def wait_until(
+    pred: Callable[[], bool], timeout_s: float = 20.0, what: str = "", *, most_s: float = 0.25
+) -> None:
     """Polls `pred` until it holds: every 50 ms at first, then less and less often (up to every
-    250 ms), since many predicates reload a page or query the database, and the suite's cores
+    `most_s`), since many predicates reload a page or query the database, and the suite's cores
     are its limit."""
     deadline = time.monotonic() + timeout_s
     pause = 0.05
@@ -178,5 +180,5 @@ def wait_until(pred: Callable[[], bool], timeout_s: float = 20.0, what: str = ""
         if pred():
             return
         time.sleep(pause)
-        pause = min(pause * 1.5, 0.25)
+        pause = min(pause * 1.5, most_s)
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what or pred}")
