@@ -172,8 +172,8 @@ def seat_marks(
                     out.append(f"seat {m.seat}'s bet is side by side with seat {o.seat}'s")
             around = r.inset(-2)
             for t, extent in texts:
-                own = t.rect.inside(around)  # its amount, its D
-                if not own and extent.overlaps(r):
+                # (a text inside the mark is its own: its amount, its D)
+                if extent.overlaps(r) and not t.rect.inside(around):
                     out.append(f"seat {m.seat}'s {what} lies on {t.text!r}")
             for card in cards:
                 if card.overlaps(r):
