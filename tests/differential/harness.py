@@ -29,11 +29,12 @@ A raise difference is allowed only through `allowlist.explain` and only when our
 with the rulebook model (`rr_model`); the hand is then steered away from raising at that point.
 Anything else is a disagreement: the hand stops and its session is kept for replay.
 
-PokerKit's hand evaluation is remembered for the length of a hand (pk_memo.py): its hand killing
-asks every player still in whether they can win, each time evaluating every shown hand again.
-`Hand.from_game` is a pure function of the cards (same cards, same hand; no state), so the memo
-cannot change a result; it only stops the same evaluation being made over and over (about two
-thirds of the run's CPU before). Every comparison above is still made on every hand.
+PokerKit's hand evaluation is remembered for the length of a hand (tests/pokerkit_memo.py): its
+hand killing asks every player still in whether they can win, each time evaluating every shown
+hand again, and each comparison of two hands looks both up again. `Hand.from_game` and
+`Hand.entry` are pure functions of the cards (same cards, same answer; no state), so the memos
+cannot change a result; they only stop the same work being done over and over (about two thirds
+of the run's CPU before). Every comparison above is still made on every hand.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
 from station.formats.session import event_from_dict
-from tests.differential import allowlist, known_bugs, pk_games, pk_memo, settle
+from tests import pokerkit_memo
+from tests.differential import allowlist, known_bugs, pk_games, settle
 from tests.differential.rr_model import RRRound, Structure, new_round
 
 RANKS = "23456789TJQKA"
@@ -348,8 +350,8 @@ class Lockstep:
 
     def _new_state(self) -> Any:
         """PokerKit's state for the hand, its hand evaluation remembered for the hand
-        (pk_memo.py: pure, it cannot change a result)."""
-        return pk_memo.remember_hands(self._create_state())
+        (tests/pokerkit_memo.py: pure, it cannot change a result)."""
+        return pokerkit_memo.remember_hands(self._create_state())
 
     def _create_state(self) -> Any:
         d = self.deal
@@ -396,7 +398,7 @@ class Lockstep:
     # --- one hand ------------------------------------------------------------------------------
 
     def run(self) -> HandResult:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), pokerkit_memo.kept_entries():
             # A PokerKit warning (a card it does not expect, a pointless fold) would mean the
             # driver dealt or acted wrongly: make it an error here, locally.
             warnings.simplefilter("error")
