@@ -441,9 +441,13 @@ class Lockstep:
 
     def _advance(self) -> bool:
         """Deal, collect, show and push until PokerKit wants a player's decision (True) or the
-        hand is over (False)."""
+        hand is over (False). PokerKit's betting is a phase of its own (`actor_index` is set only
+        between `_begin_betting` and `_end_betting`, when nothing can be dealt, shown or pushed),
+        so a wanted decision is looked for first, before probing the other operations."""
         st = self.state
         while st.status:
+            if st.actor_index is not None:
+                return True
             if st.can_deal_hole():
                 card = next(self.cards)
                 st.deal_hole(card)
@@ -465,8 +469,6 @@ class Lockstep:
                 self.shown.append(seat)
             elif st.can_push_chips():
                 self._push()
-            elif st.actor_index is not None:
-                return True
             else:
                 raise AssertionError(f"PokerKit state stuck: {st.operations[-3:]}")
         return False
