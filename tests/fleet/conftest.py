@@ -169,9 +169,14 @@ def forwarder(services: Any, path: Path, station: str, **kw: Any) -> Any:
 
 
 def wait_until(pred: Callable[[], bool], timeout_s: float = 20.0, what: str = "") -> None:
+    """Polls `pred` until it holds: every 50 ms at first, then less and less often (up to every
+    250 ms), since many predicates reload a page or query the database, and the suite's cores
+    are its limit."""
     deadline = time.monotonic() + timeout_s
+    pause = 0.05
     while time.monotonic() < deadline:
         if pred():
             return
-        time.sleep(0.05)
+        time.sleep(pause)
+        pause = min(pause * 1.5, 0.25)
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what or pred}")
