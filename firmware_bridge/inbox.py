@@ -21,6 +21,14 @@ to drop a later draw in silence:
 - an event with an id already delivered but different contents: one of the two was not the
   device's; the id is reported lost (`LossReason.CONFLICT`), so the station records that a draw
   may be missing rather than dropping it unseen.
+
+A frame that fits the cursor cannot be told from the device's own, so after a link fault the
+replay starts not at the cursor but before the oldest delivered event still remembered
+(`replay_from`): the device resends its own versions of what this line delivered, and each is
+compared with what was delivered. A forged event taken before the fault (the genuine one with
+its id still to come) is so found and reported as a conflict, instead of the genuine event being
+skipped by a replay that starts after its id. A conflict already reported (the same id, the same
+other contents) is not reported, nor faulted, again.
 """
 
 from __future__ import annotations
@@ -119,6 +127,10 @@ class EventStream:
         self._horizon = cursor  # the newest event id the device has shown to exist
         self._lost: tuple[int, int] | None = None  # the last loss accepted on this connection
         self._recent: dict[int, bytes] = {}  # delivered events: id -> type and payload
+        self._conflicts: dict[int, bytes] = {}  # id -> the other contents, once reported
+        self._recheck = False  # a link fault: the next replay starts before `_recent`
+        self._conn_first: int | None = None  # the first event delivered since REPLAY_START
+        self._suspect_from: int | None = None  # events from here came on a line that faulted
         self._gap_nak_at: float | None = None
         self._scans = ScanAssembler()
 
@@ -126,6 +138,14 @@ class EventStream:
         """A new IDENTITY: the device's boot from now on; a new connection's losses."""
         self.boot = boot_id
         self._lost = None
+
+    def replay_from(self) -> int | None:
+        """The id the next replay starts after: the cursor; after a link fault, the id before
+        the oldest delivered event still remembered, so that the device resends what this line
+        delivered and each is compared (see the module's docstring)."""
+        if self._recheck and self._recent and self.cursor is not None:
+            return min(min(self._recent) - 1, self.cursor)
+        return self.cursor
 
     def classify(self, event_id: int) -> Verdict:
         if self.cursor is None:
@@ -144,13 +164,45 @@ class EventStream:
         self._horizon = max(self._horizon or 0, next_id - 1)
         if self.cursor is None:
             self.cursor = first_held - 1
+            self._recheck = False
             return [], False
+        delivered = max(self._recent, default=None)  # the newest event actually delivered
+        suspect = self._suspect_from
+        if self.cursor >= next_id and delivered is not None and delivered < next_id:
+            # Our cursor is past the device's log only by a loss it reported (EVENTS_LOST moves
+            # the cursor): the device holds every event we were given and events since, so the
+            # loss was overstated (a false report, or a forged one). Back to the newest event
+            # delivered, and the replay brings what the device made after it: the loss stays
+            # reported, overstated, never the other way round.
+            self.cursor = max(delivered, first_held - 1)
+            return [], True
+        if (
+            self.cursor >= next_id
+            and delivered is not None
+            and suspect is not None
+            and first_held <= suspect <= next_id
+        ):
+            # The device holds every event up to where a line that then faulted started
+            # delivering, but not all it delivered: those ids (from `next_id`) were not the
+            # device's. Each is reported lost (conflict) and the device's own events with those
+            # ids, when it makes them, are delivered.
+            lost = self._lost_report(next_id, delivered, LossReason.CONFLICT, now)
+            self.cursor = next_id - 1
+            self._suspect_from = None
+            return lost, True
         if self.cursor >= next_id:
             # The device's log is behind what we already have: it was wiped or replaced. What
             # it held beyond our cursor is gone; start again from what it holds now.
             lost = self._lost_report(self.cursor + 1, None, LossReason.LOG_RESET, now)
             self.cursor = first_held - 1
+            self._recent.clear()  # another log's ids: nothing to compare its events with
+            self._conflicts.clear()
+            self._recheck = False
+            self._suspect_from = None
             return lost, True
+        self._recheck = False
+        self._conn_first = None
+        self._suspect_from = None  # the replay (after a fault, from before it) compares them
         return [], False
 
     def on_event(
@@ -186,6 +238,8 @@ class EventStream:
         at = at_of(header)
         message = parse_event(ftype, header, body, now if at is None else at)
         self.cursor = event_id
+        if self._conn_first is None:
+            self._conn_first = event_id
         self._last_boot = boot
         self._horizon = max(self._horizon or 0, event_id)
         self._remember(event_id, bytes([ftype]) + payload)
@@ -260,7 +314,8 @@ class EventStream:
             )
             return []
         known = self._recent.get(event_id)
-        if known is not None and known != contents:
+        if known is not None and known != contents and self._conflicts.get(event_id) != contents:
+            self._conflicts[event_id] = contents
             self._contradiction(
                 f"event {event_id} arrived again with other contents: one of the two was not "
                 "the device's"
@@ -275,11 +330,18 @@ class EventStream:
         if len(self._recent) > 2 * RECENT:
             for old in sorted(self._recent)[:-RECENT]:
                 del self._recent[old]
+                self._conflicts.pop(old, None)
 
     def _contradiction(self, why: str) -> list[Message]:
         """A link fault: the session counts it and resyncs; the frame is not taken."""
         if self.fault is None:
             self.fault = why
+        self._recheck = True
+        first = self._conn_first
+        if first is not None:
+            self._suspect_from = (
+                first if self._suspect_from is None else min(self._suspect_from, first)
+            )
         return []
 
     def _lost_report(

@@ -435,7 +435,7 @@ class Session:
         self._send(self._commands.send(wire.T_GET_SNAPSHOT, b"", now))
 
     def _ask_replay(self, now: float) -> None:
-        cursor = self._stream.cursor
+        cursor = self._stream.replay_from()
         flags = 0 if cursor is None else wire.REPLAY_HAS_CURSOR
         payload = struct.pack(wire.FMT_REPLAY_SINCE, flags, max(cursor or 0, 0))
         self._step_at = now + max(STEP_S, 2 * self._commands.rto_s)

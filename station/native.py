@@ -11,6 +11,10 @@ Python until it is built again, never as stale C. `STATION_ENGINE=pure` keeps th
 
 Both are the same program: the replay corpus (tests/corpus) is replayed by each and must be
 byte-identical (tests/test_native.py). The compiled engine replays hands about twice as fast.
+
+The build also compiles `ALSO`, the chain walk's inner loop (`station.journal.chainfast`), under
+the same digest and the same switch: it runs compiled exactly when the engine does, and its two
+forms are held to the same verdicts (tests/journal/test_chainwalk.py).
 """
 
 from __future__ import annotations
@@ -24,9 +28,13 @@ from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import Final
 
 PACKAGE = Path(__file__).resolve().parent  # station/
 ENGINE = PACKAGE / "engine"
+# Compiled with the engine: modules outside it whose loops are hot and that import only the
+# standard library (the chain walk's inner loop, `station bench history`).
+ALSO: Final = (PACKAGE / "journal" / "chainfast.py",)
 NATIVE = PACKAGE / "_native"  # the build: station/engine/**.so and DIGEST
 DIGEST = "DIGEST"
 FAILED = "FAILED"  # the source digest a build failed on, and why (station.native_build)
@@ -37,14 +45,15 @@ _active = False
 
 
 def sources() -> list[Path]:
-    """The engine's modules that are compiled (package __init__ files stay Python)."""
-    return sorted(p for p in ENGINE.rglob("*.py") if p.name != "__init__.py")
+    """The modules that are compiled: the engine's (package __init__ files stay Python), and
+    `ALSO`."""
+    return sorted(p for p in ENGINE.rglob("*.py") if p.name != "__init__.py") + list(ALSO)
 
 
 def source_digest() -> str:
     """What a build must have been made from: every engine source file, the interpreter."""
     h = hashlib.sha256(f"{sys.version}|{os.uname().machine}\0".encode())
-    for path in sorted(ENGINE.rglob("*.py")):
+    for path in [*sorted(ENGINE.rglob("*.py")), *ALSO]:
         h.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -122,6 +131,10 @@ def extension_modules(root: Path) -> dict[str, Path]:
     return files
 
 
+def _module(path: Path) -> str:
+    return ".".join(("station", *path.relative_to(PACKAGE).with_suffix("").parts))
+
+
 def activate() -> bool:
     """Put the compiled engine in front, if it was built from exactly this source. Must run
     before any engine module is imported (station/__init__.py calls it)."""
@@ -131,7 +144,8 @@ def activate() -> bool:
     if os.environ.get(ENV, "").lower() == "pure":
         return False
     want = built_digest()
-    if want is None or any(m.startswith("station.engine.") for m in sys.modules):
+    compiled = {_module(p) for p in ALSO}
+    if want is None or any(m.startswith("station.engine.") or m in compiled for m in sys.modules):
         return False
     try:
         if want != source_digest():

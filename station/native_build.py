@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from station.native import (
+    ALSO,
     DIGEST,
     ENGINE,
     FAILED,
@@ -57,10 +58,13 @@ def build(*, quiet: bool = True, opt_level: str = DEFAULT_OPT, multi_file: bool 
         # mypyc compiles a copy of the engine alone (station/__init__.py left empty): run in an
         # installed package's site-packages, mypy would take every library there for our own.
         src = work / "src"
-        for path in sorted(ENGINE.rglob("*.py")):
+        for path in [*sorted(ENGINE.rglob("*.py")), *ALSO]:
             dest = src / path.relative_to(root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, dest)
+        for path in ALSO:  # their packages, empty like station/__init__.py
+            package = src / path.parent.relative_to(root) / "__init__.py"
+            package.write_text("", encoding="utf-8")
         (src / "station" / "__init__.py").write_text("", encoding="utf-8")
         paths = [str(p.relative_to(root)) for p in sources()]
         cwd = Path.cwd()

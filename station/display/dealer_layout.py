@@ -115,14 +115,20 @@ def _in_hand(view: DealerView) -> bool:
 
 
 # the whole table on one screen -----------------------------------------------------------------
-def _content_fits(c: Canvas, view: DealerView, area: Rect) -> bool:
-    need = _middle_need(c.panel, c.theme, view, area.w)
-    return need is not None and need <= area.h
+def _middle_key(view: DealerView) -> tuple[object, ...]:
+    """What lies in the middle: every field of the view `felt` reads (and nothing else)."""
+    return view.middle, view.board, view.board2, view.pots, view.result, view.between
 
 
-# Each candidate table offers a few boxes of felt, mostly as wide as another's: the heights are
-# kept.
-@lru_cache(maxsize=4096)
+# Each candidate table offers a few boxes of felt, mostly as wide as another's, and the next
+# screen mostly has the same board and pots (or result, or next hand): the heights are kept,
+# by what lies in the middle.
+@lru_cache(maxsize=512)
+def _heights(panel: PanelConfig, theme: Theme, middle: tuple[object, ...]) -> dict[int, int | None]:
+    """The height the `middle` (`_middle_key`) needs at each width, filled in as asked for."""
+    return {}
+
+
 def _middle_need(panel: PanelConfig, theme: Theme, view: DealerView, width: int) -> int | None:
     """The height what lies in the middle (the board and pots, or the result, or the next
     hand) needs at `width`; None: it cannot be that narrow."""
@@ -247,7 +253,14 @@ def _assemble(
 
 def _middle(c: Canvas, view: DealerView, ring: RingPlan) -> Rect | None:
     """The first of the felt's free boxes that holds what lies in the middle; None: none."""
-    return next((r for r in ring.interiors() if _content_fits(c, view, r)), None)
+    heights = _heights(c.panel, c.theme, _middle_key(view))
+    for r in ring.interiors():
+        if r.w not in heights:
+            heights[r.w] = _middle_need(c.panel, c.theme, view, r.w)
+        need = heights[r.w]
+        if need is not None and need <= r.h:
+            return r
+    return None
 
 
 def _draw_ring_layout(c: Canvas, view: DealerView, layout: RingLayout) -> None:

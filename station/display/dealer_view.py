@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final, assert_never
 
 from station.display import prompt_forms
@@ -29,6 +30,7 @@ from station.engine.snapshot import (
     NextHandView,
     Phase,
     PostKind,
+    PotView,
     SeatStatus,
     SeatView,
     TableSnapshot,
@@ -318,10 +320,6 @@ def _cards(codes: tuple[str, ...]) -> tuple[tuple[str, Suit], ...]:
     return tuple(c for c in (parse_card(code) for code in codes) if c is not None)
 
 
-def _look(state: SeatState) -> tuple[Style, Edge]:
-    return _LOOKS[state]
-
-
 def _look_of(state: SeatState) -> tuple[Style, Edge]:
     match state:
         case SeatState.TO_ACT:
@@ -338,62 +336,79 @@ def _look_of(state: SeatState) -> tuple[Style, Edge]:
 _LOOKS: Final = {state: _look_of(state) for state in SeatState}  # (looked up for every seat)
 
 
-def _state(
-    seat: SeatView, snap: TableSnapshot, paid: Mapping[int, int], between: NextHandView | None
-) -> SeatState:
-    if seat.to_act or (snap.to_act is not None and seat.seat == snap.to_act):
-        return SeatState.TO_ACT
-    if paid.get(seat.seat):
-        return SeatState.WINNER
-    if between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
-        if seat.seat in between.dealt:
-            return SeatState.READY
-        if seat.seat in between.waiting:
-            return SeatState.WAIT_BB
-    if _busted(seat, snap):
-        return SeatState.BUSTED
-    void = snap.result is not None and snap.result.void
-    if paid and not void and seat.status in (SeatStatus.ACTIVE, SeatStatus.ALLIN):
-        return SeatState.LOST  # the result is on show and paid him nothing: he lost
-    match seat.status:
-        case SeatStatus.ACTIVE:
-            return SeatState.IN_HAND
-        case SeatStatus.ALLIN:
-            return SeatState.ALL_IN
-        case SeatStatus.FOLDED:
-            return SeatState.FOLDED
-        case SeatStatus.DEAD:
-            return SeatState.DEAD
-        case SeatStatus.OUT:
-            waiting = (*snap.waiting, *(between.waiting if between is not None else ()))
-            return SeatState.WAIT_BB if seat.seat in waiting else SeatState.SITTING_OUT
-        case SeatStatus.EMPTY:
-            return SeatState.AWAY if seat.stack else SeatState.EMPTY
-    assert_never(seat.status)
+_ENDED: Final = frozenset({Phase.BETWEEN, Phase.ENDED})  # a hand over, the next not dealt
+_PLAYING: Final = frozenset({SeatStatus.ACTIVE, SeatStatus.ALLIN})
 
 
-def _busted(seat: SeatView, snap: TableSnapshot) -> bool:
-    """All in at a hand that is over and paid it nothing: its chips, tracked or not, all went
-    to others (a seat dealt in or waiting for the next hand has said so before this)."""
-    if seat.status is not SeatStatus.ALLIN or snap.phase not in (Phase.BETWEEN, Phase.ENDED):
-        return False
-    end = snap.result
-    return end is not None and not end.payouts.get(seat.seat) and not seat.stack
-
-
-def seat_label(
-    seat: SeatView,
+def seat_labels(
     snap: TableSnapshot,
     paid: Mapping[int, int] | None = None,
     selected: int | None = None,
     next_hand: bool = True,
+) -> tuple[SeatLabel, ...]:
+    """Every seat's label. `paid`: the result on show, (seat, chips) it pushes; `next_hand`:
+    the next hand's line-up is on show (not a result): its button, blinds and who is dealt in
+    go on the seats between hands."""
+    end, ended = snap.result, snap.phase in _ENDED
+    end_paid = None if end is None or not ended else tuple(s for s, c in end.payouts.items() if c)
+    return _seat_labels(
+        snap.seats,
+        snap.to_act,
+        tuple(paid.items()) if paid else (),
+        ended,
+        snap.next_hand if next_hand else None,
+        end_paid,
+        end is not None and end.void,
+        snap.waiting,
+        selected,
+    )
+
+
+# A frame is drawn many times from one snapshot, and most inputs leave every seat as it was (a
+# card, a prompt, an alert): the labels are kept, keyed by everything they are made from.
+@lru_cache(maxsize=256)
+def _seat_labels(
+    seats: tuple[SeatView, ...],
+    to_act: int | None,
+    paid_items: tuple[tuple[int, int], ...],
+    ended: bool,
+    between: NextHandView | None,
+    end_paid: tuple[int, ...] | None,
+    void: bool,
+    waiting: tuple[int, ...],
+    selected: int | None,
+) -> tuple[SeatLabel, ...]:
+    """`ended`: the hand is over and the next not dealt; `between`: the next hand's line-up,
+    when it is on show; `end_paid`: the seats the hand paid once it is over (None: no hand is
+    over, or there is no result)."""
+    paid = dict(paid_items)
+    blinds: dict[int, str] = {}  # the next hand's blind of each seat (its first post)
+    lineup = between if ended else None
+    if between is not None:
+        waiting = (*waiting, *between.waiting)
+        for post in between.posts:
+            if post.kind is not PostKind.ANTE:
+                blinds.setdefault(post.seat, post.kind.value)
+    return tuple(
+        _seat_label(seat, to_act, paid, lineup, blinds, end_paid, void, waiting, selected)
+        for seat in seats
+    )
+
+
+def _seat_label(
+    seat: SeatView,
+    to_act: int | None,
+    paid: Mapping[int, int],
+    lineup: NextHandView | None,
+    blinds: Mapping[int, str],
+    end_paid: tuple[int, ...] | None,
+    void: bool,
+    waiting: tuple[int, ...],
+    selected: int | None,
 ) -> SeatLabel:
-    """`next_hand`: the next hand's line-up is on show (not a result): its button, blinds and
-    who is dealt in go on the seats between hands."""
-    paid = paid or {}
-    between = snap.next_hand if next_hand else None
-    state = _state(seat, snap, paid, between)
-    style, edge = _look(state)
+    """`lineup`: the next hand's line-up, on show between hands (else None)."""
+    state = _state(seat, to_act, paid, lineup, end_paid, void, waiting)
+    style, edge = _LOOKS[state]
     bet, stack = seat.bet, seat.stack
     button, blind = seat.button, seat.blind
     if state is SeatState.WINNER:
@@ -401,13 +416,11 @@ def seat_label(
         # before it (the engine's stack already counts it), as with a bet in front of a seat.
         bet = paid[seat.seat]
         stack = None if stack is None else stack - bet
-    if next_hand and between is not None and snap.phase in (Phase.BETWEEN, Phase.ENDED):
+    if lineup is not None:
         # The next hand's positions go on the seats once its posts start going in (or no result
         # is on show); while a result is up, every marker is its own hand's.
-        button = seat.seat == between.button
-        blind = next((p.kind.value for p in between.posts if p.seat == seat.seat and
-                      p.kind is not PostKind.ANTE), "")  # fmt: skip
-    empty = state is SeatState.EMPTY
+        button = seat.seat == lineup.button
+        blind = blinds.get(seat.seat, "")
     word = SEAT_WORDS[state]
     if seat.drew is not None and state in (SeatState.IN_HAND, SeatState.ALL_IN):
         word = "PAT" if seat.drew == 0 else f"DREW {seat.drew}"  # DRAW-QUERY
@@ -420,13 +433,59 @@ def seat_label(
         selected=seat.seat == selected,
         button=button,
         blind=blind,
-        stack="" if empty else (DASH if stack is None else str(stack)),
+        stack="" if state is SeatState.EMPTY else (DASH if stack is None else str(stack)),
         bet=str(bet) if bet else "",
         bet_amount=bet,
         up_cards=_cards(seat.up),
         style=style,
         edge=edge,
     )
+
+
+def _state(
+    seat: SeatView,
+    to_act: int | None,
+    paid: Mapping[int, int],
+    lineup: NextHandView | None,
+    end_paid: tuple[int, ...] | None,
+    void: bool,
+    waiting: tuple[int, ...],
+) -> SeatState:
+    if seat.to_act or (to_act is not None and seat.seat == to_act):
+        return SeatState.TO_ACT
+    if paid.get(seat.seat):
+        return SeatState.WINNER
+    if lineup is not None:
+        if seat.seat in lineup.dealt:
+            return SeatState.READY
+        if seat.seat in lineup.waiting:
+            return SeatState.WAIT_BB
+    status = seat.status
+    if status is SeatStatus.ALLIN and _busted(seat, end_paid):
+        return SeatState.BUSTED
+    if paid and not void and status in _PLAYING:
+        return SeatState.LOST  # the result is on show and paid him nothing: he lost
+    match status:
+        case SeatStatus.ACTIVE:
+            return SeatState.IN_HAND
+        case SeatStatus.ALLIN:
+            return SeatState.ALL_IN
+        case SeatStatus.FOLDED:
+            return SeatState.FOLDED
+        case SeatStatus.DEAD:
+            return SeatState.DEAD
+        case SeatStatus.OUT:
+            return SeatState.WAIT_BB if seat.seat in waiting else SeatState.SITTING_OUT
+        case SeatStatus.EMPTY:
+            return SeatState.AWAY if seat.stack else SeatState.EMPTY
+    assert_never(status)
+
+
+def _busted(seat: SeatView, end_paid: tuple[int, ...] | None) -> bool:
+    """All in at a hand that is over and paid it nothing: its chips, tracked or not, all went
+    to others (a seat dealt in or waiting for the next hand has said so before this).
+    `end_paid`: the seats the hand on show paid, once it is over (None: none is)."""
+    return end_paid is not None and seat.seat not in end_paid and not seat.stack
 
 
 def _recovery(snap: TableSnapshot) -> RecoveryBlock | None:
@@ -642,8 +701,11 @@ def tourney_short(text: str) -> str:
     return " · ".join(parts)
 
 
+_NO_STATUS: Final = StationStatus()
+
+
 def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> DealerView:
-    status = status or StationStatus()
+    status = status or _NO_STATUS
     pots_total = sum(p.amount for p in snap.pots) + sum(s.bet for s in snap.seats)
     betting = snap.to_act is not None
     status_text, status_alert = link_status(status)
@@ -672,17 +734,14 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
         entry_short=status.entry_short,
         selected=status.selected,
         dealer=status.dealer,
-        seats=tuple(
-            seat_label(s, snap, paid, status.selected, middle is not Middle.RESULT)
-            for s in snap.seats
-        ),
+        seats=seat_labels(snap, paid, status.selected, middle is not Middle.RESULT),
         betting=betting,
         to_act=str(snap.to_act) if betting else DASH,
         to_call=str(snap.to_call) if betting else DASH,
         min_raise=str(snap.min_raise_to) if betting and snap.min_raise_to is not None else DASH,
         max_raise=str(snap.max_raise_to) if betting and snap.max_raise_to is not None else DASH,
         pot_total=str(pots_total),
-        pots=tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in snap.pots),
+        pots=_pot_lines(snap.pots),
         board=_cards(snap.board),
         board2=_cards(snap.board2),
         next=_next(snap, betting, middle, status),
@@ -698,6 +757,12 @@ def dealer_view(snap: TableSnapshot, status: StationStatus | None = None) -> Dea
     )
 
 
+@lru_cache(maxsize=64)  # (the pots change only with the betting)
+def _pot_lines(pots: tuple[PotView, ...]) -> tuple[PotLine, ...]:
+    return tuple(PotLine(p.label.upper(), str(p.amount), p.eligible) for p in pots)
+
+
+@lru_cache(maxsize=64)  # (a table's game changes between hands at most)
 def header_game(game: str) -> str:
     """The game as the dealer screen's title names it: its id without the betting structure a
     table spreads it at (`drawmaha-high-fl` -> DRAWMAHA HIGH), which the stakes already say."""

@@ -163,17 +163,57 @@ def _plan_ring(
     if not seats:
         return None
     c = Canvas("seats", panel, theme)
+    ordered = sorted(seats, key=lambda s: s.seat)
+    marks = tuple((s.seat, chip_w(c, s.bet) if s.bet else 0, s.button) for s in ordered)
+    size = _box_size(panel, theme, seats, density)
+    spots = _spots_of(panel, theme, size, marks, shape, region, flat)
+    if spots is None:
+        return None
+    slots = tuple(
+        Slot(s, box, chip, puck)
+        for s, box, chip, puck in zip(ordered, spots.boxes, spots.chips, spots.pucks, strict=True)
+    )
+    return RingPlan(density, spots.rail, shape.kind, slots, spots.free, spots.dealer, c.pad)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spots:
+    """Where a plan puts everything, seat by seat in the order they were asked for."""
+
+    rail: Rect
+    boxes: tuple[Rect, ...]
+    chips: tuple[Rect | None, ...]
+    pucks: tuple[Rect | None, ...]
+    free: tuple[Rect, ...]
+    dealer: Rect
+
+
+# Where the boxes, bets and pucks go depends on the boxes' size and on which seats have a bet (of
+# what width) or the button, not on what the boxes say: a new stack, state or bet amount of the
+# same width finds its plan made (a table that does not fit is not tried again either).
+@lru_cache(maxsize=2048)
+def _spots_of(
+    panel: PanelConfig,
+    theme: Theme,
+    size: tuple[int, int],
+    marks: tuple[tuple[int, int, bool], ...],
+    shape: TableShape,
+    region: Rect,
+    flat: bool,
+) -> _Spots | None:
+    """`marks`: each seat, by number, with its bet's width (0: no bet) and whether it has the
+    button."""
+    c = Canvas("seats", panel, theme)
     p = c.pad
-    bw, bh = _box_size(panel, theme, seats, density)
+    bw, bh = size
     ch = chip_h(c)
     rail = Rect(region.x + bw // 2, region.y + bh // 2, region.w - bw, region.h - bh)
     if rail.w < bw or rail.h < bh:
         return None
-    ordered = sorted(seats, key=lambda s: s.seat)
     boxes: list[Rect] = []
     normals: list[tuple[float, float]] = []
-    for s in ordered:  # the boxes first: they sit where the table says
-        x, y = shape.point(s.seat, rail)
+    for seat, _, _ in marks:  # the boxes first: they sit where the table says
+        x, y = shape.point(seat, rail)
         boxes.append(Rect(round(x - bw / 2), round(y - bh / 2), bw, bh))
         normals.append(inward(shape.kind, rail, x, y))
     taken: list[Rect] = []
@@ -195,17 +235,17 @@ def _plan_ring(
                 return r
         return None
 
-    slots: list[Slot] = []
-    for i, (s, box, (nx, ny)) in enumerate(zip(ordered, boxes, normals, strict=True)):
+    chips: list[Rect | None] = []
+    pucks: list[Rect | None] = []
+    for i, ((_, cw, button), box, (nx, ny)) in enumerate(zip(marks, boxes, normals, strict=True)):
         chip: Rect | None = None
         sides = (True, False) if flat else _sides(nx, ny)
-        if s.bet:  # in front of the seat; else beside it, if the table is tight there
-            cw = chip_w(c, s.bet)
+        if cw:  # in front of the seat; else beside it, if the table is tight there
             chip = free([r for v in sides for r in _spots(box, nx, ny, cw, ch, p, v)], i)
             if chip is None:
                 return None
         puck: Rect | None = None
-        if s.button:
+        if button:
             side = ch + p // 2
             if chip is None:
                 spots = [r for v in sides for r in _spots(box, nx, ny, side, side, p, v)]
@@ -214,14 +254,15 @@ def _plan_ring(
             puck = free(spots, i)
             if puck is None:
                 return None
-        slots.append(Slot(s, box, chip, puck))
-    if not _all_owned(slots, clear, c.mm_y(BETS_APART_MM)):
+        chips.append(chip)
+        pucks.append(puck)
+    if not _all_owned(boxes, chips, pucks, clear, c.mm_y(BETS_APART_MM)):
         return None
     dealer = _dealer_tab(c, rail, region)
     if any(dealer.overlaps(o) for o in taken):
         dealer = Rect(dealer.x, dealer.y, 0, 0)
     middle = _free_middle(rail, _inside_rail(shape.kind, rail, p), [*taken, dealer], p)
-    return RingPlan(density, rail, shape.kind, tuple(slots), middle, dealer, p)
+    return _Spots(rail, tuple(boxes), tuple(chips), tuple(pucks), middle, dealer)
 
 
 def rect_gap(a: Rect, b: Rect) -> float:
@@ -238,22 +279,28 @@ def owned(r: Rect, own: int, boxes: Sequence[Rect], clear: int) -> bool:
     return all(rect_gap(r, b) >= near + clear for j, b in enumerate(boxes) if j != own)
 
 
-def _all_owned(slots: Sequence[Slot], clear: int, apart: int) -> bool:
+def _all_owned(
+    boxes: Sequence[Rect],
+    chips: Sequence[Rect | None],
+    pucks: Sequence[Rect | None],
+    clear: int,
+    apart: int,
+) -> bool:
     """Every bet and button puck is clearly its own seat's, counting the other seats' bets
     too (a bet placed after a puck may have come to lie beside it); two seats' bets are
     `apart` at least."""
-    for slot in slots:
-        for r in (slot.chip, slot.puck):
+    for i, (box, chip, puck) in enumerate(zip(boxes, chips, pucks, strict=True)):
+        for r in (chip, puck):
             if r is None:
                 continue
-            near = rect_gap(r, slot.box)
-            if slot.chip is not None and r is slot.puck:
-                near = min(near, rect_gap(r, slot.chip))
-            others = [o.box for o in slots if o is not slot]
-            bets = [o.chip for o in slots if o is not slot and o.chip is not None]
+            near = rect_gap(r, box)
+            if chip is not None and r is puck:
+                near = min(near, rect_gap(r, chip))
+            others = [b for j, b in enumerate(boxes) if j != i]
+            bets = [b for j, b in enumerate(chips) if j != i and b is not None]
             if any(rect_gap(r, o) < near + clear for o in [*others, *bets]):
                 return False
-            if r is slot.chip and any(rect_gap(r, o) < apart for o in bets):
+            if r is chip and any(rect_gap(r, o) < apart for o in bets):
                 return False  # two seats' bets side by side read as a row of one seat's
     return True
 

@@ -28,6 +28,13 @@ from the common range, often at its ends (minimum, maximum, all-in, one chip sho
 A raise difference is allowed only through `allowlist.explain` and only when our engine agrees
 with the rulebook model (`rr_model`); the hand is then steered away from raising at that point.
 Anything else is a disagreement: the hand stops and its session is kept for replay.
+
+PokerKit's hand evaluation is remembered for the length of a hand (tests/pokerkit_memo.py): its
+hand killing asks every player still in whether they can win, each time evaluating every shown
+hand again, and each comparison of two hands looks both up again. `Hand.from_game` and
+`Hand.entry` are pure functions of the cards (same cards, same answer; no state), so the memos
+cannot change a result; they only stop the same work being done over and over (about two thirds
+of the run's CPU before). Every comparison above is still made on every hand.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from station.engine.decisions import Decision, HandEnd, Incident
 from station.engine.snapshot import TableSnapshot
 from station.engine.table import Table
 from station.formats.session import event_from_dict
+from tests import pokerkit_memo
 from tests.differential import allowlist, known_bugs, pk_games, settle
 from tests.differential.rr_model import RRRound, Structure, new_round
 
@@ -341,6 +349,11 @@ class Lockstep:
     # --- PokerKit side -------------------------------------------------------------------------
 
     def _new_state(self) -> Any:
+        """PokerKit's state for the hand, its hand evaluation remembered for the hand
+        (tests/pokerkit_memo.py: pure, it cannot change a result)."""
+        return pokerkit_memo.remember_hands(self._create_state())
+
+    def _create_state(self) -> Any:
         d = self.deal
         cls = self.info.pokerkit_for(d.n)
         if self.info.structure is Structure.FIXED_LIMIT:
@@ -385,7 +398,7 @@ class Lockstep:
     # --- one hand ------------------------------------------------------------------------------
 
     def run(self) -> HandResult:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), pokerkit_memo.kept_entries():
             # A PokerKit warning (a card it does not expect, a pointless fold) would mean the
             # driver dealt or acted wrongly: make it an error here, locally.
             warnings.simplefilter("error")
@@ -428,9 +441,13 @@ class Lockstep:
 
     def _advance(self) -> bool:
         """Deal, collect, show and push until PokerKit wants a player's decision (True) or the
-        hand is over (False)."""
+        hand is over (False). PokerKit's betting is a phase of its own (`actor_index` is set only
+        between `_begin_betting` and `_end_betting`, when nothing can be dealt, shown or pushed),
+        so a wanted decision is looked for first, before probing the other operations."""
         st = self.state
         while st.status:
+            if st.actor_index is not None:
+                return True
             if st.can_deal_hole():
                 card = next(self.cards)
                 st.deal_hole(card)
@@ -452,8 +469,6 @@ class Lockstep:
                 self.shown.append(seat)
             elif st.can_push_chips():
                 self._push()
-            elif st.actor_index is not None:
-                return True
             else:
                 raise AssertionError(f"PokerKit state stuck: {st.operations[-3:]}")
         return False

@@ -98,6 +98,9 @@ def harvest(watch: Callable[[str], Moment] | None = None) -> tuple[list[Said], i
             snap = table.snapshot()
             if moment is not None:
                 moment(line.line, before, snap)
+            rec = snap.recovery
+            if not decisions and snap.stop is None and rec is None:
+                continue  # nothing said (most inputs: a card, a bet)
             state = _state(snap)  # (a prompt's own fields are not part of it)
             where = f"{name}:{line.line}"
             for d in decisions:
@@ -114,7 +117,6 @@ def harvest(watch: Callable[[str], Moment] | None = None) -> tuple[list[Said], i
                         out.append(Said(Kind.INCIDENT, d.text, where, shown))
             if snap.stop is not None and new(Kind.STOP, snap.stop.text, state):
                 out.append(Said(Kind.STOP, snap.stop.text, where, snap))
-            rec = snap.recovery
             if rec is not None and rec.current < len(rec.steps):
                 step = rec.steps[rec.current]
                 if new(Kind.STEP, step, state):

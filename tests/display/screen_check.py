@@ -4,6 +4,7 @@ box, clear of every other text and card, at its role's size and at 7:1 contrast.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from station.display.canvas import BREAKS
 from station.display.colour import contrast_ratio
@@ -20,10 +21,15 @@ def reads(model: ScreenModel, text: str) -> bool:
     """`text` is on the screen whole: its words, in order, on consecutive text items (a
     paragraph is drawn one line per item; a line ending in a hyphen or underscore carries a
     word broken there), nothing cut."""
+    return reads_lines([t.text for t in model.texts()], text)
+
+
+def reads_lines(texts: Sequence[str], text: str) -> bool:
+    """`reads` on a screen's texts, in the order they are drawn."""
     want = " ".join(text.split())
     if not want:
         return True
-    lines = [" ".join(t.text.split()) for t in model.texts()]
+    lines = [" ".join(t.split()) for t in texts]
     for i in range(len(lines)):
         got = {""}
         for line in lines[i:]:
@@ -166,8 +172,8 @@ def seat_marks(
                     out.append(f"seat {m.seat}'s bet is side by side with seat {o.seat}'s")
             around = r.inset(-2)
             for t, extent in texts:
-                own = t.rect.inside(around)  # its amount, its D
-                if not own and extent.overlaps(r):
+                # (a text inside the mark is its own: its amount, its D)
+                if extent.overlaps(r) and not t.rect.inside(around):
                     out.append(f"seat {m.seat}'s {what} lies on {t.text!r}")
             for card in cards:
                 if card.overlaps(r):

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from station.display import fontmetrics
 from station.display.model import Align, Box, Rect, ScreenModel, Text
 
 
 def glyph_extent(t: Text) -> Rect:
     """Where the glyphs of `t` actually go: width from the font, cap band vertically."""
-    w = min(fontmetrics.text_width(t.text, t.size), t.rect.w)
-    x = {
-        Align.LEFT: t.rect.x,
-        Align.RIGHT: t.rect.right - w,
-        Align.CENTER: t.rect.x + (t.rect.w - w) // 2,
-    }[t.align]
+    r = t.rect
+    w = min(fontmetrics.text_width(t.text, t.size), r.w)
+    match t.align:
+        case Align.LEFT:
+            x = r.x
+        case Align.RIGHT:
+            x = r.x + r.w - w
+        case Align.CENTER:
+            x = r.x + (r.w - w) // 2
+        case _:
+            assert_never(t.align)
     cap = fontmetrics.cap_px(t.size)
-    return Rect(x, t.rect.y + (t.rect.h - cap) // 2, w, cap)
+    return Rect(x, r.y + (r.h - cap) // 2, w, cap)
 
 
 def background_under(model: ScreenModel, text: Text) -> str:

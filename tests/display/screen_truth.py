@@ -80,7 +80,7 @@ def _checked(snap: TableSnapshot, view: DealerView, where: str) -> list[str]:
         # a winner's payout is drawn in front of him while the result is up, so his stack is the
         # engine's (which already counts it) less that payout.
         behind = None if seat.stack is None else seat.stack - paid.get(seat.seat, 0)
-        stack = "" if label.state.value == "empty" else (DASH if behind is None else str(behind))
+        stack = "" if label.state == "empty" else (DASH if behind is None else str(behind))
         if label.stack != stack:
             out.append(f"{where}: seat {seat.seat} stack {label.stack!r}, snapshot {seat.stack}")
         bet = paid.get(seat.seat) or seat.bet
@@ -98,8 +98,8 @@ def _checked(snap: TableSnapshot, view: DealerView, where: str) -> list[str]:
         (p.label.upper(), str(p.amount)) for p in snap.pots
     ]:
         out.append(f"{where}: pots differ")
-    board = ["".join(c) for c in view.board]
-    if len(board) != len(snap.board):
+    if len(view.board) != len(snap.board):
+        board = ["".join(c) for c in view.board]
         out.append(f"{where}: board {board}, snapshot {snap.board}")
     return out
 

@@ -16,20 +16,21 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 
 import pytest
 
 from station.display.dealer_layout import DealerPage, dealer_screen
-from station.display.dealer_view import StationStatus, dealer_view
+from station.display.dealer_view import DealerView, StationStatus, dealer_view
 from station.display.floor_view import FloorCursor, FloorData, IncidentRow, floor_screen
 from station.display.model import ScreenModel
 from station.display.panel import PANEL_7, PANEL_10_1, PanelConfig
-from station.display.table_shape import table_for
+from station.display.table_shape import TableShape, table_for
 from station.engine.decisions import Incident
 from station.engine.events import Key
 from station.engine.rule_ids import Rule
 from tests.display.engine_texts import Kind, Said, replayed
-from tests.display.screen_check import problems, reads
+from tests.display.screen_check import problems, reads_lines
 
 PANELS = (PANEL_10_1, PANEL_7)
 STATUS = StationStatus(shoe_ok=True, zones_ok=True)
@@ -45,25 +46,39 @@ def _harvested() -> tuple[list[Said], int]:
     return situations, inputs
 
 
-_MODELS: dict[tuple[int, str], list[ScreenModel]] = {}
+@dataclass(frozen=True, slots=True)
+class Screens:
+    """The screens drawn for a situation, as the checks read them: each screen's texts in the
+    order drawn, and every problem `screen_check.problems` finds on them ("screen: problem").
+    (Not the models themselves: thousands of them kept for the second test made every garbage
+    collection of the run walk them.)"""
+
+    texts: tuple[tuple[str, ...], ...]
+    problems: tuple[str, ...]
 
 
-def _dealer_models(said: Said, panel: PanelConfig) -> list[ScreenModel]:
-    key = (id(said), panel.name)  # the harvest's objects live as long as the cache
-    if key not in _MODELS:
-        _MODELS[key] = _draw_dealer(said, panel)
-    return _MODELS[key]
+def _checked(models: list[ScreenModel], panel: PanelConfig) -> Screens:
+    return Screens(
+        tuple(tuple(t.text for t in m.texts()) for m in models),
+        tuple(f"{m.screen}: {p}" for m in models for p in problems(m, panel)),
+    )
 
 
-def _draw_dealer(said: Said, panel: PanelConfig) -> list[ScreenModel]:
-    view = dealer_view(said.snapshot, STATUS)
-    shape = table_for(s.seat for s in said.snapshot.seats)  # the session's own table
+def _situation(said: Said) -> tuple[DealerView, TableShape]:
+    """The dealer view of the situation and the session's own table."""
+    return dealer_view(said.snapshot, STATUS), table_for(s.seat for s in said.snapshot.seats)
+
+
+# The two tests read the same screens, and a few situations are the same view (a STOP and a
+# recovery step said by one input): each is drawn and checked once.
+@functools.cache
+def _dealer_screens(view: DealerView, shape: TableShape, panel: PanelConfig) -> Screens:
     models = [dealer_screen(view, panel, shape=shape)]
     pages = {"dealer:details": DealerPage.DETAILS, "dealer:seats": DealerPage.SEATS}
     while True:  # a small panel's other pages, as its page turns lead
         turn = next((pages.pop(a) for a in models[-1].actions() if a in pages), None)
         if turn is None:
-            return models
+            return _checked(models, panel)
         models.append(dealer_screen(view, panel, page=turn, shape=shape))
 
 
@@ -75,28 +90,27 @@ def _expected(said: Said) -> str:
     return said.text
 
 
-def _shown(said: Said, models: list[ScreenModel]) -> bool:
-    if any(reads(m, _expected(said)) for m in models):
+def _shown(said: Said, view: DealerView, screens: list[tuple[str, ...]]) -> bool:
+    if any(reads_lines(texts, _expected(said)) for texts in screens):
         return True
     if said.kind is Kind.PROMPT:  # its designed short form may stand in for it
-        short = dealer_view(said.snapshot, STATUS).next.short
-        return bool(short) and any(reads(m, short) for m in models)
+        short = view.next.short
+        return bool(short) and any(reads_lines(texts, short) for texts in screens)
     return False
 
 
-def _floor_models(incident: Incident, panel: PanelConfig) -> list[ScreenModel]:
+@functools.cache  # an incident's floor pages are the same in every state it is said in
+def _floor_screens(row: IncidentRow, panel: PanelConfig) -> Screens:
     """The incident on the floor's screens: its row in the list, its own page, the ruling
     picker it opens."""
-    row = IncidentRow(incident.hand, incident.event, incident.rule, incident.citation,
-                      incident.ruling.value, incident.text, seat=incident.seat)  # fmt: skip
     data = FloorData((row,))
-    return [floor_screen(data, FloorCursor(page), panel) for page in ("incidents", "incident",
-                                                                      "ruling")]  # fmt: skip
+    return _checked([floor_screen(data, FloorCursor(page), panel) for page in ("incidents",
+                     "incident", "ruling")], panel)  # fmt: skip
 
 
-@functools.cache  # an incident's floor pages are the same in every state it is said in
-def _problems(model: ScreenModel, panel: PanelConfig) -> list[str]:
-    return problems(model, panel)
+def _row(incident: Incident) -> IncidentRow:
+    return IncidentRow(incident.hand, incident.event, incident.rule, incident.citation,
+                       incident.ruling.value, incident.text, seat=incident.seat)  # fmt: skip
 
 
 @pytest.mark.timeout(600)  # every text of every session, at two sizes: minutes when loaded
@@ -108,19 +122,20 @@ def test_every_engine_text_fits_at_both_panel_sizes(capsys: pytest.CaptureFixtur
     frames = 0
     short_forms = 0
     for said in situations:
+        view, shape = _situation(said)
         for panel in PANELS:
-            models = list(_dealer_models(said, panel))  # (the floor's are added to a copy)
+            drawn = [_dealer_screens(view, shape, panel)]
             if said.kind is Kind.INCIDENT:
                 inc = next(a.incident for a in said.snapshot.alerts if a.incident.text == said.text)
-                models += _floor_models(inc, panel)
-            frames += len(models)
+                drawn.append(_floor_screens(_row(inc), panel))
+            screens = [texts for d in drawn for texts in d.texts]
+            frames += len(screens)
             where = f"{said.kind} {said.text!r} ({said.source}) on {panel.name}"
-            if not _shown(said, models):
+            if not _shown(said, view, screens):
                 failures.append(f"{where}: not shown whole")
-            elif not any(reads(m, _expected(said)) for m in models):
+            elif not any(reads_lines(texts, _expected(said)) for texts in screens):
                 short_forms += 1
-            for m in models:
-                failures += [f"{where}, {m.screen}: {p}" for p in _problems(m, panel)]
+            failures += [f"{where}, {p}" for d in drawn for p in d.problems]
     texts = len({(s.kind, s.text) for s in situations})
     with capsys.disabled():
         print(
@@ -151,11 +166,12 @@ def test_no_dealer_screen_text_names_a_key_code_or_a_catalog_id() -> None:
     for said in situations:
         found += [f"{said.kind} {said.text!r} ({said.source}) names {c}"
                   for c in _codes_in(said.text)]  # fmt: skip
+        view, shape = _situation(said)
         for panel in PANELS:
-            for m in _dealer_models(said, panel):
-                for t in m.texts():
-                    found += [f"{said.source} on {panel.name}: {t.text!r} names {c}"
-                              for c in _codes_in(t.text)]  # fmt: skip
+            for screen in _dealer_screens(view, shape, panel).texts:
+                for text in screen:
+                    found += [f"{said.source} on {panel.name}: {text!r} names {c}"
+                              for c in _codes_in(text)]  # fmt: skip
     assert not found, f"{len(found)} codes on the dealer's screen, the first 20:\n" + "\n".join(
         sorted(set(found))[:20]
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from firmware_bridge import EventsLost, LinkState, LossReason, wire
@@ -119,6 +119,29 @@ def test_a_forged_draw_in_the_right_place_cannot_hide_the_real_one() -> None:
     assert link.session.stats().link_faults >= 1
 
 
+def test_a_forged_draw_taken_before_a_link_fault_cannot_hide_the_real_one() -> None:
+    """The forged draw fits the cursor and is delivered; a second forged frame is a link fault
+    before the real draw with that id arrives. The resync's replay starts before what this line
+    delivered, so the device resends its own event with that id and the conflict is reported
+    (found by Hypothesis: the replay used to start after the forged id, skipping the real one)."""
+    link, mouth = _up(draws=0)
+    cursor = _cursor(link)
+    _forge(link, *_forged_draw(boot=1, event_id=cursor + 1))  # taken: the next id, same boot
+    link.step()
+    _forge(link, *_forged_draw(boot=0, event_id=cursor))  # another version of a delivered id
+    link.step()
+    assert link.session.stats().link_faults == 1
+    mouth.draw(tag(0), False)  # the device's own event `cursor + 1`
+    link.run(1.5)
+    assert _device_ids(link) == {tag_hex(0): cursor + 1}
+    losses = [m for m in link.messages(EventsLost) if isinstance(m, EventsLost)]
+    assert [(m.first_event_id, m.reason) for m in losses] == [
+        (cursor, LossReason.CONFLICT),
+        (cursor + 1, LossReason.CONFLICT),
+    ]
+    assert link.up
+
+
 def test_a_plausible_forged_loss_is_undone_when_the_events_turn_up() -> None:
     link, mouth = _up()
     cursor = _cursor(link)
@@ -150,6 +173,12 @@ frames = st.lists(
 
 
 @budget(40)
+# Found by Hypothesis: a forged draw taken, then a fault before the real one came; a forged loss
+# past the device's log, then a fault (a genuine draw delivered twice); a forged draw at the
+# next id, then a fault before the device made that id (the same).
+@example(forged=[("draw", 1, 1), ("draw", 0, 0)], before=0, after=1)
+@example(forged=[("lost", 1, 5), ("draw", 0, 0)], before=1, after=1)
+@example(forged=[("draw", 1, 1), ("lost", 2, 65541), ("lost", 0, 0)], before=1, after=1)
 @given(forged=frames, before=st.integers(0, 3), after=st.integers(1, 5))
 def test_no_forged_frames_make_a_genuine_draw_vanish_unreported(
     forged: list[tuple[str, int, int]], before: int, after: int
