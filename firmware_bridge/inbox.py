@@ -125,7 +125,8 @@ class EventStream:
         self.boot: int | None = None  # the boot the device identified with
         self._last_boot: int | None = None  # the boot of the last event delivered
         self._horizon = cursor  # the newest event id the device has shown to exist
-        self._lost: tuple[int, int] | None = None  # the last loss accepted on this connection
+        # The losses accepted on this connection (consecutive ones merged into one span).
+        self._lost: list[tuple[int, int]] = []
         self._recent: dict[int, bytes] = {}  # delivered events: id -> type and payload
         self._conflicts: dict[int, bytes] = {}  # id -> the other contents, once reported
         self._recheck = False  # a link fault: the next replay starts before `_recent`
@@ -137,7 +138,7 @@ class EventStream:
     def identified(self, boot_id: int) -> None:
         """A new IDENTITY: the device's boot from now on; a new connection's losses."""
         self.boot = boot_id
-        self._lost = None
+        self._lost = []
 
     def replay_from(self) -> int | None:
         """The id the next replay starts after: the cursor; after a link fault, the id before
@@ -235,6 +236,12 @@ class EventStream:
             return self._contradiction(
                 f"event {event_id} of boot {boot} after an event of boot {self._last_boot}"
             )
+        if self._recent.get(event_id) == bytes([ftype]) + payload:
+            # Delivered before the cursor went back (a false loss): the same event, resent.
+            self.cursor = event_id
+            self.counters.duplicates += 1
+            self.ack_due = True
+            return []
         at = at_of(header)
         message = parse_event(ftype, header, body, now if at is None else at)
         self.cursor = event_id
@@ -276,7 +283,10 @@ class EventStream:
                 f"is {newest}: it cannot have made (and lost) that many since"
             )
         self.cursor = last
-        self._lost = (first, last)
+        if self._lost and first == self._lost[-1][1] + 1:
+            self._lost[-1] = (self._lost[-1][0], last)  # stacked reports: one span
+        else:
+            self._lost.append((first, last))
         self._horizon = max(newest, last)
         self._gap_nak_at = None
         self.ack_due = True
@@ -302,12 +312,13 @@ class EventStream:
             self.nak_due = True
 
     def _duplicate(self, event_id: int, contents: bytes, now: float) -> list[Message]:
-        lost = self._lost
-        if lost is not None and lost[0] <= event_id <= lost[1]:
+        lost = next((span for span in self._lost if span[0] <= event_id <= span[1]), None)
+        if lost is not None:
             # The device holds an event it said it had lost: the loss was not the device's.
-            # Back to before it: the replay after the resync delivers what follows.
+            # Back to before it: the replay after the resync delivers what follows (an event
+            # delivered since, resent, is recognised and not delivered again: `on_event`).
             self.cursor = lost[0] - 1
-            self._lost = None
+            self._lost = [span for span in self._lost if span[1] < lost[0]]
             self._contradiction(
                 f"event {event_id} arrived after a report that events {lost[0]}..{lost[1]} "
                 "were lost (the report was false)"

@@ -67,6 +67,24 @@ def _scrub_words(p: ScrubProgress) -> str:
     return f"{verdict}: {p.rows} rows, {p.hands} hands at {p.hands_per_s:g} hands/s{drift}"
 
 
+_UNREADABLE = (
+    "UNREADABLE: its row is not the record a check writes (damaged or altered): run "
+    "`station journal verify`"
+)
+
+
+def _check_record(raw: object) -> Mapping[str, Any] | None:
+    """The last check's row as written, or None when it is not (a damaged or altered row)."""
+    try:
+        d = json.loads(raw) if isinstance(raw, str | bytes) else None
+        if isinstance(d, dict):
+            int(d.get("drift", 0) or 0)
+            return d
+    except (ValueError, TypeError):
+        pass
+    return None
+
+
 def _progress(raw: str) -> ScrubProgress | None:
     try:
         return ScrubProgress.from_dict(json.loads(raw))
@@ -88,12 +106,12 @@ def read_history(conn: sqlite3.Connection) -> HistoryDiag:
     ended = next(((utc, p) for utc, p in scrubs if p.done), None)
     diag = HistoryDiag()
     if check is not None:
-        d = json.loads(check[1])
+        d = _check_record(check[1])
         diag = replace(
             diag,
-            last_check=_check_words(d),
+            last_check=_check_words(d) if d is not None else _UNREADABLE,
             last_check_utc=str(check[0]),
-            drift=int(d.get("drift", 0) or 0),
+            drift=int(d.get("drift", 0) or 0) if d is not None else 0,
         )
     if ended is not None:
         utc, p = ended

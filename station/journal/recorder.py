@@ -301,7 +301,14 @@ class Recorder:
             found = self.journal.conn.execute(_NEWEST, (code.value, 1 << 62)).fetchone()
             if found is None:
                 continue
-            anchor = anchor_of(LogRow.from_tuple(found))
+            row = LogRow.from_tuple(found)
+            anchor = anchor_of(row)
+            if anchor is not None and anchor[0] >= row.seq:
+                # A check verifies rows before the row that records it: an anchor at or past
+                # its own row was written by someone else. Not trusted: the walk starts from an
+                # older anchor and so passes over this row, whose hash then tells.
+                log.warning("seq %d names an anchor at seq %d: not used", row.seq, anchor[0])
+                continue
             if anchor is not None and anchor[0] > best[0]:
                 best = anchor
         return best

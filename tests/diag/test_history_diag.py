@@ -69,3 +69,32 @@ def test_the_history_from_the_journal_alone_and_from_the_daemon(
     assert "  history check: ok: seq " in text
     assert "  scrub: stopped (goes on at the next start): 25 % (seq 100 of 400)" in text
     assert "  last scrub: ok: 300 rows, 5 hands at 10 hands/s" in text
+
+
+def test_a_damaged_history_check_row_is_said_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A probe's: the last check's payload made not JSON (someone with the file). diag says so
+    and what to do, and exits as on any problem, with no traceback."""
+    import sqlite3
+    from contextlib import closing
+
+    from station.journal.codes import Code
+    from station.journal.schema import expected_trigger_sql
+
+    path = tmp_path / "journal.sqlite3"
+    _journal(path)
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+        for name in names:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute(
+            "UPDATE log SET payload = 'not json {' WHERE code = ?", (Code.HISTORY_CHECKED.value,)
+        )
+        for name in names:
+            conn.execute(expected_trigger_sql(name))
+    with read_only(path) as conn:
+        diag = read_history(conn)
+    assert diag.last_check.startswith("UNREADABLE") and "station journal verify" in diag.last_check
+    assert main(["diag", "--offline", "--journal", str(path)]) == 1
+    assert "  history check: UNREADABLE" in capsys.readouterr().out

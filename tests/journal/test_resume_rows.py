@@ -277,6 +277,44 @@ def test_the_history_check_walks_only_what_is_new_since_the_last_verified_anchor
     again.journal.close()
 
 
+def test_an_anchor_forged_past_its_own_row_is_not_trusted(path: Path, clock: ManualClock) -> None:
+    """A probe's: the anchor in the last check's row edited to a later row (and a draw after the
+    old anchor edited, no hash recomputed). The anchor is not trusted (a check only ever verifies
+    rows before the row that records it), so the walk passes over the edited rows and says so."""
+    _write(path, clock, upto=len(SESSION.events) // 2)
+    first = _recover(path, clock)
+    checked = first.check_history()
+    assert checked is not None and checked.ok and checked.anchor is not None
+    for item in SESSION.events[len(SESSION.events) // 2 :]:
+        first.record(item.event, actor="table", role=DEVICE, at=item.t)
+    first.journal.close()
+    rows = _rows(path)
+    history_row = [r for r in rows if r.code == Code.HISTORY_CHECKED][-1]
+    late = rows[-3]  # a row after the last check, its hash left as it was
+    edited = next(r for r in rows if r.seq > checked.anchor[0] and r.code == Code.INPUT_DRAW)
+    forged = {**history_row.data(), "anchor": {"seq": late.seq, "hash": late.hash}}
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+        for name in names:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute(
+            "UPDATE log SET payload = ? WHERE seq = ?",
+            (json.dumps(forged, sort_keys=True, separators=(",", ":")), history_row.seq),
+        )
+        conn.execute(
+            "UPDATE log SET payload = replace(payload, '\"face_up\":false', '\"face_up\":true') "
+            "WHERE seq = ?",
+            (edited.seq,),
+        )
+        for name in names:
+            conn.execute(expected_trigger_sql(name))
+    again = _recover(path, clock)
+    second = again.check_history()
+    assert second is not None and not second.ok
+    assert second.from_seq < history_row.seq  # walked from an older anchor, over the forged row
+    again.journal.close()
+
+
 # --- the scrub ----------------------------------------------------------------------------------
 
 

@@ -156,6 +156,23 @@ def test_a_plausible_forged_loss_is_undone_when_the_events_turn_up() -> None:
     assert ids == sorted(set(ids))  # each once, in order
 
 
+def test_stacked_forged_losses_are_undone_when_the_events_turn_up() -> None:
+    """Two forged loss reports in a row (a probe's): the device's events in the first one still
+    come, and each draw is delivered once."""
+    link, mouth = _up()
+    cursor = _cursor(link)
+    _forge(link, wire.T_EVENTS_LOST, struct.pack(wire.FMT_EVENTS_LOST, cursor + 1, cursor + 2))
+    link.step()
+    _forge(link, wire.T_EVENTS_LOST, struct.pack(wire.FMT_EVENTS_LOST, cursor + 3, 60000))
+    link.step()
+    for i in range(2, 5):
+        mouth.draw(tag(i), False)
+        link.run(0.02)
+    link.run(1.5)
+    assert [c.tag for c in link.cards()] == [tag_hex(i) for i in range(5)]
+    assert link.session.stats().link_faults >= 1
+
+
 def test_genuine_losses_and_line_faults_are_no_link_faults() -> None:
     link, _mouth = _up(draws=30)
     assert link.session.stats().link_faults == 0
